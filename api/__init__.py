@@ -1,0 +1,1 @@
+"""Postplay: a correspondence server for five small abstract number games."""

@@ -1,0 +1,11 @@
+"""Pure rules engines, one module per game, and the registry keyed by slug.
+
+Importing this package registers every game; nothing here imports web, storage or job code.
+"""
+from api.games import factor_multiple  # noqa: F401  (registers the game)
+from api.games.base import (BadOption, Game, IllegalMove, MalformedMove, Move, Option, Outcome,
+                            Pass, State)
+from api.games.registry import GAMES, get_game
+
+__all__ = ["BadOption", "GAMES", "Game", "IllegalMove", "MalformedMove", "Move", "Option",
+           "Outcome", "Pass", "State", "get_game"]
