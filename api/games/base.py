@@ -133,6 +133,11 @@ class State(abc.ABC):
 
     game: ClassVar[type["Game"]]
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "game" in cls.__dict__:  # a state class names its game; the game learns its state
+            cls.game.state_class = cls
+
     @property
     @abc.abstractmethod
     def to_move(self) -> int | None:

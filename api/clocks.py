@@ -1,0 +1,167 @@
+"""Time controls: pure arithmetic on server timestamps (seconds since the epoch).
+
+A game document carries `time_control`, `clocks` (one per seat, as charged after that seat's last
+move) and `turn_started_ts`. The mover's clock is charged atomically with the move; `deadline` is
+when the mover's time runs out, and the worker ends the game then even if nobody is looking.
+
+Kinds: none; fischer (initial + increment); byoyomi (main time, then P periods of T s: a move
+inside a period keeps it, each period overrun is used up, overrunning the last loses);
+correspondence (D days for every move); banked (an initial bank, an increment per move, a cap).
+"""
+from __future__ import annotations
+
+import math
+from datetime import datetime, timezone
+
+DAY_S = 86400
+
+SHAPES = {
+    "none": {},
+    "fischer": {"initial_s": (1, 30 * DAY_S), "increment_s": (0, DAY_S)},
+    "byoyomi": {"main_s": (0, 30 * DAY_S), "periods": (1, 30), "period_s": (1, DAY_S)},
+    "correspondence": {"days_per_move": (1, 60)},
+    "banked": {"initial_s": (1, 60 * DAY_S), "increment_s": (0, 30 * DAY_S),
+               "max_s": (1, 120 * DAY_S)},
+}
+
+
+class BadTimeControl(ValueError):
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def check(tc: object) -> dict:
+    """The time control, validated; BadTimeControl names the field at fault."""
+    if not isinstance(tc, dict) or tc.get("type") not in SHAPES:
+        raise BadTimeControl("time_control.type",
+                             f"Time control type must be one of {', '.join(SHAPES)}.")
+    shape = SHAPES[tc["type"]]
+    for name in tc:
+        if name != "type" and name not in shape:
+            raise BadTimeControl(f"time_control.{name}",
+                                 f"A {tc['type']} time control has no field {name!r}.")
+    for name, (lo, hi) in shape.items():
+        value = tc.get(name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+            raise BadTimeControl(f"time_control.{name}",
+                                 f"{name} must be a number from {lo} to {hi}.")
+    if tc["type"] == "banked" and tc["initial_s"] > tc["max_s"]:
+        raise BadTimeControl("time_control.initial_s", "initial_s may not exceed max_s.")
+    return dict(tc)
+
+
+def fresh_clock(tc: dict) -> dict | None:
+    kind = tc["type"]
+    if kind == "none":
+        return None
+    if kind in ("fischer", "banked"):
+        return {"remaining_s": float(tc["initial_s"])}
+    if kind == "byoyomi":
+        return {"remaining_s": float(tc["main_s"]), "periods_left": tc["periods"]}
+    return {"remaining_s": float(tc["days_per_move"] * DAY_S)}
+
+
+def start(tc: dict) -> list[dict] | None:
+    clock = fresh_clock(tc)
+    return None if clock is None else [dict(clock), dict(clock)]
+
+
+def time_left(tc: dict, clock: dict) -> float:
+    """Seconds the owner of `clock` may think, from the start of their turn, before losing."""
+    if tc["type"] == "byoyomi":
+        return clock["remaining_s"] + clock["periods_left"] * tc["period_s"]
+    return clock["remaining_s"]
+
+
+def spend(tc: dict, clock: dict, elapsed: float) -> tuple[dict, bool]:
+    """The clock after a move that took `elapsed` seconds, and whether time ran out first."""
+    kind = tc["type"]
+    if elapsed > time_left(tc, clock):
+        return _empty(tc), True
+    if kind == "fischer":
+        return {"remaining_s": clock["remaining_s"] - elapsed + tc["increment_s"]}, False
+    if kind == "banked":
+        bank = min(clock["remaining_s"] - elapsed + tc["increment_s"], tc["max_s"])
+        return {"remaining_s": bank}, False
+    if kind == "byoyomi":
+        if elapsed <= clock["remaining_s"]:
+            return {**clock, "remaining_s": clock["remaining_s"] - elapsed}, False
+        overrun = elapsed - clock["remaining_s"]
+        # a move inside a period keeps it; only periods overrun in full are used up
+        used = max(0, math.ceil(overrun / tc["period_s"]) - 1)
+        return {"remaining_s": 0.0, "periods_left": clock["periods_left"] - used}, False
+    return fresh_clock(tc), False
+
+
+def deadline_ts(doc: dict, mover: int | None) -> float | None:
+    """When `mover`, the seat to move, loses on time (None without a clock or a running turn)."""
+    tc = doc.get("time_control") or {"type": "none"}
+    if tc["type"] == "none" or doc["status"] != "active" or mover is None:
+        return None
+    return doc["turn_started_ts"] + time_left(tc, doc["clocks"][mover])
+
+
+def flagged(doc: dict, mover: int | None, now: float) -> bool:
+    deadline = deadline_ts(doc, mover)
+    return deadline is not None and now >= deadline
+
+
+def end_on_time(doc: dict, mover: int) -> None:
+    """End the game on time: `mover` loses, or the game is aborted when its very first move
+    never came."""
+    doc["clocks"][mover] = _empty(doc["time_control"])
+    doc["status"] = "finished"
+    if doc["ply"] == 0:
+        doc["result"] = {"winner": None, "reason": "aborted", "scores": None}
+    else:
+        doc["result"] = {"winner": 1 - mover, "reason": "time", "scores": None}
+
+
+def charge(doc: dict, seat: int, now: float, next_seat: int | None) -> None:
+    """Charge `seat` for the move it just made and start the next turn (same seat or not)."""
+    tc = doc.get("time_control") or {"type": "none"}
+    if tc["type"] != "none":
+        doc["clocks"][seat], _ = spend(tc, doc["clocks"][seat], now - doc["turn_started_ts"])
+    if next_seat != seat:
+        doc["turn_started_ts"] = now
+
+
+def running(tc: dict, clock: dict, elapsed: float) -> dict:
+    """The mover's clock `elapsed` seconds into the turn, as a player sees it (no increment)."""
+    if tc["type"] != "byoyomi":
+        return {"remaining_s": max(0.0, clock["remaining_s"] - elapsed)}
+    if elapsed <= clock["remaining_s"]:
+        return {"remaining_s": clock["remaining_s"] - elapsed,
+                "periods_left": clock["periods_left"]}
+    overrun = elapsed - clock["remaining_s"]
+    periods = max(0, clock["periods_left"] - int(overrun // tc["period_s"]))
+    period_left = tc["period_s"] - overrun % tc["period_s"] if periods else 0.0
+    return {"remaining_s": 0.0, "periods_left": periods, "period_remaining_s": period_left}
+
+
+def view(doc: dict, mover: int | None, now: float) -> list[dict] | None:
+    """The clocks as a player sees them now, the mover's running down."""
+    if doc.get("clocks") is None:
+        return None
+    shown = [dict(c) for c in doc["clocks"]]
+    if doc["status"] == "active" and mover is not None:
+        shown[mover] = running(doc["time_control"], doc["clocks"][mover],
+                               max(0.0, now - doc["turn_started_ts"]))
+    for clock in shown:
+        for name in ("remaining_s", "period_remaining_s"):
+            if name in clock:
+                clock[name] = round(clock[name], 3)
+    return shown
+
+
+def iso(ts: float) -> str:
+    """An ISO-8601 UTC time string for a timestamp."""
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z")
+
+
+def _empty(tc: dict) -> dict:
+    return {"remaining_s": 0.0, "periods_left": 0} if tc["type"] == "byoyomi" else {
+        "remaining_s": 0.0}

@@ -1,0 +1,131 @@
+"""Games in Redis: one JSON document per game with a version, its history, seat tokens and the
+lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency
+(WATCH/MULTI), so two changes made from the same version can never both land.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import json
+from typing import Callable
+
+import redis
+
+from api.store import keys
+
+
+class TokenUnknown(LookupError):
+    """No seat of any game has this token."""
+
+
+class TokenOfAnotherGame(LookupError):
+    """The token is a seat's of another game."""
+
+
+@dataclasses.dataclass
+class Change:
+    """What one update writes: the new document, history entries to append, seat tokens to add."""
+
+    doc: dict
+    moves: list[dict] = dataclasses.field(default_factory=list)
+    tokens: dict[int, str] = dataclasses.field(default_factory=dict)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class GameStore:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    def create(self, doc: dict, tokens: dict[int, str], moves: list[dict] = ()) -> None:
+        """Store a new game (version 1) with its seat tokens (kept only as hashes)."""
+        with self.redis.pipeline(transaction=True) as pipe:
+            self._write(pipe, None, Change(doc, list(moves), tokens))
+            pipe.execute()
+
+    def load(self, game_id: str) -> dict | None:
+        raw = self.redis.get(keys.game_key(game_id))
+        return None if raw is None else json.loads(raw)
+
+    def load_many(self, game_ids: list[str]) -> list[dict]:
+        if not game_ids:
+            return []
+        raws = self.redis.mget([keys.game_key(g) for g in game_ids])
+        return [json.loads(raw) for raw in raws if raw is not None]
+
+    def moves(self, game_id: str) -> list[dict]:
+        return [json.loads(raw) for raw in self.redis.lrange(keys.moves_key(game_id), 0, -1)]
+
+    def update(self, game_id: str, change: Callable[[dict], Change]) -> dict:
+        """Apply `change` to the current document atomically and return the new document.
+
+        `change` gets the document as it stands and returns a `Change` or raises; when another
+        writer lands first, `change` runs again on the newer document (and may then refuse).
+        """
+        key = keys.game_key(game_id)
+        with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.get(key)
+                    if raw is None:
+                        raise KeyError(game_id)
+                    before = json.loads(raw)
+                    result = change(json.loads(raw))
+                    pipe.multi()
+                    self._write(pipe, before, result)
+                    pipe.execute()
+                    return result.doc
+                except redis.WatchError:
+                    continue
+                finally:
+                    pipe.reset()
+
+    def seat_for_token(self, game_id: str, token: str) -> int:
+        """The seat of `game_id` that `token` belongs to."""
+        token_hash = hash_token(token)
+        owner = self.redis.get(keys.token_key(token_hash))
+        if owner is None:
+            raise TokenUnknown
+        owner_game, seat = owner.decode().rsplit(":", 1)
+        if owner_game != game_id:
+            raise TokenOfAnotherGame
+        stored = self.redis.hget(keys.seat_hashes_key(game_id), seat)
+        if stored is None or not hmac.compare_digest(stored.decode(), token_hash):
+            raise TokenUnknown
+        return int(seat)
+
+    def list(self, status: str | None, kind: str | None, offset: int,
+             limit: int) -> tuple[list[dict], int]:
+        """A page of games, newest first, and how many match in all."""
+        key = keys.lobby_key(status, kind)
+        ids = [i.decode() for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
+        return self.load_many(ids), self.redis.zcard(key)
+
+    def cache_analysis(self, game_id: str, ply: int, analysis: dict, ttl_s: int = 86400) -> None:
+        self.redis.set(keys.analysis_key(game_id, ply), json.dumps(analysis), ex=ttl_s)
+
+    def cached_analysis(self, game_id: str, ply: int) -> dict | None:
+        raw = self.redis.get(keys.analysis_key(game_id, ply))
+        return None if raw is None else json.loads(raw)
+
+    @staticmethod
+    def _write(pipe, before: dict | None, change: Change) -> None:
+        doc = change.doc
+        game_id = doc["id"]
+        pipe.set(keys.game_key(game_id), json.dumps(doc, separators=(",", ":")))
+        if change.moves:
+            pipe.rpush(keys.moves_key(game_id), *(json.dumps(m) for m in change.moves))
+        for seat, token in change.tokens.items():
+            token_hash = hash_token(token)
+            pipe.hset(keys.seat_hashes_key(game_id), str(seat), token_hash)
+            pipe.set(keys.token_key(token_hash), f"{game_id}:{seat}")
+        new_keys = set(keys.lobby_keys(doc["status"], doc["kind"]))
+        if before is not None:
+            for key in set(keys.lobby_keys(before["status"], before["kind"])) - new_keys:
+                pipe.zrem(key, game_id)
+        for key in new_keys:
+            pipe.zadd(key, {game_id: doc["created_ts"]})

@@ -1,0 +1,77 @@
+"""Errors as the API promises them: flask-smorest's body `{code, status, message, errors?}` with a
+`message` a player can read; 400 for a malformed body (naming the field), never a bare 500."""
+from __future__ import annotations
+
+import logging
+
+import flask_smorest
+from flask_smorest import abort
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from api.clocks import BadTimeControl
+from api.games import BadOption, IllegalMove, MalformedMove
+from api.play import PlayError
+
+log = logging.getLogger(__name__)
+
+# what a view refuses with a clear message: bad moves, options and time controls are ValueErrors
+DOMAIN_ERRORS = (PlayError, ValueError)
+
+
+class BodyParser(FlaskParser):
+    DEFAULT_VALIDATION_STATUS = 400
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = BodyParser()
+    PAGINATION_ARGUMENTS_PARSER = BodyParser()
+
+
+class PostplayApi(flask_smorest.Api):
+    def _register_error_handlers(self):
+        super()._register_error_handlers()
+        self._app.register_error_handler(Exception, self.handle_unexpected)
+
+    def handle_unexpected(self, error: Exception):
+        if isinstance(error, HTTPException):
+            return self.handle_http_exception(error)
+        log.exception("unexpected error")
+        return self.handle_http_exception(InternalServerError())
+
+    def handle_http_exception(self, error):
+        payload, code, headers = super().handle_http_exception(error)
+        if "message" not in payload:
+            payload["message"] = _first_message(payload.get("errors")) or error.description
+        if code == 429:
+            payload["message"] = "Too many requests: slow down and try again shortly."
+            retry = getattr(error, "retry_after", None)
+            headers = dict(headers or {})
+            headers.setdefault("Retry-After", str(int(retry or 60)))
+        return payload, code, headers
+
+
+def refuse(exc: Exception):
+    """Turn a domain error into the API's response (this never returns)."""
+    if isinstance(exc, MalformedMove):
+        abort(400, message=exc.message, errors={"json": {exc.field: [exc.message]}})
+    if isinstance(exc, (BadOption, BadTimeControl)):
+        abort(422, message=exc.message, errors={"json": {exc.field: [exc.message]}})
+    if isinstance(exc, IllegalMove):
+        abort(422, message=exc.message)
+    if isinstance(exc, PlayError):
+        abort(exc.status, message=exc.message)
+    raise exc
+
+
+def _first_message(errors) -> str | None:
+    """'Field ply: Missing data for required field.' from webargs' nested error dict."""
+    path = []
+    while isinstance(errors, dict) and errors:
+        key, errors = next(iter(errors.items()))
+        if key not in ("json", "query", "headers", "_schema"):
+            path.append(str(key))
+    if isinstance(errors, list) and errors:
+        message = str(errors[0])
+        return f"Field {'.'.join(path)}: {message}" if path else message
+    return None

@@ -1,0 +1,47 @@
+"""GET /kinds and GET /kinds/{kind}/rules: straight from the game and bot registries."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import abort
+
+from api import clocks
+from api.bots import levels
+from api.games import GAMES
+from api.web.errors import Blueprint
+from api.web.schemas import KindSchema, RulesSchema
+
+blp = Blueprint("kinds", __name__, url_prefix="/api/v1/kinds",
+                description="The games, their options, bots and time controls, and their rules.")
+
+
+def describe(slug: str) -> dict:
+    game = GAMES[slug]
+    return {**game.describe(),
+            "bots": [{"level": b.level, "line": b.line} for b in levels(slug).values()],
+            "time_controls": {kind: {name: {"min": lo, "max": hi}
+                                     for name, (lo, hi) in shape.items()}
+                              for kind, shape in clocks.SHAPES.items()}}
+
+
+@blp.route("")
+class Kinds(MethodView):
+    @blp.response(200, KindSchema(many=True))
+    def get(self):
+        """The games"""
+        return [describe(slug) for slug in GAMES]
+
+
+@blp.route("/<kind>/rules")
+class Rules(MethodView):
+    @blp.response(200, RulesSchema)
+    def get(self, kind: str):
+        """A game's rules, as Postplay tells them (Markdown)"""
+        if kind not in GAMES:
+            abort(404, message=f"There is no game {kind!r}.")
+        path = Path(current_app.config["SEEDS_DIR"]) / f"{kind}.md"
+        if not path.is_file():
+            abort(404, message=f"The rules page for {kind!r} is not written yet.")
+        return {"kind": kind, "format": "markdown", "text": path.read_text()}

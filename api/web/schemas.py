@@ -1,0 +1,135 @@
+"""Marshmallow schemas: request bodies (validated, 400 naming the field) and documented responses."""
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+
+class StrictSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class GameCreateSchema(StrictSchema):
+    kind = fields.String(required=True, metadata={"example": "factor-multiple"})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "Game options; see GET /kinds."})
+    seats = fields.List(fields.Dict(), required=True, validate=validate.Length(equal=2),
+                        metadata={"description": 'Two seats, each {"human": {"name": ...}}, '
+                                                 '{"bot": "<level>"} or {"open": true}.',
+                                  "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
+    first = fields.Raw(load_default="random",
+                       validate=validate.OneOf([0, 1, "random"],
+                                               error="first must be 0, 1 or \"random\"."),
+                       metadata={"description": "Seat that moves first: 0, 1 or \"random\"."})
+    time_control = fields.Dict(load_default=None, allow_none=True,
+                               metadata={"description": "See GET /kinds for the shapes."})
+
+
+class JoinSchema(StrictSchema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class MoveBodySchema(StrictSchema):
+    move = fields.Dict(required=True, metadata={"description": "The move, in the game's shape.",
+                                                "example": {"type": "say", "number": 98}})
+    ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                         metadata={"description": "The game's ply as you saw it."})
+
+
+class GameListArgsSchema(ma.Schema):
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
+    kind = fields.String()
+
+
+class SeatSchema(ma.Schema):
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True)
+    open = fields.Boolean()
+
+
+class ResultSchema(ma.Schema):
+    winner = fields.Integer(allow_none=True)
+    reason = fields.String()
+    scores = fields.List(fields.Raw(), allow_none=True)
+
+
+class GameSchema(ma.Schema):
+    id = fields.String()
+    kind = fields.String()
+    options = fields.Dict()
+    seed = fields.Integer()
+    status = fields.String(metadata={"enum": ["waiting", "active", "finished"]})
+    seats = fields.List(fields.Nested(SeatSchema))
+    first = fields.Integer()
+    to_move = fields.Integer(allow_none=True)
+    ply = fields.Integer()
+    version = fields.Integer()
+    state = fields.Dict(metadata={"description": "Game-specific; see the API document."})
+    result = fields.Nested(ResultSchema, allow_none=True)
+    time_control = fields.Dict()
+    clocks = fields.List(fields.Dict(), allow_none=True)
+    deadline = fields.String(allow_none=True)
+    created_at = fields.String()
+    updated_at = fields.String()
+
+
+class GameWithTokensSchema(GameSchema):
+    tokens = fields.Dict(keys=fields.String(), values=fields.String(),
+                         metadata={"description": "Seat index -> secret token, for human seats."})
+
+
+class GameWithTokenSchema(GameSchema):
+    token = fields.String()
+    seat = fields.Integer()
+
+
+class HistoryEntrySchema(ma.Schema):
+    ply = fields.Integer()
+    seat = fields.Integer()
+    move = fields.Dict()
+    at = fields.String()
+
+
+class LegalMovesSchema(ma.Schema):
+    seat = fields.Integer(allow_none=True)
+    ply = fields.Integer()
+    moves = fields.List(fields.Dict())
+    complete = fields.Boolean(metadata={"description": "False when some moves are not listed."})
+    note = fields.String(allow_none=True)
+
+
+class BotSchema(ma.Schema):
+    level = fields.String()
+    line = fields.String()
+
+
+class KindSchema(ma.Schema):
+    kind = fields.String()
+    title = fields.String()
+    summary = fields.String()
+    options = fields.List(fields.Dict())
+    bots = fields.List(fields.Nested(BotSchema))
+    time_controls = fields.Dict()
+    default_time_control = fields.Dict()
+
+
+class RulesSchema(ma.Schema):
+    kind = fields.String()
+    format = fields.String()
+    text = fields.String()
+
+
+class AnalysisSchema(ma.Schema):
+    ply = fields.Integer()
+    to_move = fields.Integer(allow_none=True)
+    to_move_wins = fields.Boolean()
+    moves = fields.List(fields.Dict())
+
+
+class HealthSchema(ma.Schema):
+    web = fields.String()
+    redis = fields.String()
+    workers = fields.Integer()
+    queued = fields.Integer()
+    status = fields.String()

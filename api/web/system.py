@@ -1,0 +1,29 @@
+"""GET /health: the web process, Redis and the workers."""
+from __future__ import annotations
+
+import redis
+from flask import current_app
+from flask.views import MethodView
+from rq import Queue, Worker
+
+from api.jobs import QUEUE
+from api.web.errors import Blueprint
+from api.web.schemas import HealthSchema
+
+blp = Blueprint("system", __name__, url_prefix="/api/v1", description="Service health.")
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, HealthSchema)
+    def get(self):
+        """Web, Redis and worker status"""
+        client = current_app.extensions["postplay"]["redis"]
+        try:
+            client.ping()
+            workers = Worker.count(connection=client)
+            queued = Queue(QUEUE, connection=client).count
+        except redis.RedisError:
+            return {"web": "ok", "redis": "down", "workers": 0, "queued": 0, "status": "down"}
+        return {"web": "ok", "redis": "ok", "workers": workers, "queued": queued,
+                "status": "ok" if workers else "degraded"}

@@ -1,0 +1,71 @@
+"""Fixtures: a real Redis server for the session (the embedded one, or the server at REDIS_URL,
+database 15), flushed around each test; the Flask `app` and `client`; real RQ workers in burst
+mode."""
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import redis
+from rq import Queue, SimpleWorker
+
+from api.jobs import QUEUE
+from api.store.embedded import start_redis
+from api.store.games import GameStore
+
+TEST_DB = 15
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    given = os.environ.get("REDIS_URL")
+    if given:
+        parts = urlsplit(given)
+        yield urlunsplit(parts._replace(path=f"/{TEST_DB}"))
+        return
+    proc, url = start_redis(tmp_path_factory.mktemp("redis"), appendonly=False)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    yield client
+    client.flushdb()
+
+
+@pytest.fixture
+def store(redis_client) -> GameStore:
+    return GameStore(redis_client)
+
+
+@pytest.fixture
+def app(redis_url, redis_client, monkeypatch):
+    from api.web import create_app
+
+    monkeypatch.setenv("POSTPLAY_BOT_BUDGET_S", "0.05")
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "RATELIMIT_ENABLED": False})
+    yield app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def run_jobs(redis_client, monkeypatch):
+    """Run queued jobs with a real RQ worker in burst mode until the queue is empty."""
+    monkeypatch.setenv("POSTPLAY_BOT_BUDGET_S", "0.05")
+
+    def run(with_scheduler: bool = False) -> int:
+        queue = Queue(QUEUE, connection=redis_client)
+        worker = SimpleWorker([queue], connection=redis_client)
+        worker.work(burst=True, with_scheduler=with_scheduler)
+        return worker.successful_job_count
+
+    return run

@@ -1,0 +1,48 @@
+"""Job functions, importable by name (`worker.jobs.bot_move`). Each takes what it expects of the
+game and does nothing when the game has moved on, so a retried or duplicated job never acts twice.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+from rq import get_current_job
+
+from api import clocks
+from api.jobs import RQFollowups
+from api.play import Change, end_on_time_change, load_state, play_bot_move
+from api.store.games import GameStore
+
+# a scheduled job may fire up to ~1 s early (RQ keeps whole seconds): wait out at most this much
+MAX_EARLY_WAIT_S = 5.0
+
+
+def _store() -> tuple[GameStore, RQFollowups]:
+    connection = get_current_job().connection
+    return GameStore(connection), RQFollowups(connection)
+
+
+def bot_move(game_id: str, ply: int) -> bool:
+    """Play the bot's move in `game_id` if the game is still at `ply`; True when it moved."""
+    store, followups = _store()
+    budget = float(os.environ.get("POSTPLAY_BOT_BUDGET_S", "1.0"))
+    return play_bot_move(store, followups, game_id, ply, budget) is not None
+
+
+def deadline(game_id: str, deadline_ts: float) -> str:
+    """End the game on time if the turn whose deadline was `deadline_ts` is still pending."""
+    store, followups = _store()
+    doc = store.load(game_id)
+    if doc is None or clocks.deadline_ts(doc, load_state(doc).to_move) != deadline_ts:
+        return "stale"
+    early = deadline_ts - time.time()
+    if early > MAX_EARLY_WAIT_S:
+        return "stale"
+    if early > 0:
+        time.sleep(early)
+    try:
+        doc = store.update(game_id, end_on_time_change(deadline_ts, time.time()))
+    except LookupError:
+        return "stale"
+    followups.after_change(doc)
+    return doc["result"]["reason"]
