@@ -9,6 +9,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import redis
 from rq import Queue, SimpleWorker
+from rq.registry import FinishedJobRegistry
 
 from api.jobs import QUEUE
 from api.store.embedded import start_redis
@@ -63,9 +64,12 @@ def run_jobs(redis_client, monkeypatch):
     monkeypatch.setenv("POSTPLAY_BOT_BUDGET_S", "0.05")
 
     def run(with_scheduler: bool = False) -> int:
+        """Returns how many jobs finished."""
         queue = Queue(QUEUE, connection=redis_client)
-        worker = SimpleWorker([queue], connection=redis_client)
-        worker.work(burst=True, with_scheduler=with_scheduler)
-        return worker.successful_job_count
+        finished = FinishedJobRegistry(queue=queue)
+        before = finished.count
+        SimpleWorker([queue], connection=redis_client).work(burst=True,
+                                                           with_scheduler=with_scheduler)
+        return finished.count - before
 
     return run

@@ -1,0 +1,32 @@
+# Postplay: `make run` serves everything on 127.0.0.1; `make test` runs the whole suite.
+# Both create .venv from pyproject.toml when it is missing or older than pyproject.toml.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench openapi check-openapi clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/postplay run
+
+test: $(STAMP)
+	$(PY) -m pytest -q --doctest-modules api tests
+
+bench: $(STAMP)
+	$(PY) -m tests.benchmarks
+
+openapi: $(STAMP)
+	$(VENV)/bin/postplay openapi
+
+check-openapi: $(STAMP)
+	$(VENV)/bin/postplay openapi --check
+
+clean:
+	rm -rf $(VENV) var test-artifacts
