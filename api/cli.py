@@ -76,8 +76,10 @@ def run(args) -> int:
         proc, os.environ["REDIS_URL"] = start_redis(data, port=DEFAULT_REDIS_PORT)
         procs.append(proc)
         print(f"Embedded Redis at {os.environ['REDIS_URL']} (data in {data})", flush=True)
-    procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"]))
-    procs.append(subprocess.Popen(_gunicorn_argv(args)))
+    # own sessions: Ctrl-C reaches only this process, which stops them in order
+    procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"],
+                                  start_new_session=True))
+    procs.append(subprocess.Popen(_gunicorn_argv(args), start_new_session=True))
     print(f"Postplay is running at http://{args.host}:{args.port}/  (API docs at "
           f"http://{args.host}:{args.port}/docs); Ctrl-C stops it.", flush=True)
     return _wait(procs)

@@ -27,7 +27,7 @@ def start_redis(data_dir: str | os.PathLike, port: int | None = None,
     proc = subprocess.Popen(
         [REDIS_SERVER_PATH, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(data_dir),
          "--appendonly", "yes" if appendonly else "no", "--save", "", "--protected-mode", "yes"],
-        stdout=open(data_dir / "redis.log", "ab"), stderr=subprocess.STDOUT)
+        stdout=open(data_dir / "redis.log", "ab"), stderr=subprocess.STDOUT, start_new_session=True)
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)
     for _ in range(100):
