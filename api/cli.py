@@ -1,10 +1,11 @@
 """`postplay`: run everything at once, or one piece at a time for a multi-host deployment.
 
-    postplay run        embedded Redis (unless REDIS_URL is set) + one worker + the web server
+    postplay run        embedded Redis (unless REDIS_URL is set) + two workers + the web server
     postplay redis      the embedded Redis alone (data under var/redis), printing its URL
     postplay worker     one RQ worker with its scheduler, against REDIS_URL
     postplay serve      gunicorn on HOST:PORT against REDIS_URL
     postplay openapi    write the OpenAPI document to openapi/openapi.json (or --check it)
+    postplay playtest   a batch of bot-vs-bot games and its report (see `postplay playtest -h`)
 """
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         p.add_argument("--web-workers", type=int,
                        default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+        if name == "run":
+            p.add_argument("--workers", type=int,
+                           default=int(os.environ.get("POSTPLAY_WORKERS", "2")),
+                           help="RQ workers (bots think on one while another keeps the clocks)")
     redis_parser = sub.add_parser("redis")
     redis_parser.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT)
     redis_parser.add_argument("--data", default=str(ROOT / "var" / "redis"))
@@ -39,9 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     openapi = sub.add_parser("openapi")
     openapi.add_argument("--check", action="store_true",
                          help="exit 1 when the committed document differs from the code's")
+    from api import playtest_cli
+
+    playtest_cli.add_parser(sub)
     args = parser.parse_args(argv)
     return {"run": run, "serve": serve, "redis": redis_alone, "worker": worker,
-            "openapi": write_openapi}[args.command](args)
+            "openapi": write_openapi, "playtest": playtest_cli.run}[args.command](args)
 
 
 def redis_alone(args) -> int:
@@ -56,10 +64,11 @@ def worker(args=None) -> int:
     import redis
     from rq import Queue, Worker
 
-    from api.jobs import QUEUE
+    from api.jobs import QUEUES
 
     client = redis.Redis.from_url(_redis_url())
-    Worker([Queue(QUEUE, connection=client)], connection=client).work(with_scheduler=True)
+    queues = [Queue(name, connection=client) for name in QUEUES]
+    Worker(queues, connection=client).work(with_scheduler=True)
     return 0
 
 
@@ -77,8 +86,9 @@ def run(args) -> int:
         procs.append(proc)
         print(f"Embedded Redis at {os.environ['REDIS_URL']} (data in {data})", flush=True)
     # own sessions: Ctrl-C reaches only this process, which stops them in order
-    procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"],
-                                  start_new_session=True))
+    for _ in range(args.workers):
+        procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"],
+                                      start_new_session=True))
     procs.append(subprocess.Popen(_gunicorn_argv(args), start_new_session=True))
     print(f"Postplay is running at http://{args.host}:{args.port}/  (API docs at "
           f"http://{args.host}:{args.port}/docs); Ctrl-C stops it.", flush=True)

@@ -120,12 +120,14 @@ def end_on_time(doc: dict, mover: int) -> None:
 
 
 def charge(doc: dict, seat: int, now: float, next_seat: int | None) -> None:
-    """Charge `seat` for the move it just made and start the next turn (same seat or not)."""
+    """After a move by `seat`: when its turn is over (the next seat differs), charge it for the
+    whole turn and start the next one. A turn of several actions is charged once, at its end."""
+    if next_seat == seat:
+        return
     tc = doc.get("time_control") or {"type": "none"}
     if tc["type"] != "none":
         doc["clocks"][seat], _ = spend(tc, doc["clocks"][seat], now - doc["turn_started_ts"])
-    if next_seat != seat:
-        doc["turn_started_ts"] = now
+    doc["turn_started_ts"] = now
 
 
 def running(tc: dict, clock: dict, elapsed: float) -> dict:

@@ -11,7 +11,7 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.registry import FinishedJobRegistry
 
-from api.jobs import QUEUE
+from api.jobs import QUEUES
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 
@@ -65,11 +65,11 @@ def run_jobs(redis_client, monkeypatch):
 
     def run(with_scheduler: bool = False) -> int:
         """Returns how many jobs finished."""
-        queue = Queue(QUEUE, connection=redis_client)
-        finished = FinishedJobRegistry(queue=queue)
-        before = finished.count
-        SimpleWorker([queue], connection=redis_client).work(burst=True,
-                                                           with_scheduler=with_scheduler)
-        return finished.count - before
+        queues = [Queue(name, connection=redis_client) for name in QUEUES]
+        registries = [FinishedJobRegistry(queue=queue) for queue in queues]
+        before = sum(r.count for r in registries)
+        SimpleWorker(queues, connection=redis_client).work(burst=True,
+                                                          with_scheduler=with_scheduler)
+        return sum(r.count for r in registries) - before
 
     return run

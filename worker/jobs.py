@@ -13,8 +13,9 @@ from api.jobs import RQFollowups
 from api.play import Change, end_on_time_change, load_state, play_bot_move
 from api.store.games import GameStore
 
-# a scheduled job may fire up to ~1 s early (RQ keeps whole seconds): wait out at most this much
-MAX_EARLY_WAIT_S = 5.0
+# RQ's scheduler keeps whole seconds and polls once a second, so a deadline job may run up to
+# about a second early: it waits that out; finding more time left (clock skew), it re-arms
+MAX_EARLY_WAIT_S = 1.5
 
 
 def _store() -> tuple[GameStore, RQFollowups]:
@@ -29,7 +30,7 @@ def bot_move(game_id: str, ply: int) -> bool:
     return play_bot_move(store, followups, game_id, ply, budget) is not None
 
 
-def deadline(game_id: str, deadline_ts: float) -> str:
+def deadline(game_id: str, deadline_ts: float, attempt: int = 0) -> str:
     """End the game on time if the turn whose deadline was `deadline_ts` is still pending."""
     store, followups = _store()
     doc = store.load(game_id)
@@ -37,7 +38,8 @@ def deadline(game_id: str, deadline_ts: float) -> str:
         return "stale"
     early = deadline_ts - time.time()
     if early > MAX_EARLY_WAIT_S:
-        return "stale"
+        followups.schedule_deadline(game_id, deadline_ts, attempt + 1)
+        return "re-armed"
     if early > 0:
         time.sleep(early)
     try:

@@ -6,7 +6,7 @@ from flask import current_app
 from flask.views import MethodView
 from rq import Queue, Worker
 
-from api.jobs import QUEUE
+from api.jobs import QUEUES
 from api.web.errors import Blueprint
 from api.web.schemas import HealthSchema
 
@@ -22,7 +22,7 @@ class Health(MethodView):
         try:
             client.ping()
             workers = Worker.count(connection=client)
-            queued = Queue(QUEUE, connection=client).count
+            queued = sum(Queue(name, connection=client).count for name in QUEUES)
         except redis.RedisError:
             return {"web": "ok", "redis": "down", "workers": 0, "queued": 0, "status": "down"}
         return {"web": "ok", "redis": "ok", "workers": workers, "queued": queued,

@@ -1,0 +1,90 @@
+"""Clocks are enforced by the worker: a game whose time runs out ends on time with nobody
+looking, never early; stale deadline jobs do nothing; scheduled deadlines survive a worker
+restart (RQ keeps them in Redis)."""
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+from rq import Queue
+from rq.registry import ScheduledJobRegistry
+
+from api import play
+from api.jobs import CLOCK_QUEUE
+from tests.api.helpers import create, move
+
+TWO_SECONDS = {"type": "fischer", "initial_s": 2, "increment_s": 0}
+
+
+def _wait_finished(store, game_id: str, timeout_s: float = 15) -> dict:
+    end = time.time() + timeout_s
+    while time.time() < end:
+        doc = store.load(game_id)  # straight from Redis: no request ever touches the game
+        if doc["status"] == "finished":
+            return doc
+        time.sleep(0.05)
+    raise AssertionError("the game did not end")
+
+
+def _ts(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def test_flag_falls_with_nobody_watching_and_never_early(client, store, start_worker):
+    start_worker()
+    game = create(client, first=0, time_control=TWO_SECONDS)
+    after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
+    deadline = _ts(after["deadline"])
+    doc = _wait_finished(store, game["id"])
+    assert doc["result"] == {"winner": 0, "reason": "time", "scores": None}
+    assert _ts(doc["updated_at"]) >= deadline
+    assert doc["clocks"][1]["remaining_s"] == 0.0
+
+
+def test_first_move_never_made_aborts_the_game(client, store, start_worker):
+    start_worker()
+    game = create(client, first=1, time_control=TWO_SECONDS)
+    doc = _wait_finished(store, game["id"])
+    assert doc["result"] == {"winner": None, "reason": "aborted", "scores": None}
+
+
+def test_scheduled_deadline_survives_a_worker_restart(client, store, redis_client,
+                                                       start_worker):
+    worker = start_worker()
+    game = create(client, first=0, time_control=TWO_SECONDS)
+    move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})
+    worker.terminate()  # a restart: the worker and its scheduler stop before the deadline
+    worker.wait(timeout=10)
+    registry = ScheduledJobRegistry(queue=Queue(CLOCK_QUEUE, connection=redis_client))
+    assert any(job_id.startswith(f"deadline-{game['id']}") for job_id in registry.get_job_ids())
+    time.sleep(2.5)
+    assert store.load(game["id"])["status"] == "active"  # nobody ended it meanwhile
+    start_worker()
+    assert _wait_finished(store, game["id"])["result"]["reason"] == "time"
+
+
+def test_a_stale_deadline_job_is_a_no_op(client, store, run_jobs):
+    game = create(client, first=0, time_control={"type": "fischer", "initial_s": 2,
+                                                 "increment_s": 60})
+    after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
+    move(client, after, game["tokens"]["1"], {"type": "say", "number": 8})
+    time.sleep(2.2)  # the first two deadlines have passed; both turns were made in time
+    run_jobs(with_scheduler=True)
+    doc = store.load(game["id"])
+    assert doc["status"] == "active" and doc["ply"] == 2
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_game_ends_on_time(client, store):
+    game = create(client, first=0, time_control=TWO_SECONDS)
+    moved = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
+    late = _ts(moved["deadline"]) + 0.5
+    followups = client.application.extensions["postplay"]["followups"]
+    try:
+        play.play_move(store, followups, game["id"], 1, play.parse_move(moved, {
+            "type": "say", "number": 8}), 1, now=late)
+    except play.Conflict as refusal:
+        assert "time ran out" in refusal.message
+    else:
+        raise AssertionError("the late move was accepted")
+    doc = store.load(game["id"])
+    assert doc["result"] == {"winner": 0, "reason": "time", "scores": None} and doc["ply"] == 1
