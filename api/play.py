@@ -8,7 +8,7 @@ import random
 import secrets
 import time
 import uuid
-from typing import Any, Protocol
+from typing import Any, Iterator, Protocol
 
 from api import clocks
 from api.clocks import iso
@@ -67,6 +67,7 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     checked = game.check_options(options)
     seat_docs = [_seat(game, i, seat) for i, seat in enumerate(seats)]
     tc = clocks.check(time_control if time_control is not None else game.default_time_control)
+    checked = game.settle_options(checked, tc)
     if first == "random":
         first = secrets.randbelow(2)
     seed = secrets.randbits(32)
@@ -105,7 +106,7 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
         if len(open_seats) == 1:
             doc["status"] = "active"
             doc["turn_started_ts"] = now
-        _touch(doc, now)
+        touch(doc, now)
         return Change(doc, tokens={seat: token})
 
     doc = _update(store, game_id, change)
@@ -149,17 +150,18 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
             raise Conflict("It is not your turn.")
         if clocks.flagged(doc, seat, now):
             clocks.end_on_time(doc, seat)
-            _touch(doc, now)
+            touch(doc, now)
             flag_fell.append(True)
             return Change(doc)
         after = state.apply(move)
         entries = [_entry(doc["ply"], seat, move, now)]
         after, forced = _forced_moves(after, doc["ply"] + 1, now)
         clocks.charge(doc, seat, now, next_seat=after.to_move)
+        doc.setdefault("first_move_ts", now)
         doc["state"] = after.to_dict()
         doc["ply"] += len(entries) + len(forced)
         _finish_if_over(doc, after)
-        _touch(doc, now)
+        touch(doc, now)
         return Change(doc, entries + forced)
 
     doc = _update(store, game_id, change)
@@ -178,7 +180,7 @@ def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
             raise Conflict("The game is over.")
         doc["status"] = "finished"
         doc["result"] = Outcome(1 - seat, "resign", None).to_dict()
-        _touch(doc, now)
+        touch(doc, now)
         return Change(doc)
 
     doc = _update(store, game_id, change)
@@ -194,10 +196,21 @@ def end_on_time_change(deadline_ts: float, now: float):
         if clocks.deadline_ts(doc, mover) != deadline_ts or now < deadline_ts:
             raise Stale
         clocks.end_on_time(doc, mover)
-        _touch(doc, now)
+        touch(doc, now)
         return Change(doc)
 
     return change
+
+
+def replay(doc: dict, history: list[dict]) -> Iterator[State]:
+    """The game's state after each entry of `history`, replayed from its start."""
+    game = get_game(doc["kind"])
+    state = game.new(doc["options"], doc["first"], doc["seed"])
+    for entry in history:
+        move = state.forced_move() if entry["move"]["type"] == "pass" else game.parse_move(
+            entry["move"])
+        state = state.apply(move)
+        yield state
 
 
 def bot_to_move(doc: dict) -> str | None:
@@ -294,7 +307,8 @@ def _finish_if_over(doc: dict, state: State) -> None:
         doc["result"] = outcome.to_dict()
 
 
-def _touch(doc: dict, now: float) -> None:
+def touch(doc: dict, now: float) -> None:
+    """Mark the document changed: a new version (and ETag)."""
     doc["version"] += 1
     doc["updated_at"] = iso(now)
 
@@ -308,4 +322,5 @@ def _update(store: GameStore, game_id: str, change) -> dict:
 
 __all__ = ["BadOption", "Change", "Conflict", "Forbidden", "IllegalMove", "MalformedMove", "NotFound",
            "PlayError", "Stale", "Unauthorized", "bot_to_move", "end_on_time_change", "create_game", "join", "load_state",
-           "parse_move", "play_bot_move", "play_move", "public", "resign", "seat_of"]
+           "parse_move", "play_bot_move", "play_move", "public", "replay", "resign", "seat_of",
+           "touch"]

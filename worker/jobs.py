@@ -9,6 +9,8 @@ import time
 from rq import get_current_job
 
 from api import clocks
+from api import timeout_rule as rules
+from api.analysis import compute, position
 from api.jobs import RQFollowups
 from api.play import Change, end_on_time_change, load_state, play_bot_move
 from api.store.games import GameStore
@@ -28,6 +30,30 @@ def bot_move(game_id: str, ply: int) -> bool:
     store, followups = _store()
     budget = float(os.environ.get("POSTPLAY_BOT_BUDGET_S", "1.0"))
     return play_bot_move(store, followups, game_id, ply, budget) is not None
+
+
+def analyse(game_id: str, ply: int) -> bool:
+    """Compute and cache the analysis of `game_id` at `ply`."""
+    store, _ = _store()
+    doc = store.load(game_id)
+    if doc is None:
+        return False
+    compute(store, game_id, ply, position(store, doc, ply))
+    return True
+
+
+def timeout_rule(game_id: str) -> str:
+    """End a Prime Drop game by the timeout rule if it now gives a winner."""
+    store, followups = _store()
+    doc = store.load(game_id)
+    if doc is None:
+        return "stale"
+    try:
+        doc = store.update(game_id, rules.verdict_change(store, doc["ply"], time.time()))
+    except LookupError:
+        return "no winner yet"
+    followups.after_change(doc)
+    return f"seat {doc['result']['winner']} wins"
 
 
 def deadline(game_id: str, deadline_ts: float, attempt: int = 0) -> str:

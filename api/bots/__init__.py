@@ -2,7 +2,9 @@
 
 Importing this package registers every game's bots.
 """
-from api.bots import factor_multiple  # noqa: F401  (registers the bots)
-from api.bots.base import BOTS, DEFAULT_BUDGET_S, BotLevel, bot, choose_move, levels
+from api.bots import factor_multiple, ploid  # noqa: F401  (registers the bots)
+from api.bots.base import (ANALYSERS, BOTS, DEFAULT_BUDGET_S, Analyser, BotLevel, analyser, bot,
+                           choose_move, levels)
 
-__all__ = ["BOTS", "DEFAULT_BUDGET_S", "BotLevel", "bot", "choose_move", "levels"]
+__all__ = ["ANALYSERS", "BOTS", "DEFAULT_BUDGET_S", "Analyser", "BotLevel", "analyser", "bot",
+           "choose_move", "levels"]

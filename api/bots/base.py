@@ -39,6 +39,31 @@ def bot(slug: str, level: str, line: str) -> Callable[[BotFn], BotFn]:
     return register
 
 
+@dataclasses.dataclass(frozen=True)
+class Analyser:
+    """Perfect-play verdicts for a game's positions: `analyse(state)` gives
+    `{"to_move_wins": bool, "moves": [{"move": {...}, "wins": bool}, ...]}`; `quick(state)` says
+    whether that is cheap enough (well under 100 ms) to compute inside a web request."""
+
+    analyse: Callable[[State], dict]
+    quick: Callable[[State], bool]
+
+
+ANALYSERS: dict[str, Analyser] = {}
+
+
+def analyser(slug: str, quick: Callable[[State], bool]):
+    """Register `fn(state) -> dict` as game `slug`'s perfect-play analysis."""
+
+    def register(fn: Callable[[State], dict]) -> Callable[[State], dict]:
+        if slug in ANALYSERS:
+            raise ValueError(f"an analyser for {slug!r} is already registered")
+        ANALYSERS[slug] = Analyser(fn, quick)
+        return fn
+
+    return register
+
+
 def levels(slug: str) -> dict[str, BotLevel]:
     return BOTS.get(slug, {})
 

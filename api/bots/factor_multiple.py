@@ -1,12 +1,19 @@
-"""Factor/Multiple bots: random, and greedy (leave the opponent the fewest replies)."""
+"""Factor/Multiple bots: random, greedy (leave the opponent the fewest replies), and perfect."""
 from __future__ import annotations
 
 import random
+import time
 
-from api.bots.base import bot
+from api.bots.base import analyser, bot
+from api.bots.fm_solver import Position, analyse
 from api.games.factor_multiple import FactorMultipleState, Say
 
 SLUG = "factor-multiple"
+# Up to this n every position measured analyses in about 10 ms (n = 1000: 35 ms mean, 200 ms
+# worst, so larger boards go to the worker); tests/benchmarks/bench_fm_solver.py has the figures.
+QUICK_ANALYSIS_N = 200
+
+analyser(SLUG, quick=lambda state: state.n <= QUICK_ANALYSIS_N)(analyse)
 
 
 @bot(SLUG, "random", "Says any legal number.")
@@ -19,6 +26,33 @@ def greedy_bot(state: FactorMultipleState, rng: random.Random, budget_s: float) 
     def replies(k: int) -> int:
         return len(state.apply(Say(k)).legal_numbers())
 
-    options = state.legal_numbers()
-    fewest = min(replies(k) for k in options)
-    return Say(rng.choice([k for k in options if replies(k) == fewest]))
+    return Say(_fewest(state.legal_numbers(), replies, rng))
+
+
+@bot(SLUG, "perfect", "Never misses a win; when lost, leaves you the fewest ways to win.")
+def perfect_bot(state: FactorMultipleState, rng: random.Random, budget_s: float) -> Say:
+    """Solved by maximum matching (see fm_solver). When it can win, it plays a winning number that
+    leaves the fewest replies, so the win comes soon. When every number loses against perfect play,
+    length is beside the point (and finding the longest line needs the game-tree search the
+    matching avoids); what counts against a real opponent is the chance of a slip. So it plays the
+    number after which the fewest replies win, then the one with the most replies in all (the
+    "find the only move" test); in bot matches this beat both a random losing move and the
+    smallest share of winning replies. It scores as many numbers as the time budget allows."""
+    position = Position(state)
+    winning = position.winning()
+    if winning:
+        return Say(_fewest(winning, position.reply_count, rng))
+    deadline = time.monotonic() + 0.8 * budget_s
+    hardness: dict[int, tuple[int, int]] = {}
+    for k in position.moves:
+        replies, winning_replies = position.opponent_replies(k)
+        hardness[k] = (winning_replies, -replies)
+        if time.monotonic() > deadline:
+            break
+    return Say(_fewest(list(hardness), hardness.__getitem__, rng))
+
+
+def _fewest(numbers: list[int], key, rng: random.Random) -> int:
+    """One of the numbers with the smallest key, chosen at random among ties."""
+    best = min(key(k) for k in numbers)
+    return rng.choice([k for k in numbers if key(k) == best])

@@ -5,8 +5,7 @@ import dataclasses
 import random
 
 from api.bots.base import choose_move
-from api.bots.search import step
-from api.games.base import Outcome, State
+from api.games.base import Move, Outcome, State
 from api.games.registry import get_game
 
 
@@ -15,23 +14,32 @@ class GameRecord:
     levels: tuple[str, str]  # the bot in seat 0 and seat 1
     first: int
     outcome: Outcome
-    plies: int
+    plies: int  # the bots' own moves
+    # every move applied, as (seat, move), the server's passes included: the game's history
+    history: tuple[tuple[int, Move], ...] = ()
+    final: State | None = None
 
 
 def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, first: int = 0,
-              budget_s: float = 1.0) -> GameRecord:
+              budget_s: float = 1.0, max_plies: int | None = None) -> GameRecord:
     """One game between two bot levels (seat 0 plays levels[0]); deterministic for a seed
-    when neither bot depends on the clock."""
+    when neither bot depends on the clock. A game still running after `max_plies` moves (passes
+    included) is aborted: a batch must end even when the rules or the bots let a game cycle."""
     game = get_game(slug)
     rng = random.Random(seed)
-    state: State = game.new(game.check_options(options), first, seed)
-    while not state.is_over() and (forced := state.forced_move()) is not None:
-        state = state.apply(forced)
+    history: list[tuple[int, Move]] = []
+    state = _forced_moves(game.new(game.check_options(options), first, seed), history)
     plies = 0
     while not state.is_over():
-        state = step(state, choose_move(state, levels[state.to_move], rng, budget_s))
+        if max_plies is not None and len(history) >= max_plies:
+            return GameRecord(tuple(levels), first, Outcome(None, "aborted"), plies,
+                              tuple(history), state)
+        seat = state.to_move
+        move = choose_move(state, levels[seat], rng, budget_s)
+        history.append((seat, move))
+        state = _forced_moves(state.apply(move), history)
         plies += 1
-    return GameRecord(levels, first, state.outcome(), plies)
+    return GameRecord(tuple(levels), first, state.outcome(), plies, tuple(history), state)
 
 
 def match(slug: str, options: dict, level_a: str, level_b: str, games: int, seed: int = 0,
@@ -45,3 +53,11 @@ def match(slug: str, options: dict, level_a: str, level_b: str, games: int, seed
         key = "draws" if winner is None else levels[winner]
         tally[key] = tally.get(key, 0) + 1
     return tally
+
+
+def _forced_moves(state: State, history: list[tuple[int, Move]]) -> State:
+    """Apply the server's own moves (passes) for as long as the rules call for them."""
+    while not state.is_over() and (forced := state.forced_move()) is not None:
+        history.append((state.to_move, forced))
+        state = state.apply(forced)
+    return state

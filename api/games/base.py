@@ -206,6 +206,11 @@ class Game(abc.ABC):
                 for name, opt in known.items()}
 
     @classmethod
+    def settle_options(cls, options: dict, time_control: dict) -> dict:
+        """Options whose default depends on the time control, settled when the game is made."""
+        return options
+
+    @classmethod
     @abc.abstractmethod
     def new(cls, options: dict, first: int, seed: int) -> State:
         """The start position for checked `options`, with seat `first` to move; `seed` drives any

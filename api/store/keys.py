@@ -27,6 +27,11 @@ def analysis_key(game_id: str, ply: int) -> str:
     return f"{PREFIX}:game:{game_id}:analysis:{ply}"
 
 
+def pending_key(job_id: str) -> str:
+    """Marks a job as requested, so that polling does not enqueue it again."""
+    return f"{PREFIX}:pending:{job_id}"
+
+
 def lobby_key(status: str | None = None, kind: str | None = None) -> str:
     """Sorted set of game ids by creation time: all games, or those of one status and/or kind."""
     return f"{PREFIX}:games:{status or '*'}:{kind or '*'}"
@@ -35,3 +40,12 @@ def lobby_key(status: str | None = None, kind: str | None = None) -> str:
 def lobby_keys(status: str, kind: str) -> list[str]:
     """Every lobby index a game of this status and kind belongs to."""
     return [lobby_key(s, k) for s in (None, status) for k in (None, kind)]
+
+
+def playtest_key(playtest_id: str | None = None, part: str | None = None) -> str:
+    """A playtest's spec (JSON), or one of its parts: "games" (hash: game index -> JSON record),
+    "chunks" (hash: chunk index -> JSON status), "cancelled" (set once a cancel is asked).
+    Without an id: the sorted set of playtest ids by creation time."""
+    if playtest_id is None:
+        return f"{PREFIX}:playtests"
+    return f"{PREFIX}:playtest:{playtest_id}" + (f":{part}" if part else "")

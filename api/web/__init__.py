@@ -49,9 +49,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     Limiter(get_remote_address, app=app)
 
     api = PostplayApi(app)
-    from api.web import games, kinds, system
+    from api.web import games, kinds, playtests, system
 
-    for module in (kinds, games, system):
+    for module in (kinds, games, playtests, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")

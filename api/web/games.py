@@ -5,9 +5,9 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import abort
 
-from api import play
+from api import analysis, play
 from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
-from api.web.schemas import (GameCreateSchema, GameListArgsSchema, GameSchema,
+from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema, GameListArgsSchema, GameSchema,
                              GameWithTokenSchema, GameWithTokensSchema, HistoryEntrySchema,
                              JoinSchema, LegalMovesSchema, MoveBodySchema)
 
@@ -146,3 +146,22 @@ class Resign(MethodView):
         except play.PlayError as exc:
             refuse(exc)
         return _game_response(doc)
+
+
+@blp.route("/<game_id>/analysis")
+class Analysis(MethodView):
+    @blp.arguments(AnalysisArgsSchema, location="query")
+    @blp.response(200, AnalysisSchema)
+    @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
+                                       "seconds.")
+    def get(self, args: dict, game_id: str):
+        """Perfect-play verdicts for a position (the current one, or `?ply=`)"""
+        store, followups = _ctx()
+        doc = _load(game_id)
+        try:
+            result = analysis.analysis(store, followups, doc, args.get("ply"))
+        except DOMAIN_ERRORS as exc:
+            refuse(exc)
+        if result is None:
+            return {"ply": args.get("ply", doc["ply"]), "pending": True}, 202, {"Retry-After": "1"}
+        return result

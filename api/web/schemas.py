@@ -120,11 +120,18 @@ class RulesSchema(ma.Schema):
     text = fields.String()
 
 
+class AnalysisArgsSchema(ma.Schema):
+    ply = fields.Integer(validate=validate.Range(min=0),
+                         metadata={"description": "Analyse this ply of the game (default: now)."})
+
+
 class AnalysisSchema(ma.Schema):
     ply = fields.Integer()
+    pending = fields.Boolean(metadata={"description": "True (with 202) while it is computed."})
     to_move = fields.Integer(allow_none=True)
     to_move_wins = fields.Boolean()
-    moves = fields.List(fields.Dict())
+    moves = fields.List(fields.Dict(), metadata={
+        "description": 'Every legal move with its verdict: {"move": {...}, "wins": bool}.'})
 
 
 class HealthSchema(ma.Schema):

@@ -1,0 +1,196 @@
+"""Ploid bots: random, a one-move judge of room, a selective search, and the exact solver.
+
+Medium and advanced judge a position by *prospect*: pieces placed plus the room left, each group
+growing up to its limit into the empty cells nearest it; then by *territory*: the empty cells
+nearer to one side's growing groups than to the other's. Advanced also takes from each side's
+room the cells the other side reaches first.
+"""
+from __future__ import annotations
+
+import functools
+import random
+import time
+
+from api.bots.base import bot
+from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
+from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
+                             placements)
+
+SLUG = "ploid"
+PERFECT_MAX_N = 3  # the largest board the solver proves within minutes (seeds/ploid.md)
+ENDGAME_EMPTIES = 9  # advanced solves exactly once this few cells are empty (if time allows)
+WIN = 10_000  # a finished game outweighs any estimate
+TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
+
+
+@bot(SLUG, "beginner", "Places any legal piece.")
+def beginner(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+    return rng.choice(state.legal_moves())
+
+
+@bot(SLUG, "medium", "Keeps room under its own numbers and takes cells the opponent's groups "
+                     "need, one move ahead.")
+def medium(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+    scored = [(-evaluate_board(child, state.n, 1 - state.mover), rng.random(), (index, value))
+              for index, value, child in children(state.board, state.n, state.mover,
+                                                  state.last_number)]
+    return place_move(state, *max(scored)[2])
+
+
+@bot(SLUG, "advanced", "Searches a few moves ahead among the most promising ones, and plays the "
+                       "endgame perfectly when it can solve it in time.")
+def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+    deadline = time.perf_counter() + 0.9 * budget_s
+    if state.board.count(0) <= ENDGAME_EMPTIES:
+        try:
+            _, best = solver_for(state.n).best_placements(state, deadline)
+            return place_move(state, *rng.choice(best))
+        except SolveTimeout:
+            pass
+    choice = None
+    for depth, width in SEARCH_STEPS:
+        try:
+            choice = Search(state.n, deadline, width, rng).best(state, depth)
+        except SolveTimeout:
+            break
+    if choice is None:
+        return medium(state, rng, budget_s)
+    return place_move(state, *choice)
+
+
+@bot(SLUG, "perfect", f"Plays perfectly on boards up to n = {PERFECT_MAX_N} (it may think a few "
+                      f"seconds on its first move); on larger boards it plays as advanced.")
+def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+    if state.n > PERFECT_MAX_N:
+        return advanced(state, rng, budget_s)
+    _, best = solver_for(state.n).best_placements(state)
+    return place_move(state, *rng.choice(best))
+
+
+# The search's plan: (depth, moves looked at per position), deepened while time remains.
+SEARCH_STEPS = ((1, 200), (2, 12), (3, 8), (4, 6))
+
+
+class Search:
+    """Depth-limited negamax on the judgement, looking only at the `width` best-looking moves
+    (depth 1 is the judgement of each move itself)."""
+
+    def __init__(self, n: int, deadline: float, width: int, rng: random.Random):
+        self.n, self.deadline, self.width, self.rng = n, deadline, width, rng
+
+    def best(self, state: PloidState, depth: int) -> tuple[int, int]:
+        best_score, best_move = -2 * WIN, None
+        for score, (index, value, board) in self._ordered(state.board, state.mover,
+                                                          state.last_number):
+            if depth > 1:
+                score = -self._negamax(board, 1 - state.mover, banned_after(value), depth - 1,
+                                       -2 * WIN, -best_score)
+            if score > best_score:
+                best_score, best_move = score, (index, value)
+        return best_move
+
+    def _negamax(self, board, mover, banned, depth, alpha, beta) -> float:
+        if time.perf_counter() > self.deadline:
+            raise SolveTimeout
+        moves = self._ordered(board, mover, banned)
+        if not moves:
+            if placements(board, self.n, 1 - mover):
+                return -self._negamax(board, 1 - mover, None, depth, -beta, -alpha)
+            return WIN * margin(board, mover)
+        if depth == 1:
+            return max(alpha, moves[0][0])  # the ordering already judged every reply
+        for _, (_, value, child) in moves:
+            alpha = max(alpha, -self._negamax(child, 1 - mover, banned_after(value), depth - 1,
+                                              -beta, -alpha))
+            if alpha >= beta:
+                break
+        return alpha
+
+    def _ordered(self, board, mover, banned) -> list:
+        """(judgement, (cell index, value, board after)) of the `width` best-looking moves."""
+        scored = sorted(((-evaluate_board(move[2], self.n, 1 - mover, contested=True),
+                          self.rng.random(), move)
+                         for move in children(board, self.n, mover, banned)), reverse=True)
+        return [(score, move) for score, _, move in scored[:self.width]]
+
+
+def children(board, n, mover, banned) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(cell index, value, board after) for every legal placement of `mover`."""
+    sign = 1 if mover == 0 else -1
+    return [(index, value, board[:index] + (sign * value,) + board[index + 1:])
+            for index, value in apply_ban(placements(board, n, mover), banned)]
+
+
+def evaluate_board(board: tuple[int, ...], n: int, seat: int, contested: bool = False) -> float:
+    """`seat`'s prospect minus its opponent's, then territory: the empty cells nearer to its
+    growing groups than to the other side's, minus the reverse, which breaks the ties prospect
+    leaves (on an open board every prospect is the full hand). `contested` (advanced) counts in
+    each side's prospect none of the cells the other side's groups reach first."""
+    mine, theirs = growth_distances(board, n, seat), growth_distances(board, n, 1 - seat)
+    ours = {j for j, d in mine.items() if d < theirs.get(j, d + 1)}
+    their = {j for j, d in theirs.items() if d < mine.get(j, d + 1)}
+    conceded = (their, ours) if contested else (set(), set())
+    return (TERRITORY_WEIGHT * (prospect(board, n, seat, conceded[0])
+                                - prospect(board, n, 1 - seat, conceded[1]))
+            + len(ours) - len(their))
+
+
+def prospect(board: tuple[int, ...], n: int, seat: int, conceded: set[int]) -> int:
+    """Pieces `seat` has placed plus its room, capped by the pieces it has left. Each group,
+    tightest first, claims the empty cells nearest it that touch none of `seat`'s other groups
+    or their claims (growing there would merge them); the numbers in hand share the empty cells
+    that touch nothing of `seat`'s. `conceded` cells count for nobody."""
+    numbers, blanks = hand(board, n, seat)
+    label, sizes, limits = groups(board, n, seat)
+    table = neighbour_table(n)
+    members: list[list[int]] = [[] for _ in sizes]
+    for index, g in label.items():
+        members[g].append(index)
+    owner_of = dict(label)  # cell -> group, for pieces and, as they are claimed, empty cells
+    for g in sorted(range(len(sizes)), key=lambda g: limits[g] - sizes[g]):
+        claim_near(board, table, g, members[g], limits[g] - sizes[g], owner_of, conceded)
+    claimed = len(owner_of) - len(label)
+    open_cells = sum(1 for j, code in enumerate(board)
+                     if not code and j not in owner_of and j not in conceded
+                     and not any(k in owner_of for k in table[j]))
+    room = claimed + min(sum(numbers), open_cells)
+    return sum(sizes) + min(room, len(numbers) + blanks)
+
+
+def claim_near(board, table, group: int, cells: list[int], want: int, owner_of: dict[int, int],
+               conceded: set[int]) -> None:
+    """Claim for `group` (in `owner_of`) up to `want` empty cells nearest `cells`, reached
+    through cells it may claim: empty, unclaimed, not conceded, touching no other group."""
+    frontier, got = list(cells), 0
+    while frontier and got < want:
+        step = []
+        for i in frontier:
+            for j in table[i]:
+                if (got < want and not board[j] and j not in owner_of and j not in conceded
+                        and all(owner_of.get(k, group) == group for k in table[j])):
+                    owner_of[j] = group
+                    step.append(j)
+                    got += 1
+        frontier = step
+
+
+def growth_distances(board: tuple[int, ...], n: int, seat: int) -> dict[int, int]:
+    """Steps through empty cells from `seat`'s groups that still have room, per empty cell."""
+    label, sizes, limits = groups(board, n, seat)
+    table = neighbour_table(n)
+    frontier = [i for i, g in label.items() if limits[g] > sizes[g]]
+    distance: dict[int, int] = {}
+    seen = set(frontier)
+    steps = 0
+    while frontier:
+        steps += 1
+        frontier = [j for i in frontier for j in table[i]
+                    if not board[j] and j not in seen and not seen.add(j)]
+        distance.update((j, steps) for j in frontier)
+    return distance
+
+
+@functools.lru_cache(maxsize=None)
+def solver_for(n: int) -> Solver:
+    """One solver per board size per process, so its table serves every later move."""
+    return Solver(n)

@@ -1,0 +1,233 @@
+"""Playtests in Redis: the spec, one record per game played and one status per chunk, plus the
+chunk jobs on the RQ queue and the sample games stored as real games to replay.
+
+The spec, the chunk statuses and the chunk jobs are written in one transaction, so no chunk is
+ever without its job. Game records are keyed by game index, so a chunk played twice (a retry)
+overwrites rather than double counts, and `done` is simply how many records there are. A chunk
+whose job failed or vanished without saying so is found through RQ when the playtest is read.
+"""
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import time
+import uuid
+
+import redis
+from rq import Callback, Queue
+from rq.job import Job, JobStatus
+
+from api import playtests
+from api.bots.match import GameRecord
+from api.clocks import iso
+from api.jobs import PLAYTEST_QUEUE
+from api.store.games import GameStore
+from api.store.keys import playtest_key
+
+CHUNK_JOB = "worker.playtests.run_chunk"
+CHUNK_FAILED = "worker.playtests.chunk_failed"
+MOVES_PER_GAME_ALLOWANCE = 400  # for the chunk job's timeout: moves a game may take at full budget
+JOB_TIMEOUT_SLACK_S = 600
+RESULT_TTL_S = 86400
+FAILURE_TTL_S = 7 * 86400
+
+
+class ChunkStatus(str, enum.Enum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+OVER = {ChunkStatus.FINISHED.value, ChunkStatus.FAILED.value, ChunkStatus.CANCELLED.value}
+RUNNING_STATUSES = ("running", "cancelling")
+
+
+def chunk_job_id(playtest_id: str, chunk: int) -> str:
+    return f"playtest-{playtest_id}-{chunk}"
+
+
+def sample_game_id(playtest_id: str, index: int) -> str:
+    """The id a sample game is stored under: fixed, so a chunk played again stores it once."""
+    return hashlib.sha256(f"{playtest_id}:{index}".encode()).hexdigest()[:12]
+
+
+class PlaytestStore:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+        self.queue = Queue(PLAYTEST_QUEUE, connection=client)
+
+    def start(self, spec: dict, now: float | None = None) -> dict:
+        """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk."""
+        now = time.time() if now is None else now
+        doc = {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now}
+        pid = doc["id"]
+        queued = json.dumps({"status": ChunkStatus.QUEUED.value, "error": None})
+        jobs = [Queue.prepare_data(CHUNK_JOB, args=(pid, i), job_id=chunk_job_id(pid, i),
+                                   timeout=_job_timeout(doc, stop - start),
+                                   result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
+                                   on_failure=Callback(CHUNK_FAILED))
+                for i, (start, stop) in enumerate(doc["chunks"])]
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(playtest_key(pid), json.dumps(doc))
+            pipe.hset(playtest_key(pid, "chunks"),
+                      mapping={str(i): queued for i in range(len(doc["chunks"]))})
+            pipe.zadd(playtest_key(), {pid: now})
+            self.queue.enqueue_many(jobs, pipeline=pipe)
+            pipe.execute()
+        return doc
+
+    def load(self, playtest_id: str) -> dict | None:
+        raw = self.redis.get(playtest_key(playtest_id))
+        return None if raw is None else json.loads(raw)
+
+    def view(self, playtest_id: str, with_report: bool = True) -> dict | None:
+        """The playtest as the API shows it: spec, status, progress per chunk, and once no chunk
+        runs any more, the report over the games played."""
+        doc = self.load(playtest_id)
+        if doc is None:
+            return None
+        games_key = playtest_key(playtest_id, "games")
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(playtest_key(playtest_id, "chunks"))
+            (pipe.hvals if with_report else pipe.hkeys)(games_key)
+            pipe.exists(playtest_key(playtest_id, "cancelled"))
+            raw_chunks, raw_games, cancelled = pipe.execute()
+        chunks = self._settle(playtest_id, [json.loads(raw_chunks[str(i).encode()])
+                                            for i in range(len(doc["chunks"]))])
+        records = [json.loads(r) for r in raw_games] if with_report else None
+        indexes = ([r["index"] for r in records] if with_report
+                   else [int(i) for i in raw_games])
+        status = _status(chunks, bool(cancelled))
+        over = status not in RUNNING_STATUSES
+        return {
+            **{k: doc[k] for k in ("id", "kind", "options", "bots", "games", "seed", "budget_s",
+                                   "chunk_games", "samples", "created_at")},
+            "status": status, "done": len(indexes), "total": doc["games"],
+            "chunks": [{"index": i, "first_game": start, "games": stop - start,
+                        "done": sum(start <= g < stop for g in indexes), **chunk}
+                       for i, ((start, stop), chunk) in enumerate(zip(doc["chunks"], chunks))],
+            "report": playtests.report(doc, records) if over and with_report else None,
+        }
+
+    def list(self, offset: int, limit: int) -> tuple[list[dict], int]:
+        """A page of playtests, newest first, without their reports, and how many there are."""
+        ids = [i.decode() for i in self.redis.zrevrange(playtest_key(), offset,
+                                                        offset + limit - 1)]
+        views = [self.view(pid, with_report=False) for pid in ids]
+        return [v for v in views if v is not None], self.redis.zcard(playtest_key())
+
+    def cancel(self, playtest_id: str) -> None:
+        """Ask the batch to stop: queued chunks are cancelled now, a running chunk stops after
+        the game it is playing (what it played is kept)."""
+        self.redis.set(playtest_key(playtest_id, "cancelled"), "1")
+        raw = self.redis.hgetall(playtest_key(playtest_id, "chunks"))
+        for field, value in raw.items():
+            if json.loads(value)["status"] != ChunkStatus.QUEUED.value:
+                continue
+            chunk = int(field)
+            job = Job.fetch_many([chunk_job_id(playtest_id, chunk)], connection=self.redis)[0]
+            if job is not None and job.get_status(refresh=False) == JobStatus.QUEUED:
+                job.cancel()
+            self.end_chunk(playtest_id, chunk, ChunkStatus.CANCELLED)
+
+    def is_cancelled(self, playtest_id: str) -> bool:
+        return bool(self.redis.exists(playtest_key(playtest_id, "cancelled")))
+
+    def begin_chunk(self, playtest_id: str, chunk: int) -> bool:
+        """Mark the chunk running; False (and the chunk cancelled) when the batch was cancelled."""
+        if self.is_cancelled(playtest_id):
+            self.end_chunk(playtest_id, chunk, ChunkStatus.CANCELLED)
+            return False
+        self._set_chunk(playtest_id, chunk, ChunkStatus.RUNNING, None)
+        return True
+
+    def end_chunk(self, playtest_id: str, chunk: int, status: ChunkStatus,
+                  error: str | None = None) -> None:
+        self._set_chunk(playtest_id, chunk, status, error)
+
+    def has_game(self, playtest_id: str, index: int) -> bool:
+        return bool(self.redis.hexists(playtest_key(playtest_id, "games"), str(index)))
+
+    def add_game(self, playtest_id: str, record: dict) -> None:
+        self.redis.hset(playtest_key(playtest_id, "games"), str(record["index"]),
+                        json.dumps(record))
+
+    def _set_chunk(self, playtest_id: str, chunk: int, status: ChunkStatus,
+                   error: str | None) -> None:
+        self.redis.hset(playtest_key(playtest_id, "chunks"), str(chunk),
+                        json.dumps({"status": status.value, "error": error}))
+
+    def _settle(self, playtest_id: str, chunks: list[dict]) -> list[dict]:
+        """Chunks not over by their own record, checked against their RQ jobs: a job that failed,
+        was stopped or cancelled, or is gone, ends its chunk (and that is recorded)."""
+        pending = [i for i, c in enumerate(chunks) if c["status"] not in OVER]
+        if not pending:
+            return chunks
+        jobs = Job.fetch_many([chunk_job_id(playtest_id, i) for i in pending],
+                              connection=self.redis)
+        for i, job in zip(pending, jobs):
+            ended = _ended(job)
+            if ended is not None:
+                self.end_chunk(playtest_id, i, *ended)
+                chunks[i] = {"status": ended[0].value, "error": ended[1]}
+        return chunks
+
+
+def store_sample_game(games: GameStore, spec: dict, index: int, game: GameRecord,
+                      now: float | None = None) -> str:
+    """Store game `index` of playtest `spec` as a finished bot-vs-bot game, history included,
+    so GET /games/{id} and /moves replay it; returns its id."""
+    game_id = sample_game_id(spec["id"], index)
+    if games.load(game_id) is not None:
+        return game_id
+    now = time.time() if now is None else now
+    at = iso(now)
+    moves = [{"ply": ply, "seat": seat, "move": move.to_dict(), "at": at}
+             for ply, (seat, move) in enumerate(game.history)]
+    doc = {
+        "id": game_id, "kind": spec["kind"], "options": spec["options"],
+        "seed": playtests.game_seed(spec["seed"], index), "status": "finished",
+        "seats": [{"name": f"{level.capitalize()} bot", "bot": level, "open": False}
+                  for level in game.levels],
+        "first": game.first, "ply": len(moves), "version": 1, "state": game.final.to_dict(),
+        "result": game.outcome.to_dict(), "time_control": {"type": "none"}, "clocks": None,
+        "turn_started_ts": now, "created_at": at, "updated_at": at, "created_ts": now,
+        "playtest": {"id": spec["id"], "index": index},
+    }
+    games.create(doc, {}, moves)
+    return game_id
+
+
+def _job_timeout(doc: dict, games: int) -> int:
+    return int(JOB_TIMEOUT_SLACK_S + games * MOVES_PER_GAME_ALLOWANCE * doc["budget_s"])
+
+
+def _ended(job: Job | None) -> tuple[ChunkStatus, str | None] | None:
+    """How a chunk ended by its RQ job, when the chunk did not record it itself."""
+    if job is None:
+        return ChunkStatus.FAILED, "Its worker job is gone (expired or deleted) before it ended."
+    status = job.get_status(refresh=False)
+    if status == JobStatus.CANCELED:
+        return ChunkStatus.CANCELLED, None
+    if status in (JobStatus.FAILED, JobStatus.STOPPED):
+        result = job.latest_result()
+        detail = result.exc_string.strip().splitlines()[-1] if result and result.exc_string else ""
+        return ChunkStatus.FAILED, f"Its worker job {status.value}. {detail}".strip()
+    if status == JobStatus.FINISHED:
+        return ChunkStatus.FAILED, "Its worker job ended without recording the chunk."
+    return None
+
+
+def _status(chunks: list[dict], cancelled: bool) -> str:
+    """running | cancelling while a chunk may still play; then cancelled, failed or finished."""
+    statuses = {c["status"] for c in chunks}
+    if statuses - OVER:
+        return "cancelling" if cancelled else "running"
+    if ChunkStatus.CANCELLED.value in statuses:
+        return "cancelled"
+    if ChunkStatus.FAILED.value in statuses:
+        return "failed"
+    return "finished"

@@ -1,0 +1,68 @@
+"""The playtest resources: start a batch of bot-vs-bot games, watch it, read its report, cancel it."""
+from __future__ import annotations
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import abort
+
+from api import playtests
+from api.store.playtests import RUNNING_STATUSES, PlaytestStore
+from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
+from api.web.playtest_schemas import PlaytestCreateSchema, PlaytestSchema
+
+blp = Blueprint("playtests", __name__, url_prefix="/api/v1/playtests",
+                description="Playtests: batches of bot-vs-bot games on the workers, with reports.")
+
+
+def _store() -> PlaytestStore:
+    return PlaytestStore(current_app.extensions["postplay"]["redis"])
+
+
+def _view(playtest_id: str) -> dict:
+    view = _store().view(playtest_id)
+    if view is None:
+        abort(404, message=f"There is no playtest {playtest_id!r}.")
+    return view
+
+
+@blp.route("")
+class Playtests(MethodView):
+    @blp.arguments(PlaytestCreateSchema)
+    @blp.response(202, PlaytestSchema)
+    def post(self, body: dict):
+        """Start a playtest: its games run on the workers, in chunks"""
+        try:
+            spec = playtests.check_request(**body)
+        except DOMAIN_ERRORS as exc:
+            refuse(exc)
+        store = _store()
+        return store.view(store.start(spec)["id"])
+
+    @blp.response(200, PlaytestSchema(many=True))
+    @blp.paginate()
+    def get(self, pagination_parameters):
+        """List playtests, newest first, with their progress (reports are on each playtest)"""
+        views, total = _store().list(pagination_parameters.first_item,
+                                     pagination_parameters.page_size)
+        pagination_parameters.item_count = total
+        return views
+
+
+@blp.route("/<playtest_id>")
+class PlaytestResource(MethodView):
+    @blp.etag
+    @blp.response(200, PlaytestSchema)
+    def get(self, playtest_id: str):
+        """A playtest: progress while it runs, then its report (If-None-Match gives 304 when
+        nothing changed)"""
+        return _view(playtest_id)
+
+    @blp.response(200, PlaytestSchema)
+    def delete(self, playtest_id: str):
+        """Cancel a playtest: queued chunks never run, a running chunk stops after its current
+        game; the games played are kept and reported"""
+        if _view(playtest_id)["status"] not in RUNNING_STATUSES:
+            abort(409, message="The playtest is over: there is nothing to cancel.")
+        store = _store()
+        store.cancel(playtest_id)
+        return store.view(playtest_id)

@@ -1,0 +1,97 @@
+"""The playtest resources over HTTP: start (202), read, list, cancel, and every refusal."""
+from __future__ import annotations
+
+import pytest
+
+SLUG = "factor-multiple"
+
+
+def post(client, **body):
+    return client.post("/api/v1/playtests", json={"kind": SLUG, "bots": ["greedy", "random"],
+                                                  "games": 20, **body})
+
+
+def test_start_answers_202_with_an_id_a_seed_and_the_planned_chunks(client):
+    response = post(client, games=25)
+    assert response.status_code == 202
+    playtest = response.get_json()
+    assert playtest["id"] and isinstance(playtest["seed"], int)
+    assert playtest["status"] == "running" and playtest["report"] is None
+    assert (playtest["done"], playtest["total"]) == (0, 25)
+    assert playtest["options"] == {"n": 100, "even_start": True}
+    assert (playtest["budget_s"], playtest["chunk_games"], playtest["samples"]) == (0.1, 10, 4)
+    assert [(c["index"], c["first_game"], c["games"], c["status"], c["done"])
+            for c in playtest["chunks"]] == [(0, 0, 10, "queued", 0), (1, 10, 10, "queued", 0),
+                                            (2, 20, 5, "queued", 0)]
+    assert client.get(f"/api/v1/playtests/{playtest['id']}").get_json() == playtest
+
+
+@pytest.mark.parametrize("body, field, words", [
+    ({"kind": "chess"}, "kind", "There is no game 'chess'"),
+    ({"bots": ["greedy", "grandmaster"]}, "bots.1", "has no bot 'grandmaster'"),
+    ({"options": {"n": 5}}, "options.n", "at least"),
+    ({"options": {"size": 5}}, "options.size", "has no option 'size'"),
+    ({"games": 0}, "games", "1 to 1000 games"),
+    ({"games": 1001}, "games", "1 to 1000 games"),
+    ({"budget_s": 0}, "budget_s", "budget_s"),
+    ({"budget_s": 60}, "budget_s", "at most 5.0"),
+    ({"chunk_games": 0}, "chunk_games", "1 to 100"),
+    ({"samples": 21}, "samples", "0 to 20"),
+    ({"seed": -1}, "seed", "seed"),
+])
+def test_422_names_the_field_and_says_why(client, body, field, words):
+    response = post(client, **body)
+    assert response.status_code == 422
+    payload = response.get_json()
+    assert list(payload["errors"]["json"]) == [field]
+    assert words in payload["message"]
+    assert client.get("/api/v1/playtests").get_json() == []
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"bots": ["greedy"]}, "bots"),
+    ({"games": "ten"}, "games"),
+    ({"games": None}, "games"),
+    ({"colour": "red"}, "colour"),
+])
+def test_400_malformed_body_names_the_field(client, body, field):
+    response = post(client, **body)
+    assert response.status_code == 400
+    assert field in response.get_json()["errors"]["json"]
+
+
+def test_404_unknown_playtest(client):
+    assert client.get("/api/v1/playtests/nope").status_code == 404
+    response = client.delete("/api/v1/playtests/nope")
+    assert response.status_code == 404 and response.get_json()["message"]
+
+
+def test_list_is_newest_first_and_paginated(client):
+    ids = [post(client, games=3).get_json()["id"] for _ in range(3)]
+    listed = client.get("/api/v1/playtests")
+    assert [p["id"] for p in listed.get_json()] == ids[::-1]
+    assert all(p["report"] is None for p in listed.get_json())
+    page = client.get("/api/v1/playtests?page=2&page_size=2")
+    assert [p["id"] for p in page.get_json()] == ids[:1]
+
+
+def test_read_carries_etag_and_304_until_progress(client, run_jobs):
+    playtest = post(client, games=3).get_json()
+    url = f"/api/v1/playtests/{playtest['id']}"
+    etag = client.get(url).headers["ETag"]
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    run_jobs()
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_cancel_before_any_chunk_ran_then_409_on_a_second_cancel(client, run_jobs):
+    playtest = post(client, games=30).get_json()
+    response = client.delete(f"/api/v1/playtests/{playtest['id']}")
+    assert response.status_code == 200
+    cancelled = response.get_json()
+    assert cancelled["status"] == "cancelled" and cancelled["done"] == 0
+    assert {c["status"] for c in cancelled["chunks"]} == {"cancelled"}
+    assert run_jobs() == 0
+    assert cancelled["report"]["games"] == 0 and cancelled["report"]["length"] is None
+    again = client.delete(f"/api/v1/playtests/{playtest['id']}")
+    assert again.status_code == 409 and "over" in again.get_json()["message"]

@@ -1,0 +1,292 @@
+"""Ploid rules, one test per rule and ruling (../../seeds/ploid.md), playouts, and the solver."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from api.bots.ploid_solver import Solver, board_symmetries, solve_start
+from api.bots.search import step
+from api.games.base import BadOption, IllegalMove, MalformedMove, Pass
+from api.games.ploid import BLANK, Place, Ploid, PloidState
+
+# The seed's example, White to move: White must pass, Black's blank at [1, 5] is its last
+# placement, and Black wins 13 to 12.
+SEED_EXAMPLE = """
+W4 Wb Bb Bb B5 Bb
+Wb .  Wb W3 Wb .
+Bb Bb .  .  B1 Wb
+B4 .  Bb W2 .  W5
+Bb W1 B2 Wb B3 Wb
+"""
+
+
+def position(picture: str, mover: int = 0, last_number: int | None = None) -> PloidState:
+    """A state from a picture: `.` empty, `W3`/`B3` a number, `Wb`/`Bb` a blank; n = rows."""
+    rows = [line.split() for line in picture.strip().splitlines()]
+    board = []
+    for token in (t for row in rows for t in row):
+        if token == ".":
+            board.append(0)
+        else:
+            value = BLANK if token[1] == "b" else int(token[1:])
+            board.append(value if token[0] == "W" else -value)
+    assert all(len(row) == len(rows) + 1 for row in rows)
+    return PloidState(len(rows), tuple(board), mover, last_number)
+
+
+def start(n: int = 5, first: int = 0) -> PloidState:
+    return Ploid.new(Ploid.check_options({"n": n}), first=first, seed=0)
+
+
+# Board and pieces
+
+def test_start_position_board_and_hands():
+    state = start(5, first=1)
+    data = state.to_dict()
+    assert (data["rows"], data["cols"]) == (5, 6)
+    assert all(cell is None for row in data["board"] for cell in row)
+    assert data["hands"] == [{"numbers": [1, 2, 3, 4, 5], "blanks": 10}] * 2
+    assert data["placed"] == [0, 0] and state.to_move == 1 and data["last_number"] is None
+
+
+@pytest.mark.parametrize("n", [1, 9])
+def test_board_size_option_is_limited(n):
+    with pytest.raises(BadOption):
+        Ploid.check_options({"n": n})
+
+
+def test_default_board_is_five_by_six():
+    assert Ploid.check_options({}) == {"n": 5}
+
+
+# Numbers before blanks
+
+def test_blank_is_refused_while_numbers_remain():
+    state = position("W1 . .\n. . .")
+    with pytest.raises(IllegalMove, match="numbered pieces before any blank"):
+        state.apply(Place(0, 1, "blank"))
+    assert {m.piece for m in state.legal_moves()} == {2}
+
+
+def test_blanks_follow_once_the_numbers_are_placed():
+    state = position("W2 . .\nB1 . W1")
+    assert state.legal_moves() == [Place(0, 1, "blank")]
+
+
+# The same-number ban and its exception
+
+def test_number_just_placed_by_the_opponent_is_banned():
+    state = position("W2 . . .\n. . . .\n. . . .", mover=1, last_number=2)
+    with pytest.raises(IllegalMove, match="may not place the 2"):
+        state.apply(Place(2, 3, 2))
+    assert {m.piece for m in state.legal_moves()} == {1, 3}
+
+
+def test_banned_number_is_allowed_when_nothing_else_can_be_placed():
+    # Black holds only its 2, which White has just placed.
+    state = position("W1 . W2\nB1 . .", mover=1, last_number=2)
+    assert {m.piece for m in state.legal_moves()} == {2}
+    assert state.apply(Place(1, 2, 2)).to_dict()["hands"][1]["numbers"] == []
+
+
+def test_ban_lapses_after_a_blank_or_a_pass():
+    state = position("W2 . .\nB1 . W1", mover=0, last_number=1)
+    after_blank = state.apply(Place(0, 1, "blank"))
+    assert after_blank.last_number is None
+
+
+# The group rule
+
+def test_group_may_not_outgrow_its_number():
+    state = position("W3 W2 . .\n. . . .\n. . . .")
+    with pytest.raises(IllegalMove, match="group of 3 pieces whose smallest number is 1"):
+        state.apply(Place(0, 2, 1))
+
+
+def test_merging_two_groups_counts_both():
+    state = position("W3 . W5 . . .\n" + "\n".join([". . . . . ."] * 4))
+    assert state.apply(Place(0, 1, 4)).to_dict()["placed"] == [3, 0]
+    with pytest.raises(IllegalMove, match="group of 3 pieces whose smallest number is 2"):
+        state.apply(Place(0, 1, 2))
+
+
+def test_merge_too_big_for_the_smaller_number():
+    state = position("W3 Wb . W4 . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .")
+    with pytest.raises(IllegalMove, match="group of 4 pieces whose smallest number is 3"):
+        state.apply(Place(0, 2, 5))
+
+
+def test_group_with_two_numbers_is_limited_by_the_smaller():
+    state = position("W2 W4 . . .\n" + "\n".join([". . . . ."] * 3))
+    assert state.apply(Place(2, 3, 1)).to_dict()["placed"] == [3, 0]
+    with pytest.raises(IllegalMove, match="group of 3 pieces whose smallest number is 2"):
+        state.apply(Place(0, 2, 3))
+
+
+def test_groups_of_the_other_colour_do_not_count():
+    state = position("W2 B3 . .\n. . . .\n. . . .", mover=1)
+    assert state.apply(Place(1, 1, 2)).board[5] == -2  # touches White's 2, joins Black's 3
+
+
+# Ruling: a group must hold a number
+
+def test_blank_standing_alone_is_illegal():
+    state = position("W2 . W1\n. . .")
+    with pytest.raises(IllegalMove, match="must join a group of yours that holds a number"):
+        state.apply(Place(1, 1, "blank"))
+
+
+def test_blank_beside_only_opponent_pieces_is_illegal():
+    state = position("W2 . W1\nB1 . .")
+    with pytest.raises(IllegalMove, match="must join a group of yours"):
+        state.apply(Place(1, 1, "blank"))
+    assert state.legal_moves() == []  # every other cell would overfill the 1 or the 2
+
+
+# Taken cells and hands
+
+def test_taken_cell_off_board_and_missing_piece_are_refused():
+    state = position("W1 . .\n. . .")
+    with pytest.raises(IllegalMove, match=r"Cell \[0, 0\] is taken"):
+        state.apply(Place(0, 0, 2))
+    with pytest.raises(IllegalMove, match=r"Cell \[2, 0\] is not on the 2 x 3 board"):
+        state.apply(Place(2, 0, 2))
+    with pytest.raises(IllegalMove, match="no 1 left"):
+        state.apply(Place(1, 2, 1))
+
+
+# Passing, the end, and the score
+
+def test_seat_without_a_placement_passes_automatically():
+    state = position(SEED_EXAMPLE, mover=0)
+    assert not state.is_over() and state.to_move == 0
+    assert state.legal_moves() == [] and state.forced_move() == Pass()
+    after = state.apply(Pass())
+    assert after.mover == 1 and after.last_number is None
+    assert after.legal_moves() == [Place(1, 5, "blank")]
+
+
+def test_pass_is_refused_while_a_placement_exists():
+    with pytest.raises(IllegalMove, match="may not pass"):
+        start().apply(Pass())
+
+
+def test_seed_example_ends_with_black_ahead_13_to_12():
+    final = step(position(SEED_EXAMPLE, mover=0).apply(Pass()), Place(1, 5, "blank"))
+    outcome = final.outcome()
+    assert (outcome.winner, outcome.reason, outcome.scores) == (1, "score", [12, 13])
+    assert final.to_move is None and final.legal_moves() == []
+
+
+def test_equal_counts_are_a_draw():
+    state = position("W1 B2 Bb\nB1 W2 Wb")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is None and outcome.scores == [3, 3]
+
+
+def test_moves_after_the_end_are_refused():
+    state = position("W1 B2 Bb\nB1 W2 Wb")
+    with pytest.raises(IllegalMove, match="over"):
+        state.apply(Pass())
+
+
+# Moves as JSON
+
+def test_parse_move_reads_places_and_passes():
+    assert Ploid.parse_move({"type": "place", "row": 1, "col": 2, "piece": 3}) == Place(1, 2, 3)
+    assert Ploid.parse_move({"type": "place", "row": 0, "col": 0, "piece": "blank"}) == \
+        Place(0, 0, "blank")
+    assert Ploid.parse_move({"type": "pass"}) == Pass()
+    assert Place(1, 2, "blank").to_dict() == {"type": "place", "row": 1, "col": 2,
+                                              "piece": "blank"}
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"type": "place", "row": 1, "col": 2, "piece": 0}, "move.piece"),
+    ({"type": "place", "row": 1, "col": 2, "piece": True}, "move.piece"),
+    ({"type": "place", "row": 1, "col": 2}, "move.piece"),
+    ({"type": "place", "row": "1", "col": 2, "piece": 1}, "move.row"),
+    ({"type": "drop", "row": 1, "col": 2, "piece": 1}, "move.type"),
+])
+def test_parse_move_names_the_bad_field(data, field):
+    with pytest.raises(MalformedMove) as err:
+        Ploid.parse_move(data)
+    assert err.value.field == field
+
+
+# Seeded random playouts
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+def test_random_playouts_are_legal_end_and_round_trip(n):
+    rng = random.Random(n)
+    for game in range(6 if n < 8 else 2):
+        state = start(n, first=game % 2)
+        plies = 0
+        while not state.is_over():
+            assert PloidState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+            forced = state.forced_move()
+            move = forced or rng.choice(state.legal_moves())
+            if forced is None:
+                assert move in state.legal_moves()
+            state = state.apply(Ploid.parse_move(move.to_dict()))
+            plies += 1
+            assert plies <= 4 * n * (n + 1)
+        assert PloidState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+        outcome = state.outcome()
+        assert outcome.reason == "score" and sum(outcome.scores) <= n * (n + 1)
+
+
+# The solver
+
+def brute_force(state: PloidState) -> int:
+    """The mover's final margin by plain minimax over every move: no table, no pruning."""
+    if state.is_over():
+        scores = state.outcome().scores
+        return scores[state.mover] - scores[1 - state.mover]
+    forced = state.forced_move()
+    if forced is not None:
+        return -brute_force(state.apply(forced))
+    return max(-brute_force(state.apply(move)) for move in state.legal_moves())
+
+
+def test_solver_agrees_with_brute_force_on_n2():
+    solver = Solver(2)
+    rng = random.Random(2)
+    checked = 0
+    for game in range(10):
+        state = start(2, first=game % 2)
+        while not state.is_over():
+            if state.forced_move() is None:
+                assert solver.value(state) == brute_force(state)
+                checked += 1
+            state = step(state, rng.choice(state.legal_moves()))
+    assert checked > 30
+    assert brute_force(start(2)) == 0
+
+
+def test_solver_n2_start_is_a_draw():
+    assert solve_start(2)["value"] == 0
+    assert Solver(2).verdict(start(2)) == 0
+
+
+def test_solver_n3_is_a_draw():
+    result = solve_start(3)
+    assert result["value"] == 0 and result["scores"] == [5, 5]
+
+
+def test_board_symmetries_are_the_four_mirrors():
+    perms = board_symmetries(2, 3)
+    assert perms[0] == (0, 1, 2, 3, 4, 5)
+    assert sorted(perms[1:]) == [(2, 1, 0, 5, 4, 3), (3, 4, 5, 0, 1, 2), (5, 4, 3, 2, 1, 0)]
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import api.bots.ploid_solver
+    import api.games.ploid
+    for module in (api.games.ploid, api.bots.ploid_solver):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
