@@ -123,6 +123,8 @@ class GameStore:
             token_hash = hash_token(token)
             pipe.hset(keys.seat_hashes_key(game_id), str(seat), token_hash)
             pipe.set(keys.token_key(token_hash), f"{game_id}:{seat}")
+        if before is not None and before["status"] == doc["status"]:
+            return  # the lobby indexes already hold it
         new_keys = set(keys.lobby_keys(doc["status"], doc["kind"]))
         if before is not None:
             for key in set(keys.lobby_keys(before["status"], before["kind"])) - new_keys:
