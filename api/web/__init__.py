@@ -58,6 +58,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     def index():
         return send_from_directory(ROOT / "web", "index.html")
 
+    @app.get("/rules-assets/<path:name>")
+    def rules_asset(name: str):
+        """Pictures the rules pages show (seeds/*.svg)."""
+        return send_from_directory(app.config["SEEDS_DIR"], name)
+
     @app.get("/docs/assets/<path:name>")
     def swagger_assets(name: str):
         return send_from_directory(swagger_ui_path, name)

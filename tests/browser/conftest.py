@@ -1,0 +1,168 @@
+"""Browser fixtures: the real app (gunicorn, as `postplay serve` runs it) and a real RQ worker on
+127.0.0.1 against the session's Redis, and headless Chromium (Debian's `chromium`) driven by
+Playwright. Every page fails its test on a browser console error unless the test allows it.
+
+These fixtures live for the browser package only, so the worker is gone before other packages'
+tests flush Redis or run their own burst workers.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from api.store.embedded import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="package")
+def chromium_path():
+    if not os.path.exists(CHROMIUM):
+        message = f"{CHROMIUM} is missing: install it with `apt-get install chromium`"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message + " (CI=true: the browser tests must run)")
+        pytest.skip(message)
+    return CHROMIUM
+
+
+def _stop(*procs: subprocess.Popen) -> None:
+    """Ask every process to stop at once, then wait (killing any that take over 10 s)."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="package")
+def live_server(redis_url, tmp_path_factory):
+    """The base URL of the app, served by gunicorn with a real RQ worker behind it."""
+    logs = tmp_path_factory.mktemp("live")
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off",
+           "POSTPLAY_BOT_BUDGET_S": "0.05", "PYTHONUNBUFFERED": "1"}
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+         "--worker-class", "gthread", "--threads", "8", "api.web.wsgi:app"],
+        cwd=ROOT, env=env, stdout=open(logs / "web.log", "wb"), stderr=subprocess.STDOUT)
+    worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, env=env,
+                              stdout=open(logs / "worker.log", "wb"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(f"{base}/api/v1/health", timeout=2).json()["workers"] > 0:
+                    break
+            except (requests.RequestException, ValueError):
+                pass
+            if time.monotonic() > deadline or web.poll() is not None or worker.poll() is not None:
+                raise RuntimeError(f"the app or its worker did not start; see {logs}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        _stop(worker, web)
+
+
+@pytest.fixture(scope="package")
+def kinds(live_server) -> dict[str, dict]:
+    return {k["kind"]: k for k in requests.get(f"{live_server}/api/v1/kinds", timeout=10).json()}
+
+
+@pytest.fixture
+def require_kind(kinds):
+    """Skip the test when the server does not offer `kind` yet (its engine is not registered)."""
+
+    def require(kind: str) -> dict:
+        if kind not in kinds:
+            pytest.skip(f"{kind} is not registered with the server yet: GET /api/v1/kinds does "
+                        f"not list it (it lists {', '.join(sorted(kinds))})")
+        return kinds[kind]
+
+    return require
+
+
+@pytest.fixture(scope="package")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Console:
+    """The browser console's errors and uncaught exceptions, minus those a test allows."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+        self.allowed: list[re.Pattern] = []
+
+    def allow(self, pattern: str) -> None:
+        """Allow errors matching `pattern`: the network line Chromium logs for an API refusal
+        the test provokes on purpose (it names the status and the URL)."""
+        self.allowed.append(re.compile(pattern))
+
+    def record(self, text: str) -> None:
+        self.errors.append(text)
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
+
+
+@pytest.fixture
+def console() -> Console:
+    return Console()
+
+
+@pytest.fixture
+def new_page(browser, live_server, console):
+    """Open a fresh phone-sized browser (own storage) at the app: `new_page()` -> page."""
+    contexts = []
+
+    def open_page(path: str = "/"):
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                      base_url=live_server)
+        context.set_default_timeout(15000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda msg: msg.type == "error" and console.record(
+            f"{msg.text} at {msg.location.get('url', '')}"))
+        page.on("pageerror", lambda exc: console.record(f"uncaught: {exc}"))
+        page.goto(path)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert console.unexpected() == [], "errors in the browser console"
+
+
+@pytest.fixture
+def screenshot():
+    """Save a phone-sized picture of the page under test-artifacts/."""
+
+    def take(page, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,225 @@
+// Factor Bingo: both boards (gray cells shared), the letter and number picked while filling,
+// the starting number, callable numbers highlighted while calling, and completed lines.
+
+import { fill, h, s } from "../dom.js";
+import { seatName } from "../format.js";
+import { actionBar, boardSvg, seatDot } from "./common.js";
+
+const SIDE = 5;
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
+const GAP = 1;
+const TOP = 0.9;
+const LINES = [
+  ...Array.from({ length: SIDE }, (_, r) => Array.from({ length: SIDE }, (__, c) => [r, c])),
+  ...Array.from({ length: SIDE }, (_, c) => Array.from({ length: SIDE }, (__, r) => [r, c])),
+  Array.from({ length: SIDE }, (_, i) => [i, i]),
+  Array.from({ length: SIDE }, (_, i) => [i, SIDE - 1 - i]),
+];
+
+export function describe(move) {
+  switch (move.type) {
+    case "fill": return `writes ${move.number} on ${move.letter}`;
+    case "start": return `starts with ${move.number}`;
+    case "call": return `calls ${move.number}`;
+    default: return move.type;
+  }
+}
+
+/** The complete lines of one board (numbers on every cell, all called). */
+function completeLines(board, called) {
+  return LINES.filter((line) => line.every(([r, c]) => called.has(board[r][c])));
+}
+
+export function replay(game, history, ply) {
+  const { letters, numbers, starter, gray } = game.state;
+  const filled = {};
+  let start = null;
+  const called = [];
+  for (const { move } of history.slice(0, ply)) {
+    if (move.type === "fill") filled[move.letter] = move.number;
+    else if (move.type === "start") start = move.number;
+    else if (move.type === "call") called.push(move.number);
+  }
+  const boards = letters.map((board) => board.map((row) => row.map((x) => filled[x] ?? x)));
+  const used = new Set(Object.values(filled));
+  const calledSet = new Set(called);
+  return {
+    phase: Object.keys(filled).length < LETTERS.length ? "filling" : start === null ? "start" : "calling",
+    boards, numbers, unused: numbers.filter((n) => !used.has(n)), current: called.at(-1) ?? start,
+    called, lines: boards.map((b) => completeLines(b, calledSet).length), starter, letters, gray,
+    filled, start,
+  };
+}
+
+/** What may be called now: uncalled divisors and multiples of the current number, else any. */
+function callable(state) {
+  const left = state.numbers.filter((n) => n !== state.start && !state.called.includes(n));
+  const near = left.filter((n) => state.current % n === 0 || n % state.current === 0);
+  return new Set(near.length ? near : left);
+}
+
+export function create({ root, submit }) {
+  let view = null;
+  let letter = null;
+  let number = null;
+
+  const svg = boardSvg(`0 0 ${2 * SIDE + GAP} ${SIDE + TOP}`, "Factor Bingo boards",
+    "Type a letter to pick it while the boards are being filled.");
+  const numbers = h("div", { class: "fb-numbers", role: "group", "aria-label": "The 30 divisors of 720" });
+  const info = h("p", { class: "board-info" });
+  const hint = h("p", { class: "muted hint" });
+  const bar = actionBar(play, clear);
+  const controls = h("div", {}, hint, bar.el);
+  fill(root, h("div", { class: "fb" }, info, svg, numbers, controls));
+
+  svg.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-value]");
+    if (!cell || view?.seat === null) return;
+    const value = cell.dataset.value;
+    if (/^[A-Y]$/.test(value)) pickLetter(value);
+    else pickNumber(Number(value));
+  });
+  svg.addEventListener("keydown", (event) => {
+    const key = event.key.toUpperCase();
+    if (view?.seat === null || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (key.length === 1 && LETTERS.includes(key)) pickLetter(key);
+    else if (event.key === "Escape") clear();
+    else if (event.key === "Enter" && bar.pending) play(bar.pending);
+    else return;
+    event.preventDefault();
+  });
+  numbers.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-n]");
+    if (button) pickNumber(Number(button.dataset.n));
+  });
+
+  function pickLetter(x) {
+    if (view.state.phase === "filling" && !(x in view.state.filled)) letter = x;
+    render();
+  }
+
+  function pickNumber(n) {
+    if (legalNumbers().has(n)) number = n;
+    render();
+  }
+
+  function clear() {
+    letter = null;
+    number = null;
+    render();
+  }
+
+  async function play(move) {
+    if (await submit(move)) clear();
+  }
+
+  /** The numbers the mover may pick now. */
+  function legalNumbers() {
+    const { state, legal } = view;
+    if (legal) return new Set(legal.moves.map((m) => m.number));
+    if (state.phase === "filling") return new Set(state.unused);
+    return state.phase === "start" ? new Set(state.unused) : callable(state);
+  }
+
+  function pendingMove() {
+    const { phase } = view.state;
+    if (phase === "filling") {
+      if (letter === null && number === null) return "Pick a letter on either board and a number below.";
+      if (letter === null) return `Now pick a letter for ${number}.`;
+      if (number === null) return `Now pick a number for ${letter}.`;
+      return { type: "fill", letter, number };
+    }
+    if (phase === "start") return number === null ? "Pick the starting number from the five unused ones." : { type: "start", number };
+    return number === null ? "Pick a highlighted number to call." : { type: "call", number };
+  }
+
+  function renderBoards() {
+    const { game, state, seat, last } = view;
+    const called = new Set(state.called);
+    const gray = new Set(state.gray.map(([r, c]) => `${r},${c}`));
+    const hot = state.phase === "calling" && view.game.status === "active" ? callable(state) : new Set();
+    const parts = state.boards.map((board, b) => {
+      const x0 = b * (SIDE + GAP);
+      const cells = board.flatMap((row, r) => row.map((value, c) => {
+        const isLetter = typeof value === "string";
+        const x = x0 + c;
+        const y = TOP + r;
+        const lastFill = last?.move.type === "fill" && last.move.letter === state.letters[b][r][c];
+        return s("g", { dataset: { value } },
+          s("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.06,
+            class: ["fb-cell", gray.has(`${r},${c}`) && "gray", isLetter && value === letter && "letter-pick",
+              !isLetter && seat !== null && hot.has(value) && "callable"] }),
+          called.has(value) ? s("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.4,
+                                            class: ["fb-stamp", value === state.current && "current"] }) : null,
+          s("text", { x: x + 0.5, y: y + 0.52, class: ["fb-text", isLetter ? "letter" : "number"],
+                      "text-decoration": lastFill ? "underline" : null }, value));
+      }));
+      const lines = completeLines(board, called).map((line) => {
+        const [[r0, c0], [r1, c1]] = [line[0], line.at(-1)];
+        return s("line", { x1: x0 + c0 + 0.5, y1: TOP + r0 + 0.5, x2: x0 + c1 + 0.5, y2: TOP + r1 + 0.5, class: "fb-line" });
+      });
+      const title = [seatDot(b, x0 + 0.2, 0.45, 0.15), s("text", { x: x0 + 0.45, y: 0.55, class: "fb-title" },
+        `${seatName(game, b)} · ${state.lines[b]} line${state.lines[b] === 1 ? "" : "s"}`)];
+      return [title, cells, lines];
+    });
+    fill(svg, parts);
+    svg.setAttribute("aria-label", `Factor Bingo boards. ${state.boards.map((board, b) => `${seatName(game, b)}: `
+      + board.map((row) => row.join(" ")).join(", ")).join(". ")}.`);
+  }
+
+  function renderNumbers() {
+    const { state, seat } = view;
+    const called = new Set(state.called);
+    const onBoards = new Set(state.numbers.filter((n) => !state.unused.includes(n)));
+    const legal = seat === null ? new Set() : legalNumbers();
+    const hot = state.phase === "calling" ? callable(state) : new Set();
+    if (numbers.childElementCount !== state.numbers.length) {
+      fill(numbers, state.numbers.map((n) => h("button", { type: "button", dataset: { n } }, n)));
+    }
+    for (const button of numbers.children) {
+      const n = Number(button.dataset.n);
+      const used = state.phase !== "calling" && onBoards.has(n);
+      button.className = [used && "used", called.has(n) && "called", n === state.current && "current",
+        (legal.has(n) || (seat === null && hot.has(n) && view.game.status === "active")) && "legal"].filter(Boolean).join(" ");
+      button.disabled = seat === null || !legal.has(n);
+      button.setAttribute("aria-pressed", String(n === number));
+      button.title = called.has(n) ? "called" : used ? "on the boards" : state.unused.includes(n) && state.phase !== "filling" ? "not on the boards" : "";
+    }
+  }
+
+  function render() {
+    if (!view) return;
+    const { game, state } = view;
+    const playing = view.seat !== null;
+    controls.hidden = !playing;
+    renderBoards();
+    renderNumbers();
+    const filledCount = Object.keys(state.filled).length;
+    info.textContent = state.phase === "filling"
+      ? `Filling: ${filledCount} of 25 letters have a number. Each turn writes one number on one letter, on both boards.`
+      : state.phase === "start"
+        ? `The boards are full. ${seatName(game, state.starter)} picks the starting number from the unused: ${state.unused.join(", ")}.`
+        : game.status === "finished" && view.live ? `The last number called was ${state.current}.`
+          : `Calling: the current number is ${state.current}. A call must divide it or be a multiple of it while such a number is left.`;
+    if (!playing) return;
+    const result = pendingMove();
+    hint.textContent = typeof result === "string" ? result : "";
+    if (typeof result === "object") {
+      bar.set(result.type === "fill" ? `Write ${number} on ${letter}` : result.type === "start"
+        ? `Start with ${number}` : `Call ${number}`, result);
+    } else {
+      bar.set(state.phase === "filling" ? [letter, number].filter((v) => v !== null).join(" = ") : "");
+    }
+  }
+
+  return {
+    update(next) {
+      if (view && next.ply !== view.ply) {
+        letter = null;
+        number = null;
+      }
+      view = next;
+      render();
+    },
+  };
+}

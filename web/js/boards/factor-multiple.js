@@ -1,0 +1,222 @@
+// Factor/Multiple: the numbers 1..n to choose from, and the divisibility circle (vertex k at angle
+// 2πk/n, an edge between every factor and multiple, the path said so far drawn over it).
+
+import * as api from "../api.js";
+import { fill, h, s } from "../dom.js";
+import { seatName } from "../format.js";
+import { actionBar } from "./common.js";
+
+export function describe(move) {
+  return move.type === "say" ? `says ${move.number}` : move.type;
+}
+
+export function replay(game, history, ply) {
+  const said = history.slice(0, ply).map((e) => e.move.number);
+  return { ...game.state, said, current: said.at(-1) ?? null };
+}
+
+const R = 1;  // the circle's radius in SVG units
+
+const point = (k, n, r = R) => {
+  const angle = (2 * Math.PI * k) / n;
+  return [r * Math.cos(angle), -r * Math.sin(angle)];
+};
+
+/** One SVG path with an edge between every pair of numbers where one divides the other. */
+function edgesPath(n) {
+  const parts = [];
+  for (let k = 1; k <= n / 2; k += 1) {
+    const [x0, y0] = point(k, n);
+    for (let m = 2 * k; m <= n; m += k) {
+      const [x1, y1] = point(m, n);
+      parts.push(`M${x0.toFixed(4)} ${y0.toFixed(4)}L${x1.toFixed(4)} ${y1.toFixed(4)}`);
+    }
+  }
+  return parts.join("");
+}
+
+export function create({ root, submit, gameId }) {
+  let view = null;
+  let chosen = null;
+  let analysis = null;  // {ply, data} or {ply, message}
+  let drawnN = null;
+
+  const svg = s("svg", { viewBox: "-1.2 -1.2 2.4 2.4", class: "board fm-circle", role: "img" });
+  const edges = s("path", { class: "fm-edges" });
+  const path = s("polyline", { class: "fm-path" });
+  const vertices = s("g", {});
+  const labels = s("g", { class: "fm-labels" });
+  svg.append(s("circle", { cx: 0, cy: 0, r: R, class: "fm-ring" }), edges, path, vertices, labels);
+
+  const grid = h("div", { class: "fm-grid", role: "group", "aria-label": "Numbers" });
+  const input = h("input", { type: "number", inputmode: "numeric", min: 1, class: "fm-input",
+                             "aria-label": "Number to say", placeholder: "Type a number" });
+  const bar = actionBar(play, () => choose(null));
+  const sayRow = h("div", { class: "fm-say" }, h("label", {}, "Say ", input), bar.el);
+  const analysisBox = h("div", { class: "fm-analysis" });
+  const info = h("p", { class: "board-info" });
+  fill(root, h("div", { class: "fm" }, info, h("div", { class: "fm-views" }, svg, grid),
+    sayRow, analysisBox));
+
+  input.addEventListener("input", () => choose(Number(input.value) || null, false));
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && bar.pending) {
+      event.preventDefault();
+      play(bar.pending);
+    }
+  });
+  grid.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-n]");
+    if (button) choose(Number(button.dataset.n));
+  });
+  svg.addEventListener("click", (event) => {
+    const dot = event.target.closest("[data-n]");
+    if (dot && view?.seat !== null) choose(Number(dot.dataset.n));
+  });
+
+  async function play(move) {
+    if (await submit(move)) choose(null);
+  }
+
+  function choose(k, syncInput = true) {
+    chosen = k;
+    if (syncInput) input.value = k ?? "";
+    render();
+  }
+
+  function legalNumbers() {
+    return view?.legal ? new Set(view.legal.moves.map((m) => m.number)) : new Set();
+  }
+
+  function verdicts() {
+    if (!analysis || analysis.ply !== view.ply || !analysis.data) return new Map();
+    return new Map(analysis.data.moves.map((m) => [m.move?.number ?? m.number, m.wins]));
+  }
+
+  function drawCircle(n) {
+    if (drawnN === n) return;
+    drawnN = n;
+    edges.setAttribute("d", edgesPath(n));
+    const r = Math.min(0.03, 2.2 / n);
+    fill(vertices, Array.from({ length: n }, (_, i) => {
+      const [cx, cy] = point(i + 1, n);
+      return s("circle", { cx, cy, r, class: "fm-vertex", dataset: { n: i + 1 } });
+    }));
+    const step = n <= 30 ? 1 : n <= 100 ? 10 : n <= 300 ? 25 : 100;
+    fill(labels, Array.from({ length: Math.floor(n / step) }, (_, i) => {
+      const k = (i + 1) * step;
+      const [x, y] = point(k, n, 1.11);
+      return s("text", { x, y, class: "fm-label" }, k);
+    }));
+  }
+
+  function render() {
+    if (!view) return;
+    const { game, state, seat } = view;
+    const n = state.n;
+    drawCircle(n);
+    const legal = legalNumbers();
+    const verdict = verdicts();
+    const saidBy = new Map(state.said.map((k, i) => [k, (game.first + i) % 2]));
+    const playing = seat !== null;
+
+    path.setAttribute("points", state.said.map((k) => point(k, n).join(",")).join(" "));
+    for (const dot of vertices.children) {
+      const k = Number(dot.dataset.n);
+      dot.setAttribute("class", ["fm-vertex", saidBy.has(k) && `said seat${saidBy.get(k)}`,
+        k === state.current && "current", playing && legal.has(k) && "legal",
+        k === chosen && "chosen"].filter(Boolean).join(" "));
+    }
+    svg.setAttribute("aria-label", `Divisibility circle of 1 to ${n}; said so far: `
+      + (state.said.join(", ") || "nothing"));
+
+    if (grid.childElementCount !== n) {
+      fill(grid, Array.from({ length: n }, (_, i) => h("button", { type: "button", dataset: { n: i + 1 } }, i + 1)));
+    }
+    for (const button of grid.children) {
+      const k = Number(button.dataset.n);
+      const who = saidBy.get(k);
+      button.className = [who !== undefined && `said seat${who}`, k === state.current && "current",
+        playing && legal.has(k) && "legal", k === chosen && "chosen",
+        verdict.has(k) && (verdict.get(k) ? "wins" : "loses")].filter(Boolean).join(" ");
+      button.disabled = !playing || !legal.has(k);
+      button.setAttribute("aria-pressed", String(k === chosen));
+      button.title = who !== undefined ? `said by ${seatName(game, who)}`
+        : verdict.has(k) ? (verdict.get(k) ? "a winning move" : "a losing move") : "";
+    }
+
+    const current = state.current;
+    info.textContent = current === null
+      ? `Numbers 1 to ${n}.${state.even_start ? " The first number must be even." : ""}`
+      : `Last said: ${current} (by ${seatName(game, saidBy.get(current))}). `
+        + "Say a factor or a multiple of it that nobody has said.";
+    sayRow.hidden = !playing;
+    input.max = n;
+    if (chosen !== null && playing) {
+      bar.set(`Say ${chosen}`, { type: "say", number: chosen });
+    } else {
+      bar.set(playing ? "Pick a number." : "");
+    }
+    renderAnalysis();
+  }
+
+  /** The server shows perfect play once the game is over, or at any time in a game with a bot. */
+  function analysisAllowed() {
+    const { game } = view;
+    return game.status === "finished" || game.seats.some((seatInfo) => seatInfo.bot);
+  }
+
+  function renderAnalysis() {
+    if (!analysisAllowed()) {
+      fill(analysisBox);
+      return;
+    }
+    const here = analysis && analysis.ply === view.ply ? analysis : null;
+    const button = h("button", { type: "button", onclick: analyse },
+      `Perfect-play analysis of this position (after move ${view.ply})`);
+    if (!here) {
+      fill(analysisBox, button);
+      return;
+    }
+    if (here.message) {
+      fill(analysisBox, button, h("p", { class: "muted" }, here.message));
+      return;
+    }
+    const { data } = here;
+    const wins = data.moves.filter((m) => m.wins).map((m) => m.move?.number ?? m.number);
+    fill(analysisBox, h("p", {},
+      data.moves.length === 0 ? "No number is left to say here."
+        : data.to_move_wins ? `The player to move wins with perfect play: ${wins.join(", ")} ${wins.length === 1 ? "wins" : "win"}.`
+          : "The player to move loses against perfect play, whatever they say."),
+    h("p", { class: "muted" }, "Green numbers win, red ones lose."));
+  }
+
+  async function analyse() {
+    const ply = view.ply;
+    analysis = { ply, message: "Computing…" };
+    render();
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      try {
+        const response = await api.analysis(gameId, ply);
+        if (response.status === 202) {
+          await new Promise((done) => setTimeout(done, 1000 * (Number(response.headers.get("Retry-After")) || 1)));
+          continue;
+        }
+        analysis = response.data.ply === ply ? { ply, data: response.data }
+          : { ply, message: "The server analyses only the current position." };
+      } catch (err) {
+        analysis = { ply, message: err.status === 404 ? "Analysis is not available on this server yet." : err.message };
+      }
+      break;
+    }
+    render();
+  }
+
+  return {
+    update(next) {
+      if (view && next.ply !== view.ply) chosen = null;
+      view = next;
+      render();
+    },
+  };
+}

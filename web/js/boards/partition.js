@@ -1,0 +1,370 @@
+// Partition: the 6×6 odd-r hex board with its discs, sticks on edges, open and closed regions,
+// claims and markers, subdivisions, the actions left this turn, the equal-split choice, scores.
+
+import { fill, h, s } from "../dom.js";
+import { seatMark, seatName } from "../format.js";
+import { actionBar, boardSvg, seatDot } from "./common.js";
+
+const ROWS = 6;
+const COLS = 6;
+const HEXES = ROWS * COLS;
+const ACTIONS = 3;
+const FINAL_SPLIT_MAX = 5;
+const CLOSING_COLOURS = 3;
+const W = Math.sqrt(3);  // a hex's width for a circumradius of 1 (pointy top)
+const COLOUR_FILL = {
+  red: "#e5484d", orange: "#f5a524", yellow: "#f7e35c", green: "#46a758", blue: "#3e8ef7", purple: "#9b5de5",
+};
+
+/** The hexes next to `hex` on the odd-r board (odd rows sit half a hex to the right). */
+function neighbours(hex) {
+  const r = Math.floor(hex / COLS);
+  const c = hex % COLS;
+  const shift = r % 2 ? 0 : -1;
+  return [[r, c - 1], [r, c + 1], [r - 1, c + shift], [r - 1, c + shift + 1], [r + 1, c + shift],
+    [r + 1, c + shift + 1]]
+    .filter(([rr, cc]) => rr >= 0 && rr < ROWS && cc >= 0 && cc < COLS)
+    .map(([rr, cc]) => rr * COLS + cc).sort((a, b) => a - b);
+}
+
+const NEIGHBOURS = Array.from({ length: HEXES }, (_, hex) => neighbours(hex));
+const EDGES = NEIGHBOURS.flatMap((ns, a) => ns.filter((b) => a < b).map((b) => [a, b]));
+const edgeKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
+
+function centre(hex) {
+  const r = Math.floor(hex / COLS);
+  const c = hex % COLS;
+  return [W * (c + 0.5 + (r % 2 ? 0.5 : 0)), 1 + 1.5 * r];
+}
+
+function corners(hex) {
+  const [x, y] = centre(hex);
+  return Array.from({ length: 6 }, (_, k) => {
+    const angle = (Math.PI / 180) * (60 * k - 90);
+    return `${(x + Math.cos(angle)).toFixed(3)},${(y + Math.sin(angle)).toFixed(3)}`;
+  }).join(" ");
+}
+
+/** The side two neighbouring hexes share, as a segment. */
+function side(a, b) {
+  const [xa, ya] = centre(a);
+  const [xb, yb] = centre(b);
+  const [mx, my] = [(xa + xb) / 2, (ya + yb) / 2];
+  const len = Math.hypot(xb - xa, yb - ya);
+  const [px, py] = [-(yb - ya) / len / 2, (xb - xa) / len / 2];
+  return { x1: mx + px, y1: my + py, x2: mx - px, y2: my - py };
+}
+
+/** The hexes of `within` reachable from `start` without crossing a stick. */
+function flood(start, within, sticks) {
+  const seen = new Set([start]);
+  const todo = [start];
+  while (todo.length) {
+    const hex = todo.pop();
+    for (const n of NEIGHBOURS[hex]) {
+      if (within.has(n) && !seen.has(n) && !sticks.has(edgeKey(hex, n))) {
+        seen.add(n);
+        todo.push(n);
+      }
+    }
+  }
+  return seen;
+}
+
+const colourCount = (hexes, colours) => new Set([...hexes].map((x) => colours[x]).filter(Boolean)).size;
+
+/** The two parts a stick on `edge` would cut `region` into, or null when it stays whole. */
+function splitBy(edge, region, sticks) {
+  const cut = new Set(sticks).add(edgeKey(...edge));
+  const part = flood(edge[0], region, cut);
+  if (part.has(edge[1])) return null;
+  return [part, new Set([...region].filter((x) => !part.has(x)))];
+}
+
+export function describe(move) {
+  switch (move.type) {
+    case "stick": return `stick on ${move.edge.join("–")}${move.close !== undefined ? `, closing the part with hex ${move.close}` : ""}`;
+    case "claim": return `claims the disc on hex ${move.hex}`;
+    case "subdivide": return `subdivides on ${move.edge.join("–")}`;
+    default: return move.type;
+  }
+}
+
+/** The start colours: the current ones, with each claimed disc put back (claims are in order). */
+function startColours(game, history) {
+  const colours = [...game.state.colours];
+  const taken = [0, 0];
+  for (const { seat, move } of history) {
+    if (move.type === "claim") colours[move.hex] = game.state.claimed[seat][taken[seat]++];
+  }
+  return colours;
+}
+
+export function replay(game, history, ply) {
+  const colours = startColours(game, history);
+  const sticks = new Set();
+  let open = new Set(Array.from({ length: HEXES }, (_, i) => i));
+  let closed = [];
+  const claimed = [[], []];
+  const subdivisions = [2, 2];
+  const points = [0, 0];
+  let turn = game.first;
+  let actions = ACTIONS;
+  for (const { seat, move } of history.slice(0, ply)) {
+    if (move.type === "claim") {
+      claimed[seat].push(colours[move.hex]);
+      colours[move.hex] = null;
+    } else {
+      const [a] = move.edge;
+      const region = move.type === "stick" ? open : closed.find((reg) => reg.has(a));
+      const parts = splitBy(move.edge, region, sticks);
+      sticks.add(edgeKey(...move.edge));
+      if (parts && move.type === "subdivide") {
+        closed = [...closed.filter((reg) => reg !== region), ...parts];
+        subdivisions[seat] -= 1;
+      } else if (parts) {
+        const [x, y] = parts;
+        const final = x.size === y.size && x.size <= FINAL_SPLIT_MAX;
+        const closing = final ? parts : x.size === y.size ? [x.has(move.close) ? x : y]
+          : [x.size < y.size ? x : y];
+        for (const part of closing) points[seat] += colourCount(part, colours) >= CLOSING_COLOURS ? 1 : 0;
+        closed = [...closed, ...closing];
+        open = final ? new Set() : closing[0] === x ? y : x;
+      }
+    }
+    actions -= 1;
+    if (actions === 0) {
+      actions = ACTIONS;
+      turn = 1 - turn;
+    }
+  }
+  const regions = [...closed.map((reg) => ({ hexes: [...reg].sort((a, b) => a - b), closed: true })),
+    ...(open.size ? [{ hexes: [...open].sort((a, b) => a - b), closed: false }] : [])]
+    .sort((p, q) => p.hexes[0] - q.hexes[0]);
+  return {
+    rows: ROWS, cols: COLS, colours, sticks: EDGES.filter((e) => sticks.has(edgeKey(...e))),
+    regions, claimed, claims_left: claimed.map((c) => 2 - c.length), subdivisions_left: subdivisions,
+    actions_left: actions, points, turn,
+  };
+}
+
+/** Per closed region, the seat with more discs of its claimed colours there (null on a tie). */
+function owners(state) {
+  return state.regions.filter((reg) => reg.closed).map((reg) => {
+    const counts = [0, 1].map((seat) => reg.hexes.filter((x) => state.claimed[seat].includes(state.colours[x])).length);
+    return { region: reg, owner: counts[0] === counts[1] ? null : counts[1] > counts[0] ? 1 : 0 };
+  });
+}
+
+export function create({ root, submit }) {
+  let view = null;
+  let hex = null;        // a selected hex (a claim, or one side of an edge for the keyboard)
+  let edge = null;       // a selected edge [a, b]
+  let close = null;      // the hex naming the part to close on an equal split
+  let cursor = 0;
+
+  const svg = boardSvg(`-0.15 -0.15 ${W * 6.5 + 0.3} 9.8`, "Partition board",
+    "Arrow keys move between hexes, Enter selects a hex; Enter on a neighbour then selects the edge between them. Escape clears.");
+  const seats = h("div", { class: "side-by-side" });
+  const info = h("p", { class: "board-info" });
+  const choice = h("div", { class: "inline-form", hidden: true });
+  const hint = h("p", { class: "muted hint" });
+  const bar = actionBar(play, clear);
+  const controls = h("div", {}, hint, choice, bar.el);
+  fill(root, h("div", { class: "pt" }, info, seats, svg, controls));
+
+  svg.addEventListener("click", (event) => {
+    if (view?.seat === null) return;
+    const target = event.target.closest("[data-edge],[data-hex]");
+    if (!target) return;
+    if (target.dataset.edge) {
+      edge = target.dataset.edge.split("-").map(Number);
+      hex = null;
+      close = null;
+      render();
+    } else {
+      cursor = Number(target.dataset.hex);
+      activate(cursor);
+    }
+  });
+  svg.addEventListener("keydown", (event) => {
+    const r = Math.floor(cursor / COLS);
+    const c = cursor % COLS;
+    const moves = { ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1], ArrowUp: [r - 1, c], ArrowDown: [r + 1, c] };
+    if (moves[event.key]) {
+      const [rr, cc] = moves[event.key];
+      if (rr >= 0 && rr < ROWS && cc >= 0 && cc < COLS) cursor = rr * COLS + cc;
+      render();
+    } else if (event.key === "Enter" || event.key === " ") {
+      if (view.seat !== null) activate(cursor);
+    } else if (event.key === "Escape") {
+      clear();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+
+  function activate(target) {
+    if (hex !== null && NEIGHBOURS[hex].includes(target) && edgeMoves([hex, target].sort((a, b) => a - b)).length) {
+      edge = [hex, target].sort((a, b) => a - b);
+      hex = null;
+    } else {
+      hex = target;
+      edge = null;
+    }
+    close = null;
+    render();
+  }
+
+  function unselect() {
+    hex = null;
+    edge = null;
+    close = null;
+  }
+
+  function clear() {
+    unselect();
+    render();
+  }
+
+  async function play(move) {
+    if (await submit(move)) clear();
+  }
+
+  const sticks = () => new Set(view.state.sticks.map((e) => edgeKey(...e)));
+  const openRegion = () => new Set(view.state.regions.find((reg) => !reg.closed)?.hexes || []);
+
+  /** The legal moves on `e` (sticks, one per close choice, or a subdivision). */
+  function edgeMoves(e) {
+    const key = edgeKey(...e);
+    return (view.legal?.moves || []).filter((m) => m.edge && edgeKey(...m.edge) === key);
+  }
+
+  /** The move the selection makes, or a sentence saying what to do. */
+  function pendingMove() {
+    const { state, legal } = view;
+    if (edge) {
+      const options = edgeMoves(edge);
+      if (options.length > 1) {
+        return close === null ? "This stick splits the open region into equal parts: choose the part to close."
+          : options.find((m) => m.close === close);
+      }
+      if (options.length === 1) return options[0];
+      if (legal) return `No stick can go on ${edge.join("–")} now.`;
+      const inOpen = openRegion().has(edge[0]) && openRegion().has(edge[1]);
+      return { type: inOpen ? "stick" : "subdivide", edge };
+    }
+    if (hex !== null) {
+      if (legal?.moves.some((m) => m.type === "claim" && m.hex === hex)) return { type: "claim", hex };
+      if (openRegion().has(hex)) return `Hex ${hex} is in the open region: tap an edge for a stick, or a neighbouring hex.`;
+      if (state.colours[hex] === null) return `The disc on hex ${hex} is gone: tap an edge, or a neighbouring hex.`;
+      return `You cannot claim ${state.colours[hex]} now: tap an edge, or a neighbouring hex.`;
+    }
+    return "Tap an edge for a stick or a subdivision, or a disc in a closed region to claim its colour.";
+  }
+
+  function moveText(move) {
+    if (move.type === "claim") return `Claim ${view.state.colours[move.hex]} (hex ${move.hex})`;
+    if (move.type === "subdivide") return `Subdivide on ${move.edge.join("–")}`;
+    return `Stick on ${move.edge.join("–")}${move.close !== undefined ? `, closing hex ${move.close}'s part` : ""}`;
+  }
+
+  function renderChoice() {
+    const options = edge ? edgeMoves(edge) : [];
+    choice.hidden = options.length < 2;
+    if (options.length < 2) return;
+    const parts = splitBy(edge, openRegion(), sticks());
+    fill(choice, "Close: ", options.map((m) => {
+      const size = parts.find((part) => part.has(m.close)).size;
+      return h("button", { type: "button", "aria-pressed": String(close === m.close),
+                           onclick: () => { close = m.close; render(); } },
+        `the part with hex ${m.close} (${size} hexes)`);
+    }));
+  }
+
+  function renderSeats() {
+    const { game, state } = view;
+    const projected = owners(state);
+    fill(seats, [0, 1].map((seat) => {
+      const regions = projected.filter((o) => o.owner === seat).length;
+      return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"] },
+        h("h3", {}, seatMark(seat), ` ${seatName(game, seat)}`),
+        h("div", { class: "stats" },
+          h("span", {}, "Colours ", state.claimed[seat].length
+            ? state.claimed[seat].map((col) => [h("span", { class: "swatch", style: `background:${COLOUR_FILL[col]}` }), `${col} `])
+            : "none", ` (${state.claims_left?.[seat] ?? 2 - state.claimed[seat].length} left)`),
+          h("span", {}, "Subdivisions left ", h("b", {}, state.subdivisions_left[seat])),
+          h("span", {}, "Closing points ", h("b", {}, state.points[seat])),
+          h("span", {}, "Regions held ", h("b", {}, regions)),
+          h("span", {}, "Total ", h("b", {}, state.points[seat] + regions))));
+    }));
+    const turn = game.status === "active" && view.live
+      ? `${seatName(game, state.turn)} has ${state.actions_left} of ${ACTIONS} actions left this turn.`
+      : view.live ? "" : `${seatName(game, state.turn)} to act, ${state.actions_left} of ${ACTIONS} actions left.`;
+    info.textContent = `${turn} The white or black dot on a closed region (= for a tie) says who `
+      + "would win it if the game ended now; regions held counts them.";
+  }
+
+  function renderBoard() {
+    const { state, seat, last } = view;
+    const closedOf = new Map();
+    state.regions.forEach((reg, i) => reg.hexes.forEach((x) => closedOf.set(x, reg.closed ? i : -1)));
+    const marked = [0, 1].map((s2) => new Set(state.claimed[s2]));
+    const legalEdges = new Set((view.legal?.moves || []).filter((m) => m.edge).map((m) => edgeKey(...m.edge)));
+    const stickSet = sticks();
+    const part = edge && close !== null ? splitBy(edge, openRegion(), stickSet)?.find((p) => p.has(close)) : null;
+    const lastEdge = last?.move.edge ? edgeKey(...last.move.edge) : null;
+    const hexes = Array.from({ length: HEXES }, (_, x) => {
+      const [cx, cy] = centre(x);
+      const colour = state.colours[x];
+      const marker = [0, 1].find((s2) => colour && marked[s2].has(colour));
+      return s("g", { dataset: { hex: x } },
+        s("polygon", { points: corners(x), class: ["pt-hex", closedOf.get(x) >= 0 && "closed",
+          part?.has(x) && "part-a", (x === hex) && "selected"] }),
+        colour ? s("circle", { cx, cy, r: 0.5, class: "pt-disc", fill: COLOUR_FILL[colour] })
+          : s("circle", { cx, cy, r: 0.42, class: "pt-disc taken" }),
+        colour ? s("text", { x: cx, y: cy + 0.02, class: "pt-letter" }, colour[0].toUpperCase()) : null,
+        marker !== undefined ? s("rect", { x: cx + 0.2, y: cy - 0.62, width: 0.32, height: 0.32,
+                                           class: `pt-marker seat${marker}` }) : null);
+    });
+    const owned = owners(state).map(({ region, owner }) => {
+      const [cx, cy] = centre(region.hexes[0]);
+      return owner === null ? s("text", { x: cx - 0.62, y: cy - 0.3, class: "pt-owner" }, "=")
+        : seatDot(owner, cx - 0.62, cy - 0.32, 0.16);
+    });
+    const stickLines = state.sticks.map(([a, b]) => s("line", { ...side(a, b),
+      class: ["pt-stick", lastEdge === edgeKey(a, b) && "last"] }));
+    const hits = seat === null ? [] : EDGES.filter(([a, b]) => !stickSet.has(edgeKey(a, b))
+      && (legalEdges.has(edgeKey(a, b)) || !view.legal)).map(([a, b]) => s("line", { ...side(a, b),
+      class: ["pt-edge", edge && edgeKey(...edge) === edgeKey(a, b) && "selected"], dataset: { edge: `${a}-${b}` } }));
+    const [kx, ky] = centre(cursor);
+    fill(svg, hexes, stickLines, owned, hits,
+      s("circle", { cx: kx, cy: ky, r: 0.8, class: "cursor", "stroke-width": 0.08 }));
+    const colour = state.colours[cursor];
+    svg.setAttribute("aria-label", `Partition board. Cursor on hex ${cursor}, ${colour || "no disc"}, `
+      + `${closedOf.get(cursor) >= 0 ? "closed" : "open"} region.`);
+  }
+
+  function render() {
+    if (!view) return;
+    const playing = view.seat !== null;
+    controls.hidden = !playing;
+    renderSeats();
+    renderBoard();
+    if (!playing) return;
+    renderChoice();
+    const result = pendingMove();
+    hint.textContent = typeof result === "string" ? result : "";
+    if (result && typeof result === "object") bar.set(moveText(result), result);
+    else bar.set("");
+  }
+
+  return {
+    update(next) {
+      if (view && next.ply !== view.ply) unselect();
+      view = next;
+      render();
+    },
+  };
+}

@@ -1,0 +1,239 @@
+// Ploid: the n×(n+1) grid, both hands, every group's size against its smallest number, passes.
+
+import { fill, h, s } from "../dom.js";
+import { cellName, SEAT_COLOUR, seatMark, seatName } from "../format.js";
+import { actionBar, boardSvg, gridKeys } from "./common.js";
+
+export function describe(move) {
+  if (move.type === "pass") return "passes (no legal placement)";
+  return `places ${move.piece === "blank" ? "a blank" : move.piece} at ${cellName(move.row, move.col)}`;
+}
+
+export function replay(game, history, ply) {
+  const n = game.options.n;
+  const board = Array.from({ length: n }, () => Array(n + 1).fill(null));
+  let lastNumber = null;
+  for (const { seat, move } of history.slice(0, ply)) {
+    if (move.type === "place") board[move.row][move.col] = { seat, piece: move.piece };
+    lastNumber = move.type === "place" && move.piece !== "blank" ? move.piece : null;
+  }
+  const pieces = board.flat().filter(Boolean);
+  const hands = [0, 1].map((seat) => {
+    const mine = pieces.filter((p) => p.seat === seat);
+    const numbers = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !mine.some((p) => p.piece === k));
+    return { numbers, blanks: (n * (n - 1)) / 2 - mine.filter((p) => p.piece === "blank").length };
+  });
+  return { n, rows: n, cols: n + 1, board, hands, last_number: lastNumber,
+           placed: [0, 1].map((seat) => pieces.filter((p) => p.seat === seat).length) };
+}
+
+/** Each group of one colour: its cells, size and smallest number (null for none). */
+function groups(board) {
+  const seen = new Set();
+  const out = [];
+  board.forEach((row, r) => row.forEach((cell, c) => {
+    if (!cell || seen.has(`${r},${c}`)) return;
+    const cells = [];
+    const todo = [[r, c]];
+    seen.add(`${r},${c}`);
+    while (todo.length) {
+      const [rr, cc] = todo.pop();
+      cells.push([rr, cc]);
+      for (const [nr, nc] of [[rr + 1, cc], [rr - 1, cc], [rr, cc + 1], [rr, cc - 1]]) {
+        const other = board[nr]?.[nc];
+        if (other && other.seat === cell.seat && !seen.has(`${nr},${nc}`)) {
+          seen.add(`${nr},${nc}`);
+          todo.push([nr, nc]);
+        }
+      }
+    }
+    const numbers = cells.map(([rr, cc]) => board[rr][cc].piece).filter((p) => p !== "blank");
+    out.push({ seat: cell.seat, cells, size: cells.length, limit: numbers.length ? Math.min(...numbers) : null });
+  }));
+  return out;
+}
+
+export function create({ root, submit }) {
+  let view = null;
+  let piece = null;   // a number or "blank"
+  let target = null;  // [r, c]
+
+  const svg = boardSvg("0 0 1 1", "Ploid board",
+    "Arrow keys move, a digit key or B picks a piece, Enter places it, Escape clears.");
+  const hands = h("div", { class: "side-by-side" });
+  const info = h("p", { class: "board-info" });
+  const hint = h("p", { class: "muted hint" });
+  const bar = actionBar(play, clear);
+  const controls = h("div", {}, hint, bar.el);
+  fill(root, h("div", { class: "ploid" }, hands, info, svg, controls));
+
+  const keys = gridKeys(svg, () => view.state.rows, () => view.state.cols, {
+    onMove: () => render(),
+    onActivate: (r, c) => {
+      if (view.seat === null) return;
+      if (target && target[0] === r && target[1] === c && bar.pending) play(bar.pending);
+      else tap(r, c);
+    },
+    onKey(event) {
+      if (view.seat === null) return false;
+      if (/^[1-8]$/.test(event.key)) pick(Number(event.key));
+      else if (event.key.toLowerCase() === "b") pick("blank");
+      else if (event.key === "Escape") clear();
+      else return false;
+      return true;
+    },
+  });
+
+  svg.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-cell]");
+    if (!cell || view?.seat === null) return;
+    const [r, c] = cell.dataset.cell.split(",").map(Number);
+    keys.set(r, c);
+    tap(r, c);
+  });
+
+  function tap(r, c) {
+    if (view.state.board[r][c]) return;
+    target = [r, c];
+    render();
+  }
+
+  function pick(p) {
+    if (allowedPieces().has(p)) piece = p;
+    render();
+  }
+
+  function clear() {
+    piece = null;
+    target = null;
+    render();
+  }
+
+  async function play(move) {
+    if (await submit(move)) clear();
+  }
+
+  /** The pieces the mover may place now (from the legal moves, else from the hand). */
+  function allowedPieces() {
+    const { state, seat, legal } = view;
+    if (legal) return new Set(legal.moves.map((m) => m.piece));
+    const hand = state.hands[seat];
+    return new Set(hand.numbers.length ? hand.numbers : hand.blanks ? ["blank"] : []);
+  }
+
+  function legalCells() {
+    return new Set((view.legal?.moves || []).filter((m) => m.piece === piece).map((m) => `${m.row},${m.col}`));
+  }
+
+  function pendingMove() {
+    const allowed = allowedPieces();
+    if (!allowed.size) return "You have no piece to place.";
+    if (piece === null) {
+      const banned = view.state.last_number;
+      return `Pick a piece from your hand${banned && !allowed.has(banned) && view.state.hands[view.seat].numbers.includes(banned)
+        ? ` (not the ${banned} your opponent just placed)` : ""}, then tap a cell.`;
+    }
+    if (!target) return `Tap a highlighted cell for your ${piece === "blank" ? "blank" : piece}.`;
+    return { type: "place", row: target[0], col: target[1], piece };
+  }
+
+  function renderHands() {
+    const { game, state, seat } = view;
+    const allowed = seat === null ? new Set() : allowedPieces();
+    fill(hands, [0, 1].map((i) => {
+      const hand = state.hands[i];
+      const mine = seat === i;
+      const item = (p, label) => (mine
+        ? h("button", { type: "button", class: "chip", disabled: !allowed.has(p), dataset: { piece: p },
+                        "aria-pressed": String(piece === p), onclick: () => pick(p) }, label)
+        : h("span", { class: "chip" }, label));
+      return h("div", { class: ["panel", game.status === "active" && game.to_move === i && "to-move"] },
+        h("h3", {}, seatMark(i), ` ${seatName(game, i)} (${SEAT_COLOUR[i]}): ${state.placed[i]} placed`),
+        h("div", { class: "chips", role: mine ? "group" : null, "aria-label": mine ? "Your hand" : null },
+          hand.numbers.map((k) => item(k, String(k))),
+          hand.blanks ? item("blank", `blank ×${hand.blanks}`) : null,
+          !hand.numbers.length && !hand.blanks ? h("span", { class: "muted" }, "empty") : null));
+    }));
+  }
+
+  function renderBoard() {
+    const { state, seat, last } = view;
+    const { rows, cols, board } = state;
+    const pad = 0.5;
+    svg.setAttribute("viewBox", `${-pad} ${-pad} ${cols + pad} ${rows + pad}`);
+    const open = seat !== null && piece !== null ? legalCells() : new Set();
+    const lastKey = last?.move.type === "place" ? `${last.move.row},${last.move.col}` : null;
+    const all = groups(board);
+    const cursor = keys.get();
+    const cells = [];
+    const links = [];
+    const pieces = [];
+    board.forEach((row, r) => row.forEach((cell, c) => {
+      const key = `${r},${c}`;
+      cells.push(s("rect", { x: c + 0.03, y: r + 0.03, width: 0.94, height: 0.94, rx: 0.06,
+                             class: ["pl-cell", !cell && open.has(key) && "legal"], dataset: { cell: key } }));
+      for (const [nr, nc] of [[r, c + 1], [r + 1, c]]) {
+        const other = board[nr]?.[nc];
+        if (cell && other && other.seat === cell.seat) {
+          links.push(s("line", { x1: c + 0.5, y1: r + 0.5, x2: nc + 0.5, y2: nr + 0.5, class: `pl-link seat${cell.seat}` }));
+        }
+      }
+      const shown = cell || (target && target[0] === r && target[1] === c && piece !== null
+        ? { seat, piece, pending: true } : null);
+      if (shown) {
+        pieces.push(s("circle", { cx: c + 0.5, cy: r + 0.5, r: 0.36, "pointer-events": "none",
+          class: ["pl-piece", `seat${shown.seat}`, shown.pending && "pending", key === lastKey && "last"] }));
+        if (shown.piece !== "blank") {
+          pieces.push(s("text", { x: c + 0.5, y: r + 0.52, class: `pl-num seat${shown.seat}` }, shown.piece));
+        }
+      } else if (target && target[0] === r && target[1] === c) {
+        pieces.push(s("circle", { cx: c + 0.5, cy: r + 0.5, r: 0.36, class: "pl-piece pending", fill: "none", "pointer-events": "none" }));
+      }
+    }));
+    const tags = all.filter((g) => g.limit !== null).map((g) => {
+      const [r, c] = g.cells.find(([rr, cc]) => board[rr][cc].piece === g.limit);
+      return s("g", { "pointer-events": "none" },
+        s("rect", { x: c + 0.52, y: r + 0.02, width: 0.46, height: 0.26, rx: 0.08,
+                    class: ["pl-tag-bg", g.size === g.limit && "full"] }),
+        s("text", { x: c + 0.75, y: r + 0.155, class: "pl-tag" }, `${g.size}/${g.limit}`));
+    });
+    const axes = [
+      ...Array.from({ length: cols }, (_, i) => s("text", { x: i + 0.5, y: -0.25, class: "pd-axis" }, i)),
+      ...Array.from({ length: rows }, (_, i) => s("text", { x: -0.25, y: i + 0.5, class: "pd-axis" }, i))];
+    fill(svg, axes, cells, links, pieces, tags,
+      s("rect", { x: cursor.c + 0.02, y: cursor.r + 0.02, width: 0.96, height: 0.96, rx: 0.08, class: "cursor", "stroke-width": 0.07 }));
+    const here = board[cursor.r]?.[cursor.c];
+    svg.setAttribute("aria-label", `Ploid board ${rows} by ${cols}; cursor at ${cellName(cursor.r, cursor.c)}: `
+      + (here ? `${SEAT_COLOUR[here.seat]} ${here.piece}` : "empty") + ".");
+  }
+
+  function render() {
+    if (!view) return;
+    const { game, state, last } = view;
+    const playing = view.seat !== null;
+    controls.hidden = !playing;
+    const focusedPiece = hands.contains(document.activeElement) ? document.activeElement.dataset.piece : null;
+    renderHands();
+    if (focusedPiece) hands.querySelector(`[data-piece="${focusedPiece}"]`)?.focus();
+    renderBoard();
+    const passed = last?.move.type === "pass" ? `${seatName(game, last.seat)} passed: no legal placement. ` : "";
+    info.textContent = `${passed}Tags show each group's size against its smallest number`
+      + `${state.last_number ? `; the number just placed is ${state.last_number}` : ""}.`;
+    if (!playing) return;
+    const result = pendingMove();
+    hint.textContent = typeof result === "string" ? result : "";
+    if (typeof result === "object") bar.set(`Place ${piece === "blank" ? "a blank" : piece} at ${cellName(...target)}`, result);
+    else bar.set("");
+  }
+
+  return {
+    update(next) {
+      if (view && next.ply !== view.ply) {
+        piece = null;
+        target = null;
+      }
+      view = next;
+      render();
+    },
+  };
+}

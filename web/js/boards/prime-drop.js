@@ -1,0 +1,336 @@
+// Prime Drop: the grid, both piles, a single drop or a double down, and a challenge made by
+// selecting a run from one end to the other (either direction) and typing a factor.
+
+import { fill, h, s } from "../dom.js";
+import { cellName, seatMark, seatName } from "../format.js";
+import { actionBar, boardSvg, gridKeys, lineCells } from "./common.js";
+
+const DIGITS = "0123456789";
+
+export function describe(move) {
+  switch (move.type) {
+    case "drop": return `drops ${move.digit} at ${cellName(move.row, move.col)}`;
+    case "double": return `doubles down ${move.tiles.map((t) => `${t.digit} at ${cellName(t.row, t.col)}`).join(", then ")}`;
+    case "challenge": return `challenges ${cellName(...move.from)}→${cellName(...move.to)} with ${move.factor}`;
+    case "pass": return "passes";
+    default: return move.type;
+  }
+}
+
+/** The number read from `from` to `to` on `board` (BigInt), or null when a cell is empty. */
+function readNumber(board, from, to) {
+  const digits = lineCells(from, to).map(([r, c]) => board[r]?.[c]);
+  return digits.some((d) => d === null || d === undefined) ? null : BigInt(digits.join(""));
+}
+
+/** Whether challenging `value` with `factor` succeeds (RULES.md §1). */
+function challengeWins(value, factor) {
+  const f = BigInt(factor);
+  if (value === 1n) return false;
+  if (value === 0n) return f >= 2n;
+  return f > 1n && f < value && value % f === 0n;
+}
+
+export function replay(game, history, ply) {
+  const size = game.options.size;
+  const board = Array.from({ length: size }, () => Array(size).fill(null));
+  const piles = [0, 1].map(() => ({ ...game.options.tiles }));
+  let last = null;
+  for (const { seat, move } of history.slice(0, ply)) {
+    const tiles = move.type === "drop" ? [move] : move.type === "double" ? move.tiles : [];
+    for (const t of tiles) {
+      board[t.row][t.col] = t.digit;
+      piles[seat][t.digit] -= 1;
+    }
+    if (move.type === "challenge") {
+      const value = readNumber(board, move.from, move.to);
+      const success = challengeWins(value, move.factor);
+      const cells = lineCells(move.from, move.to);
+      if (success) {
+        for (const [r, c] of cells) {
+          piles[1 - seat][board[r][c]] += 1;
+          board[r][c] = null;
+        }
+      }
+      last = { seat, value: Number(value), factor: move.factor, success, from: move.from,
+               to: move.to, tiles: success ? cells.length : 0 };
+    }
+  }
+  const count = (pile) => Object.values(pile).reduce((a, b) => a + b, 0);
+  return { size, board, piles, tiles_left: piles.map(count), last_challenge: last };
+}
+
+/** Whether `from`..`to` is one whole run (or a lone tile): what a challenge may name. */
+function isNumber(board, from, to) {
+  const [r0, c0] = from;
+  const [r1, c1] = to;
+  if (r0 !== r1 && c0 !== c1) return false;
+  const cells = lineCells(from, to);
+  if (cells.some(([r, c]) => board[r][c] === null)) return false;
+  const filled = (r, c) => board[r]?.[c] !== undefined && board[r][c] !== null;
+  if (cells.length === 1) {
+    return ![[0, 1], [0, -1], [1, 0], [-1, 0]].some(([dr, dc]) => filled(r0 + dr, c0 + dc));
+  }
+  const dr = Math.sign(r1 - r0);
+  const dc = Math.sign(c1 - c0);
+  return !filled(r0 - dr, c0 - dc) && !filled(r1 + dr, c1 + dc);
+}
+
+export function create({ root, submit }) {
+  let view = null;
+  let mode = "drop";
+  let digit = null;
+  let pending = [];       // tiles {row, col, digit|null} of a drop or double down
+  let ends = [];          // the challenge's [from] or [from, to]
+
+  const svg = boardSvg("0 0 1 1", "Prime Drop board",
+    "Arrow keys move, a digit key picks a tile, Enter places it or marks a challenge end, Escape clears.");
+  const piles = h("div", { class: "side-by-side" });
+  const challengeNote = h("p", { class: "note", hidden: true });
+  const modeButtons = Object.fromEntries([["drop", "Drop"], ["double", "Double down"], ["challenge", "Challenge"]]
+    .map(([key, label]) => [key, h("button", { type: "button", "aria-pressed": "false",
+                                               onclick: () => setMode(key) }, label)]));
+  const modes = h("div", { class: "modes", role: "group", "aria-label": "Kind of move" },
+    Object.values(modeButtons));
+  const factor = h("input", { type: "number", inputmode: "numeric", min: 0, "aria-label": "Proposed factor",
+                              placeholder: "factor" });
+  const numberPick = h("select", { "aria-label": "A number on the board" });
+  const reverse = h("button", { type: "button", onclick: () => { ends.reverse(); render(); } }, "Read the other way");
+  const challengeForm = h("div", { class: "inline-form" },
+    h("label", {}, "Number ", numberPick), reverse, h("label", {}, "Factor ", factor));
+  const hint = h("p", { class: "muted hint" });
+  const bar = actionBar(play, clear);
+  const controls = h("div", {}, modes, hint, challengeForm, bar.el);
+  fill(root, h("div", { class: "pd" }, piles, challengeNote, svg, controls));
+
+  const keys = gridKeys(svg, () => view.state.size, () => view.state.size, {
+    onMove: () => render(),
+    onActivate: (r, c) => tap(r, c),
+    onKey(event) {
+      if (DIGITS.includes(event.key) && mode !== "challenge") {
+        pickDigit(Number(event.key));
+        return true;
+      }
+      if (event.key === "Escape" || event.key === "Backspace") {
+        clear();
+        return true;
+      }
+      return false;
+    },
+  });
+
+  svg.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-cell]");
+    if (!cell || view?.seat === null) return;
+    const [r, c] = cell.dataset.cell.split(",").map(Number);
+    keys.set(r, c);
+    tap(r, c);
+  });
+  factor.addEventListener("input", () => render());
+  factor.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && bar.pending) {
+      event.preventDefault();
+      play(bar.pending);
+    }
+  });
+  numberPick.addEventListener("change", () => {
+    ends = numberPick.value ? JSON.parse(numberPick.value) : [];
+    render();
+  });
+
+  function setMode(next) {
+    mode = next;
+    pending = [];
+    ends = [];
+    render();
+  }
+
+  function clear() {
+    pending = [];
+    ends = [];
+    factor.value = "";
+    render();
+  }
+
+  function pickDigit(d) {
+    digit = d;
+    const open = pending.findLast((t) => t.digit === null);
+    if (open) open.digit = d;
+    render();
+  }
+
+  function tap(r, c) {
+    const board = view.state.board;
+    if (mode === "challenge") {
+      if (board[r][c] === null) return;
+      if (ends.length === 1 && (ends[0][0] === r || ends[0][1] === c)) ends = [ends[0], [r, c]];
+      else ends = [[r, c]];
+      render();
+      return;
+    }
+    const at = pending.findIndex((t) => t.row === r && t.col === c);
+    if (at >= 0) {
+      pending.splice(at, 1);
+    } else if (board[r][c] === null) {
+      const tile = { row: r, col: c, digit: digit !== null && view.state.piles[view.seat][digit] > 0 ? digit : null };
+      pending = mode === "drop" ? [tile] : [...pending.slice(0, 1), tile];
+    }
+    render();
+  }
+
+  async function play(move) {
+    if (await submit(move)) {
+      mode = "drop";
+      clear();
+    }
+  }
+
+  /** The move the selection makes, or a sentence saying what is missing. */
+  function pendingMove() {
+    const hand = view.state.piles[view.seat];
+    if (mode === "challenge") {
+      if (ends.length === 0) return "Tap one end of a number, then the other end (tap a lone tile twice).";
+      if (ends.length === 1) return "Now tap the other end of the number (the same tile for a lone tile).";
+      const f = Number(factor.value);
+      if (!factor.value || !Number.isInteger(f)) return "Type the factor you propose.";
+      return { type: "challenge", from: ends[0], to: ends[1], factor: f };
+    }
+    const need = mode === "drop" ? 1 : 2;
+    if (pending.length < need) {
+      return digit === null ? "Pick a digit from your pile, then tap an empty cell."
+        : `Tap an empty cell for your ${digit}${need === 2 ? ` (${pending.length + 1} of 2)` : ""}.`;
+    }
+    if (pending.some((t) => t.digit === null)) return "Pick a digit for the tile marked ?.";
+    const used = {};
+    for (const t of pending) used[t.digit] = (used[t.digit] || 0) + 1;
+    if (Object.entries(used).some(([d, n]) => hand[d] < n)) return "Your pile does not hold those tiles.";
+    return mode === "drop" ? { type: "drop", ...pending[0] } : { type: "double", tiles: pending };
+  }
+
+  function moveText(move) {
+    if (move.type === "challenge") {
+      const value = readNumber(view.state.board, move.from, move.to);
+      return `Challenge ${value ?? "?"} with ${move.factor}`;
+    }
+    if (move.type === "drop") return `Drop ${move.digit} at ${cellName(move.row, move.col)}`;
+    return `Double down: ${move.tiles.map((t) => `${t.digit} at ${cellName(t.row, t.col)}`).join(", then ")}`;
+  }
+
+  function renderPiles() {
+    const { game, state, seat } = view;
+    fill(piles, [0, 1].map((i) => h("div", { class: ["panel", game.to_move === i && game.status === "active" && "to-move"] },
+      h("h3", {}, seatMark(i), ` ${seatName(game, i)}: ${state.tiles_left[i]} tiles`),
+      h("div", { class: "chips", role: seat === i ? "group" : null,
+                 "aria-label": seat === i ? "Your pile: pick a digit" : null },
+        [...DIGITS].map((d) => {
+          const n = state.piles[i][d];
+          if (seat !== i) return h("span", { class: "chip", "aria-label": `${n} × ${d}` }, d, h("span", { class: "count" }, `×${n}`));
+          return h("button", { type: "button", class: "chip", disabled: n === 0 || mode === "challenge",
+                               "aria-pressed": String(digit === Number(d)), dataset: { digit: d },
+                               onclick: () => pickDigit(Number(d)) }, d, h("span", { class: "count" }, `×${n}`));
+        })))));
+  }
+
+  function renderChallengeNote() {
+    const { game, state, last } = view;
+    const lc = state.last_challenge;
+    const fresh = lc && last?.move.type === "challenge";
+    challengeNote.hidden = !lc;
+    if (!lc) return;
+    challengeNote.className = `note ${fresh ? (lc.success ? "good" : "bad") : ""}`;
+    challengeNote.textContent = `${fresh ? "Last move" : "Last challenge"}: ${seatName(game, lc.seat)} challenged `
+      + `${lc.value} with ${lc.factor}: ${lc.success
+        ? `success, ${lc.tiles === 1 ? "its tile goes" : `its ${lc.tiles} tiles go`} to ${seatName(game, 1 - lc.seat)}'s pile.`
+        : `failed, ${lc.factor} is not a factor that wins (nothing changes).`}`;
+  }
+
+  function renderBoard(result) {
+    const { state, seat, legal, last } = view;
+    const n = state.size;
+    const pad = 0.6;
+    svg.setAttribute("viewBox", `${-pad} ${-pad} ${n + pad} ${n + pad}`);
+    const pendingAt = new Map(pending.map((t) => [`${t.row},${t.col}`, t]));
+    const run = new Set(ends.length === 2 ? lineCells(...ends).map(String) : ends.map(String));
+    const lastTiles = new Set(last?.move.type === "drop" ? [`${last.move.row},${last.move.col}`]
+      : last?.move.type === "double" ? last.move.tiles.map((t) => `${t.row},${t.col}`) : []);
+    const gone = last?.move.type === "challenge" && state.last_challenge?.success
+      ? lineCells(last.move.from, last.move.to) : [];
+    const dropOk = new Set(seat !== null && legal && digit !== null && mode !== "challenge"
+      ? legal.moves.filter((m) => m.type === "drop" && m.digit === digit).map((m) => `${m.row},${m.col}`) : []);
+    const cursor = keys.get();
+    const cells = [];
+    for (let r = 0; r < n; r += 1) {
+      for (let c = 0; c < n; c += 1) {
+        const key = `${r},${c}`;
+        const d = state.board[r][c];
+        const p = pendingAt.get(key);
+        cells.push(s("rect", { x: c + 0.03, y: r + 0.03, width: 0.94, height: 0.94, rx: 0.08,
+          class: ["pd-cell", d === null && dropOk.has(key) && "drop-ok"], dataset: { cell: key } }));
+        if (d !== null || p) {
+          const cls = p ? "pending" : run.has(key) ? "run" : lastTiles.has(key) ? "last" : "";
+          cells.push(s("rect", { x: c + 0.08, y: r + 0.08, width: 0.84, height: 0.84, rx: 0.1,
+                                 class: `pd-tile ${cls}`, "pointer-events": "none" }),
+                     s("text", { x: c + 0.5, y: r + 0.53, class: `pd-digit ${p ? "pending" : ""}` },
+                       p ? (p.digit ?? "?") : d));
+        }
+      }
+    }
+    const axes = Array.from({ length: n }, (_, i) => [
+      s("text", { x: i + 0.5, y: -0.3, class: "pd-axis" }, i),
+      s("text", { x: -0.3, y: i + 0.5, class: "pd-axis" }, i)]);
+    fill(svg, axes, cells,
+      gone.map(([r, c]) => s("rect", { x: c + 0.12, y: r + 0.12, width: 0.76, height: 0.76, rx: 0.1, class: "pd-gone" })),
+      s("rect", { x: cursor.c + 0.02, y: cursor.r + 0.02, width: 0.96, height: 0.96, rx: 0.1,
+                  class: "cursor", "stroke-width": 0.07 }));
+    svg.setAttribute("aria-label", `${n} by ${n} Prime Drop board, ${state.board.flat().filter((d) => d !== null).length} tiles`
+      + `; cursor at ${cellName(cursor.r, cursor.c)} ${state.board[cursor.r][cursor.c] ?? "empty"}.`
+      + (typeof result === "object" ? "" : ` ${result}`));
+  }
+
+  function renderChallengeForm() {
+    const { state, legal } = view;
+    const numbers = legal ? legal.moves.filter((m) => m.type === "challenge") : [];
+    const chosen = JSON.stringify(ends);
+    fill(numberPick, h("option", { value: "" }, numbers.length ? "Pick or tap on the board" : "Tap on the board"),
+      numbers.map((m) => h("option", { value: JSON.stringify([m.from, m.to]), selected: JSON.stringify([m.from, m.to]) === chosen },
+        `${m.value} (${cellName(...m.from)}→${cellName(...m.to)})`)));
+    const known = numbers.some((m) => JSON.stringify([m.from, m.to]) === chosen);
+    if (ends.length === 2 && !known) {
+      const value = isNumber(state.board, ...ends) ? readNumber(state.board, ...ends) : null;
+      numberPick.append(h("option", { value: chosen, selected: true },
+        value === null ? "not a number on the board" : `${value} (${cellName(...ends[0])}→${cellName(...ends[1])})`));
+    }
+    reverse.disabled = ends.length !== 2;
+  }
+
+  function render() {
+    if (!view) return;
+    const playing = view.seat !== null;
+    controls.hidden = !playing;
+    for (const [key, button] of Object.entries(modeButtons)) button.setAttribute("aria-pressed", String(key === mode));
+    const result = playing ? pendingMove() : "";
+    const focusedDigit = piles.contains(document.activeElement) ? document.activeElement.dataset.digit : null;
+    renderPiles();
+    if (focusedDigit) piles.querySelector(`[data-digit="${focusedDigit}"]`)?.focus();
+    renderChallengeNote();
+    renderBoard(result);
+    challengeForm.hidden = mode !== "challenge";
+    if (playing && mode === "challenge") renderChallengeForm();
+    hint.textContent = typeof result === "string" ? result : "";
+    if (typeof result === "object") bar.set(moveText(result), result);
+    else bar.set("");
+  }
+
+  return {
+    update(next) {
+      if (view && (next.ply !== view.ply || next.seat !== view.seat)) {
+        pending = [];
+        ends = [];
+        factor.value = "";
+      }
+      if (next.seat !== null && view?.seat !== next.seat) digit = null;
+      view = next;
+      render();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// Small DOM helpers: build HTML and SVG elements from a tag, attributes and children.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(el, attrs, children) {
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      el.addEventListener(name.slice(2), value);
+    } else if (name === "class" && Array.isArray(value)) {
+      el.setAttribute("class", value.filter(Boolean).join(" "));
+    } else if (name === "dataset") {
+      Object.assign(el.dataset, value);
+    } else if (name === "value" && "value" in el) {
+      el.value = value;
+    } else if (name === "checked" || name === "disabled" || name === "selected") {
+      el[name] = Boolean(value);
+    } else {
+      el.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** An HTML element: h("button", {class: "x", onclick: f}, "Label"). */
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same calling convention as h(). */
+export function s(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}

@@ -1,0 +1,85 @@
+// Polling one game: If-None-Match on every poll, paused while the tab is hidden, and a delay
+// the page chooses after each poll (about 1 s while a bot thinks, backing off in slow games).
+
+import * as api from "./api.js";
+
+export class Poller {
+  /**
+   * `etag`: the tag of the game the page already shows.
+   * `onChange(game, etag)`: a new version arrived.
+   * `nextDelay(unchanged)`: ms until the next poll given how many polls in a row changed
+   *   nothing, or null to stop (the game is over).
+   * `onError(err)`: a poll failed (it is retried after a longer delay).
+   */
+  constructor(id, etag, { onChange, nextDelay, onError }) {
+    Object.assign(this, { id, etag, onChange, nextDelay, onError });
+    this.unchanged = 0;
+    this.timer = null;
+    this.stopped = false;
+    this.inFlight = false;
+    this.onVisibility = () => {
+      if (document.hidden) this.pause();
+      else this.now();
+    };
+    document.addEventListener("visibilitychange", this.onVisibility);
+  }
+
+  /** Schedule the next poll from the page's delay policy. */
+  schedule(errorDelay = null) {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.stopped || document.hidden) return;
+    const delay = errorDelay ?? this.nextDelay(this.unchanged);
+    if (delay === null) return;
+    this.timer = setTimeout(() => this.poll(), delay);
+  }
+
+  /** Poll at once (a visible tab again, a clock at zero, a move of mine that just landed). */
+  now() {
+    this.unchanged = 0;
+    this.poll();
+  }
+
+  /** The page applied a game it got some other way (its own move): start over, fast. */
+  seen(etag) {
+    this.etag = etag;
+    this.unchanged = 0;
+    this.schedule();
+  }
+
+  pause() {
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  async poll() {
+    if (this.stopped || this.inFlight || document.hidden) return;
+    this.inFlight = true;
+    clearTimeout(this.timer);
+    let errorDelay = null;
+    try {
+      const response = await api.game(this.id, this.etag);
+      if (this.stopped) return;
+      if (response.status === 304) {
+        this.unchanged += 1;
+      } else {
+        this.etag = response.etag;
+        this.unchanged = 0;
+        this.onChange(response.data, response.etag);
+      }
+    } catch (err) {
+      errorDelay = (err.retryAfter || Math.min(5 * 2 ** Math.min(this.unchanged, 3), 30)) * 1000;
+      this.unchanged += 1;
+      this.onError(err);
+    } finally {
+      this.inFlight = false;
+    }
+    this.schedule(errorDelay);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    document.removeEventListener("visibilitychange", this.onVisibility);
+  }
+}

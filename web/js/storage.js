@@ -1,0 +1,51 @@
+// What the browser remembers: the player's name and the seat tokens of their games.
+
+const GAMES_KEY = "postplay.games";
+const NAME_KEY = "postplay.name";
+
+function load() {
+  try {
+    return JSON.parse(localStorage.getItem(GAMES_KEY)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function save(games) {
+  localStorage.setItem(GAMES_KEY, JSON.stringify(games));
+}
+
+/** My games, newest first: [{id, kind, tokens: {"0": token}, added}]. */
+export function myGames() {
+  return Object.entries(load())
+    .map(([id, entry]) => ({ id, ...entry }))
+    .sort((a, b) => b.added - a.added);
+}
+
+/** Keep the tokens of seats I hold in game `id` (merged with any I already hold). */
+export function remember(id, kind, tokens) {
+  const games = load();
+  const entry = games[id] || { kind, tokens: {}, added: Date.now() };
+  Object.assign(entry.tokens, tokens);
+  games[id] = entry;
+  save(games);
+}
+
+export function forget(id) {
+  const games = load();
+  delete games[id];
+  save(games);
+}
+
+/** {seat: token} for the seats of game `id` this browser holds. */
+export function tokensFor(id) {
+  return load()[id]?.tokens || {};
+}
+
+export function playerName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+export function setPlayerName(name) {
+  localStorage.setItem(NAME_KEY, name);
+}
