@@ -77,6 +77,7 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     doc = {
         "id": uuid.uuid4().hex[:12], "kind": kind, "options": checked, "seed": seed,
         "status": "waiting" if open_seats else "active", "seats": seat_docs, "first": first,
+        "unlisted": any(s.get("listed") is False for s in seat_docs),
         "ply": len(forced), "version": 1, "state": state.to_dict(), "result": None,
         "time_control": tc, "clocks": clocks.start(tc), "turn_started_ts": now,
         "created_at": iso(now), "updated_at": iso(now), "created_ts": now,
@@ -264,28 +265,33 @@ def _game_for(kind: str) -> type[Game]:
     return GAMES[kind]
 
 
+SEAT_SHAPES = ('A seat is {"human": {"name": ...}}, {"bot": "<level>"} or {"open": true} '
+               '(add "listed": false to keep it out of the lobby, for a friend you invite).')
+
+
 def _seat(game: type[Game], index: int, seat: Any) -> dict:
     field = f"seats.{index}"
-    if not isinstance(seat, dict) or len(seat) != 1:
-        raise MalformedMove('A seat is {"human": {"name": ...}}, {"bot": "<level>"} or '
-                            '{"open": true}.', field)
-    (kind, value), = seat.items()
-    if kind == "human":
-        name = value.get("name") if isinstance(value, dict) else None
+    if not isinstance(seat, dict):
+        raise MalformedMove(SEAT_SHAPES, field)
+    if "open" in seat:
+        listed = seat.get("listed", True)
+        if seat["open"] is not True or not isinstance(listed, bool) or set(seat) - {"open",
+                                                                                  "listed"}:
+            raise MalformedMove(SEAT_SHAPES, field)
+        return {"name": None, "bot": None, "open": True, "listed": listed}
+    if set(seat) == {"human"}:
+        name = seat["human"].get("name") if isinstance(seat["human"], dict) else None
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40:
             raise MalformedMove("A human seat needs a name of 1 to 40 characters.",
                                 f"{field}.human.name")
         return {"name": name.strip(), "bot": None, "open": False}
-    if kind == "bot":
+    if set(seat) == {"bot"}:
         levels = bot_levels(game.slug)
-        if value not in levels:
-            raise BadOption(f"{field}.bot", f"{game.title} has no bot {value!r}; its bots are "
-                                            f"{', '.join(levels) or 'none yet'}.")
-        return {"name": f"{value.capitalize()} bot", "bot": value, "open": False}
-    if kind == "open" and value is True:
-        return {"name": None, "bot": None, "open": True}
-    raise MalformedMove('A seat is {"human": {"name": ...}}, {"bot": "<level>"} or '
-                        '{"open": true}.', field)
+        if seat["bot"] not in levels:
+            raise BadOption(f"{field}.bot", f"{game.title} has no bot {seat['bot']!r}; its bots "
+                                            f"are {', '.join(levels) or 'none yet'}.")
+        return {"name": f"{seat['bot'].capitalize()} bot", "bot": seat["bot"], "open": False}
+    raise MalformedMove(SEAT_SHAPES, field)
 
 
 def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]]:

@@ -125,9 +125,16 @@ class GameStore:
             pipe.set(keys.token_key(token_hash), f"{game_id}:{seat}")
         if before is not None and before["status"] == doc["status"]:
             return  # the lobby indexes already hold it
-        new_keys = set(keys.lobby_keys(doc["status"], doc["kind"]))
+        new_keys = _lobby_keys(doc)
         if before is not None:
-            for key in set(keys.lobby_keys(before["status"], before["kind"])) - new_keys:
+            for key in _lobby_keys(before) - new_keys:
                 pipe.zrem(key, game_id)
         for key in new_keys:
             pipe.zadd(key, {game_id: doc["created_ts"]})
+
+
+def _lobby_keys(doc: dict) -> set[str]:
+    """The lobby indexes that list the game: none while it waits for an invited friend."""
+    if doc["status"] == "waiting" and doc.get("unlisted"):
+        return set()
+    return set(keys.lobby_keys(doc["status"], doc["kind"]))

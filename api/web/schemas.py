@@ -16,7 +16,8 @@ class GameCreateSchema(StrictSchema):
                           metadata={"description": "Game options; see GET /kinds."})
     seats = fields.List(fields.Dict(), required=True, validate=validate.Length(equal=2),
                         metadata={"description": 'Two seats, each {"human": {"name": ...}}, '
-                                                 '{"bot": "<level>"} or {"open": true}.',
+                                                 '{"bot": "<level>"} or {"open": true} (with '
+                                                 '"listed": false for an invited friend only).',
                                   "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
     first = fields.Raw(load_default="random",
                        validate=validate.OneOf([0, 1, "random"],
@@ -46,6 +47,8 @@ class SeatSchema(ma.Schema):
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
     open = fields.Boolean()
+    listed = fields.Boolean(metadata={"description": "An open seat: false when only those with "
+                                                     "the invite link see it."})
 
 
 class ResultSchema(ma.Schema):

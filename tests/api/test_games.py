@@ -226,3 +226,14 @@ def test_docs_and_openapi_are_served_without_a_cdn(client):
 def test_health_reports_redis(client):
     body = client.get("/api/v1/health").get_json()
     assert body["web"] == "ok" and body["redis"] == "ok"
+
+
+def test_an_invite_only_seat_stays_out_of_the_lobby_until_taken(client):
+    game = create(client, seats=[{"human": {"name": "Ada"}}, {"open": True, "listed": False}])
+    assert game["status"] == "waiting" and game["seats"][1]["listed"] is False
+    assert client.get("/api/v1/games?status=waiting").get_json() == []
+    assert client.post(f"/api/v1/games/{game['id']}/join", json={"name": "Bo"}).status_code == 201
+    assert [g["id"] for g in client.get("/api/v1/games?status=active").get_json()] == [game["id"]]
+    bad = client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
+        {"open": True, "listed": "no"}, {"open": True}]})
+    assert bad.status_code == 400 and "seats.0" in bad.get_json()["errors"]["json"]
