@@ -1,0 +1,251 @@
+"""Partition bots: beginner (takes closing points in reach), medium (positional, one action at a
+time), advanced (searches whole three-action turns, then the opponent's reply).
+
+All three read positions through `evaluate`, a projection of the final totals from one seat's side:
+points already scored, closed regions each seat owns, what a claim still left could win, and the
+*pockets* of the open region: small colourful pieces a few sticks would close. A pocket is worth
+its closing point plus, when the closer's claimed colours lead in it, the region point it is then
+projected to score at the end: the 3-hex "double-dip" closures the seed's site plans for.
+"""
+from __future__ import annotations
+
+import functools
+import random
+import time
+
+from api.bots.base import bot
+from api.games.base import Move
+from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
+                                 MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, hexes_of)
+
+SLUG = "partition"
+WIN = 1000.0            # a decided game outweighs any projection
+CLAIM_HOPE = 0.6        # a claim not yet made is worth this share of what it would win now
+OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open region
+BEAM = 10               # partial turns the advanced bot keeps at each action
+REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
+POCKET_CHOICES = 8      # the most valuable pockets tried in combination
+
+
+@bot(SLUG, "beginner", "Takes closing points in reach, otherwise plays a quiet stick.")
+def beginner(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
+    scoring = [m for m in state.stick_moves() if closing_gain(state, m) > 0]
+    if scoring:
+        return rng.choice(scoring)
+    claims = state.claim_moves()
+    if claims and len(state.closed) >= 3:
+        return rng.choice(claims)
+    quiet = [m for m in state.stick_moves() if not state.open_splits[m.edge]]
+    return rng.choice(quiet or state.legal_moves())
+
+
+@bot(SLUG, "medium", "Plays the action that looks best positionally: claims colours it can win "
+     "regions with and leaves the opponent few colourful closures.")
+def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
+    return greedy_action(state, rng)
+
+
+@bot(SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
+     "double-dip closures that score now and again at the end.")
+def advanced(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
+    deadline = time.perf_counter() + 0.9 * budget_s
+    me = state.turn
+    turns = plan_turns(state, rng, deadline)
+    best_move, best_value = turns[0][1], float("-inf")
+    for value, first, end in turns[:REPLIES]:
+        if time.perf_counter() > deadline:
+            break
+        if not end.is_over():
+            value = evaluate(play_turn(end, rng), me)
+        if value > best_value:
+            best_move, best_value = first, value
+    return best_move
+
+
+# --- search ---
+
+def greedy_action(state: PartitionState, rng: random.Random) -> Move:
+    """The action with the best evaluation for the mover (ties broken at random)."""
+    me = state.turn
+    moves = state.legal_moves()
+    rng.shuffle(moves)
+    return max(moves, key=lambda m: evaluate(state.apply(m), me))
+
+
+def play_turn(state: PartitionState, rng: random.Random) -> PartitionState:
+    """The position after the seat to move plays out its turn greedily."""
+    seat = state.turn
+    while not state.is_over() and state.turn == seat:
+        state = state.apply(greedy_action(state, rng))
+    return state
+
+
+def plan_turns(state: PartitionState, rng: random.Random,
+               deadline: float) -> list[tuple[float, Move, PartitionState]]:
+    """The rest of the mover's turn by beam search: (value, first action, position after the
+    turn), best first; orders of the same actions count once. Out of time, partial turns count
+    with their value so far."""
+    me = state.turn
+    beam: list[tuple[Move | None, PartitionState]] = [(None, state)]
+    finished: dict[tuple, tuple[float, Move, PartitionState]] = {}
+    while beam:
+        found: dict[tuple, tuple[float, Move, PartitionState]] = {}
+        for first, node in beam:
+            if found and time.perf_counter() > deadline:
+                break
+            moves = node.legal_moves()
+            rng.shuffle(moves)  # equal values: a random one first
+            for move in moves:
+                after = node.apply(move)
+                found.setdefault(position_key(after), (evaluate(after, me), first or move, after))
+        beam = []
+        out_of_time = time.perf_counter() > deadline
+        for key, entry in sorted(found.items(), key=lambda kv: kv[1][0], reverse=True):
+            if entry[2].is_over() or entry[2].turn != me or out_of_time:
+                finished.setdefault(key, entry)
+            elif len(beam) < BEAM:
+                beam.append((entry[1], entry[2]))
+    return sorted(finished.values(), key=lambda entry: entry[0], reverse=True)
+
+
+def position_key(state: PartitionState) -> tuple:
+    return state.links, state.colours, state.open, state.turn, state.actions_left
+
+
+# --- evaluation ---
+
+def evaluate(state: PartitionState, seat: int) -> float:
+    """The projected final margin of `seat`: exact once the game is over."""
+    if state.is_over():
+        totals = state.totals()
+        margin = totals[seat] - totals[1 - seat]
+        return margin + (WIN if margin > 0 else -WIN if margin < 0 else 0)
+    other = 1 - seat
+    colour_masks = discs_by_colour(state)
+    owned = [owned_mask(state, colour_masks, s) for s in (0, 1)]
+    value = state.points[seat] - state.points[other]
+    for region in state.closed:
+        value += lead(region, owned, seat)
+    value += CLAIM_HOPE * (claim_hope(state, colour_masks, owned, seat)
+                           - claim_hope(state, colour_masks, owned, other))
+    value += OPEN_COLOUR_WEIGHT * ((state.open & owned[seat]).bit_count()
+                                   - (state.open & owned[other]).bit_count())
+    if state.turn == seat:
+        value += pocket_gain(state, owned, seat, state.actions_left)
+    else:
+        value -= pocket_gain(state, owned, other, ACTIONS_PER_TURN)
+    return value
+
+
+def discs_by_colour(state: PartitionState) -> tuple[int, ...]:
+    """Per colour, the bit mask of the hexes still holding a disc of it."""
+    return _discs_by_colour(state.colours)
+
+
+@functools.lru_cache(maxsize=256)  # discs change only on claims, so positions share these
+def _discs_by_colour(colours: tuple[int | None, ...]) -> tuple[int, ...]:
+    masks = [0] * len(COLOURS)
+    for h, colour in enumerate(colours):
+        if colour is not None:
+            masks[colour] |= 1 << h
+    return tuple(masks)
+
+
+def owned_mask(state: PartitionState, colour_masks: tuple[int, ...], seat: int) -> int:
+    mask = 0
+    for colour in state.claimed[seat]:
+        mask |= colour_masks[colour]
+    return mask
+
+
+def lead(region: int, owned: list[int], seat: int) -> int:
+    """+1 when `seat` owns the region now, -1 when the other seat does, 0 on a tie."""
+    diff = (region & owned[seat]).bit_count() - (region & owned[1 - seat]).bit_count()
+    return (diff > 0) - (diff < 0)
+
+
+def claim_hope(state: PartitionState, colour_masks: tuple[int, ...], owned: list[int],
+               seat: int) -> float:
+    """What `seat`'s best claim could still win among the closed regions (0 with none left)."""
+    if len(state.claimed[seat]) >= MAX_CLAIMS:
+        return 0.0
+    taken = set(state.claimed[0] + state.claimed[1])
+    closed = ((1 << HEXES) - 1) ^ state.open
+    best = 0.0
+    for colour, discs in enumerate(colour_masks):
+        if colour in taken or not discs & closed:
+            continue
+        with_colour = list(owned)
+        with_colour[seat] |= discs
+        gain = sum(lead(r, with_colour, seat) - lead(r, owned, seat) for r in state.closed)
+        gain += OPEN_COLOUR_WEIGHT * (discs & state.open).bit_count()
+        best = max(best, gain)
+    return best
+
+
+def closing_gain(state: PartitionState, move: Stick) -> int:
+    """The closing points a legal stick earns right away."""
+    return state.apply(move).points[state.turn] - state.points[state.turn]
+
+
+def pocket_gain(state: PartitionState, owned: list[int], seat: int, actions: int) -> float:
+    """What `seat` could take with `actions` sticks by closing colourful pockets of the open
+    region: each gives its closing point and locks in its lead (a double dip when it is
+    `seat`'s). Pockets are the cut-off sides of bridges (one stick) and 3-hex pieces; the best
+    few are combined, disjoint and within `actions` sticks."""
+    options = []
+    size = state.open_size
+    for side in state.open_splits.values():
+        if side:
+            small = side if 2 * side.bit_count() <= size else state.open ^ side
+            if small.bit_count() > 1 or not state.singleton_rule:
+                options.append((pocket_value(state, small, owned, seat), 1, small))
+    free = sum(map(EDGE_BITS.__getitem__, state.open_splits))  # open edges without a stick
+    # a piece of 3 hexes that `actions` sticks close has at most 2 + 2 + 2 + `actions` free
+    # edge ends, so one of its hexes has at most a third of that
+    most = (6 + actions) // 3
+    low = sum(1 << h for h in hexes_of(state.open) if state.links[h].bit_count() <= most)
+    for piece, inside, boundary in TRIPLES:
+        if not piece & low or (free & inside).bit_count() < 2:
+            continue  # out of reach, not connected, or not all in the open region
+        cost = (free & boundary).bit_count()
+        if 1 < cost <= actions:
+            options.append((pocket_value(state, piece, owned, seat), cost, piece))
+    best = sorted((o for o in options if o[0] > 0), reverse=True)[:POCKET_CHOICES]
+    return best_combination(best, actions, 0)
+
+
+def best_combination(options: list[tuple[int, int, int]], actions: int, taken: int) -> int:
+    """The most value from disjoint (value, cost, piece) options within `actions` sticks."""
+    most = 0
+    for i, (value, cost, piece) in enumerate(options):
+        if cost <= actions and not piece & taken:
+            most = max(most, value + best_combination(options[i + 1:], actions - cost,
+                                                      taken | piece))
+    return most
+
+
+def pocket_value(state: PartitionState, piece: int, owned: list[int], seat: int) -> int:
+    colours = {state.colours[h] for h in hexes_of(piece)} - {None}
+    return int(len(colours) >= CLOSING_COLOURS) + lead(piece, owned, seat)
+
+
+EDGE_BITS = {edge: 1 << i for i, edge in enumerate(EDGES)}
+
+
+def _triples() -> list[tuple[int, int, int]]:
+    """Every connected set of three hexes on the board, as (hex mask, mask of the edges inside
+    it, mask of the edges leaving it) in EDGE_BITS."""
+    found = set()
+    for a in range(HEXES):
+        for b in NEIGHBOURS[a]:
+            for c in set(NEIGHBOURS[a]) | set(NEIGHBOURS[b]):
+                if c not in (a, b):
+                    found.add(frozenset((a, b, c)))
+    return [(sum(1 << h for h in t),
+             sum(bit for (a, b), bit in EDGE_BITS.items() if a in t and b in t),
+             sum(bit for (a, b), bit in EDGE_BITS.items() if (a in t) != (b in t)))
+            for t in sorted(found, key=sorted)]
+
+
+TRIPLES = _triples()

@@ -1,0 +1,504 @@
+"""Partition (v0.8a, the singleton test): cut one open region of hexes apart with sticks.
+
+Rules: ../../seeds/partition.md. A turn is three actions, each one move (one ply): the same seat
+stays `to_move` until its third action, or until the game ends mid-turn. The turn never passes
+early, so there is no forced pass: while the game runs the open region has at least two hexes
+(an equal split of 5 or fewer ends the game, any other split keeps the larger part open), so it has
+an edge without a stick (a spanning tree) and some normal stick is always legal.
+
+Hexes are numbered `row * 6 + col` on an odd-r board. A stick between hexes 0 and 6 leaves the open
+region whole, and the same seat acts again:
+
+>>> layout = ["red", "orange", "yellow", "green", "blue", "purple"] * 6
+>>> state = Partition.new(Partition.check_options({"layout": layout}), first=0, seed=0)
+>>> state = state.apply(Stick((0, 6)))
+>>> state.to_move, state.actions_left, state.open_size
+(0, 2, 36)
+
+Corner hex 0 now touches only hex 1, so a stick there would close a one-hex region, which the
+singleton restriction forbids while another stick would not close one:
+
+>>> state.apply(Stick((0, 1)))
+Traceback (most recent call last):
+...
+api.games.base.IllegalMove: A stick may not close a one-hex region while another stick would not.
+
+Hexes 0, 1 and 2 (red, orange, yellow) are cut off by seat 1's third stick, for a closing point:
+
+>>> for edge in ((1, 6), (1, 7), (2, 7), (2, 8), (2, 3)):
+...     state = state.apply(Stick(edge))
+>>> state.closed_regions(), state.points, state.to_move, state.actions_left
+([[0, 1, 2]], (0, 1), 0, 3)
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import random
+from typing import Any
+
+from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
+                            move_object, pair_field)
+from api.games.registry import register
+
+ROWS = COLS = 6
+HEXES = ROWS * COLS
+COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
+DISCS_PER_COLOUR = HEXES // len(COLOURS)
+ACTIONS_PER_TURN = 3
+MAX_CLAIMS = 2
+MAX_SUBDIVISIONS = 2
+FINAL_SPLIT_MAX = 5   # an equal split into parts of this size or smaller ends the game
+CLOSING_COLOURS = 3   # a closed region with this many colours earns its closer a point
+
+
+def _neighbours(hex_id: int) -> tuple[int, ...]:
+    """The hexes next to `hex_id` on the odd-r board (odd rows sit half a hex to the right)."""
+    r, c = divmod(hex_id, COLS)
+    shift = 0 if r % 2 else -1
+    cells = [(r, c - 1), (r, c + 1), (r - 1, c + shift), (r - 1, c + shift + 1),
+             (r + 1, c + shift), (r + 1, c + shift + 1)]
+    return tuple(sorted(rr * COLS + cc for rr, cc in cells if 0 <= rr < ROWS and 0 <= cc < COLS))
+
+
+NEIGHBOURS = tuple(_neighbours(h) for h in range(HEXES))
+EDGES = tuple((a, b) for a in range(HEXES) for b in NEIGHBOURS[a] if a < b)
+ALL_LINKS = tuple(sum(1 << n for n in NEIGHBOURS[h]) for h in range(HEXES))
+ALL_HEXES = (1 << HEXES) - 1
+
+Edge = tuple[int, int]
+
+
+@dataclasses.dataclass(frozen=True)
+class Stick(Move):
+    """A normal stick on an edge of the open region; `close` names a hex of the part to close
+    when the stick splits the region into equal parts and the split is not the final one."""
+
+    edge: Edge
+    close: int | None = None
+
+    def to_dict(self) -> dict:
+        out = {"type": "stick", "edge": list(self.edge)}
+        if self.close is not None:
+            out["close"] = self.close
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim(Move):
+    """Take the disc on `hex` (in a closed region): its colour becomes the mover's."""
+
+    hex: int
+
+    def to_dict(self) -> dict:
+        return {"type": "claim", "hex": self.hex}
+
+
+@dataclasses.dataclass(frozen=True)
+class Subdivide(Move):
+    """A stick inside a closed region that splits it in two."""
+
+    edge: Edge
+
+    def to_dict(self) -> dict:
+        return {"type": "subdivide", "edge": list(self.edge)}
+
+
+def _check_layout(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != HEXES or any(c not in COLOURS for c in value):
+        raise ValueError(f"Option layout must list {HEXES} colours from {', '.join(COLOURS)}.")
+    if any(value.count(c) != DISCS_PER_COLOUR for c in COLOURS):
+        raise ValueError(f"Option layout must hold {DISCS_PER_COLOUR} discs of each colour.")
+    return list(value)
+
+
+@register
+class Partition(Game):
+    slug = "partition"
+    title = "Partition"
+    summary = ("Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
+               "colourful regions for points, claim two colours, and own the most regions.")
+    options = (
+        Option("layout", "json", None, "The 36 disc colours by hex id, 6 of each colour; "
+               "by default they are shuffled from the game's seed.", check=_check_layout),
+        Option("singleton_rule", "bool", True, "A stick may not close a one-hex region while "
+               "another stick would not."),
+    )
+
+    @classmethod
+    def new(cls, options: dict, first: int, seed: int) -> "PartitionState":
+        layout = options.get("layout")
+        if layout is None:
+            layout = [c for c in COLOURS for _ in range(DISCS_PER_COLOUR)]
+            random.Random(seed).shuffle(layout)
+        return PartitionState(
+            colours=tuple(COLOURS.index(c) for c in layout), links=ALL_LINKS, open=ALL_HEXES,
+            closed=(), claimed=((), ()), subdivisions_left=(MAX_SUBDIVISIONS, MAX_SUBDIVISIONS),
+            actions_left=ACTIONS_PER_TURN, turn=first, points=(0, 0),
+            singleton_rule=options.get("singleton_rule", True))
+
+    @classmethod
+    def parse_move(cls, data: Any) -> Move:
+        kind = move_object(data, ("stick", "claim", "subdivide"))
+        if kind == "claim":
+            return Claim(int_field(data, "hex"))
+        edge = tuple(sorted(pair_field(data, "edge")))
+        if kind == "subdivide":
+            return Subdivide(edge)
+        close = None if data.get("close") is None else int_field(data, "close")
+        return Stick(edge, close)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PartitionState(State):
+    colours: tuple[int | None, ...]   # colour index per hex; None once its disc is claimed
+    links: tuple[int, ...]            # per hex, a bit mask of the neighbours with no stick between
+    open: int                         # bit mask of the open region; 0 once the game is over
+    closed: tuple[int, ...]           # bit masks of the closed regions, by lowest hex
+    claimed: tuple[tuple[int, ...], tuple[int, ...]]
+    subdivisions_left: tuple[int, int]
+    actions_left: int
+    turn: int                         # the seat whose turn it is (or was, when the game ended)
+    points: tuple[int, int]           # closing points
+    singleton_rule: bool
+
+    game = Partition
+
+    # --- whose turn, and what is legal ---
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.is_over() else self.turn
+
+    @property
+    def open_size(self) -> int:
+        return self.open.bit_count()
+
+    def is_over(self) -> bool:
+        return not self.open
+
+    def legal_moves(self) -> list[Move]:
+        if self.is_over():
+            return []
+        return self.stick_moves() + self.claim_moves() + self.subdivide_moves()
+
+    def stick_moves(self) -> list[Stick]:
+        """Every legal normal stick, one per `close` choice on an equal non-final split."""
+        size = self.open_size
+        moves: list[Stick] = []
+        singles: list[Stick] = []
+        splits = self.open_splits
+        for edge in sorted(splits):
+            side = splits[edge]
+            if not side:
+                moves.append(STICKS[edge])
+                continue
+            part = side.bit_count()
+            if 2 * part == size and part > FINAL_SPLIT_MAX:
+                closes = sorted((lowest_hex(side), lowest_hex(self.open ^ side)))
+                moves += [Stick(edge, hex_id) for hex_id in closes]
+            elif min(part, size - part) == 1 and size > 2:
+                singles.append(STICKS[edge])
+            else:
+                moves.append(STICKS[edge])
+        if singles and (not moves or not self.singleton_rule):
+            moves = sorted(moves + singles, key=lambda m: m.edge)
+        return moves
+
+    def claim_moves(self) -> list[Claim]:
+        if len(self.claimed[self.turn]) >= MAX_CLAIMS:
+            return []
+        taken = set(self.claimed[0] + self.claimed[1])
+        closed = ALL_HEXES ^ self.open
+        return [CLAIMS[h] for h in hexes_of(closed)
+                if self.colours[h] is not None and self.colours[h] not in taken]
+
+    def subdivide_moves(self) -> list[Subdivide]:
+        if not self.subdivisions_left[self.turn]:
+            return []
+        return [SUBDIVISIONS[edge] for region in self.closed
+                for edge, side in sorted(self.region_splits(region).items()) if side]
+
+    def region_splits(self, region: int) -> dict[Edge, int]:
+        """Every edge without a stick inside `region`, mapped to the hexes a stick there would
+        cut off from the region's lowest hex (0 when the region would stay whole)."""
+        return region_splits(region, self.links)
+
+    @functools.cached_property
+    def open_splits(self) -> dict[Edge, int]:
+        return self.region_splits(self.open) if self.open else {}
+
+    # --- applying an action ---
+
+    def apply(self, move: Move) -> "PartitionState":
+        if self.is_over():
+            raise IllegalMove("The game is over.")
+        if isinstance(move, Stick):
+            return self._place_stick(move)
+        if isinstance(move, Claim):
+            return self._claim(move.hex)
+        if isinstance(move, Subdivide):
+            return self._subdivide(move.edge)
+        raise IllegalMove("In Partition you place a stick, claim a colour or subdivide.")
+
+    def _place_stick(self, move: Stick) -> "PartitionState":
+        a, b = edge = _check_edge(move.edge, self.links)
+        if not (self.open >> a & 1 and self.open >> b & 1):
+            raise IllegalMove(f"Edge {list(edge)} is not in the open region; "
+                              "only a subdivision may go inside a closed region.")
+        side = self.open_splits[edge]
+        links = cut_edge(self.links, a, b)
+        if not side:
+            if move.close is not None:
+                raise IllegalMove("This stick does not split the open region, so there is "
+                                  "nothing to close; leave out 'close'.")
+            return self._next_action(links=links)
+        other = self.open ^ side
+        part, size = side.bit_count(), self.open_size
+        final = 2 * part == size and part <= FINAL_SPLIT_MAX
+        if 2 * part == size and not final:
+            if move.close is None:
+                raise IllegalMove("This stick splits the open region into two equal parts: "
+                                  "name a hex of the part to close in 'close'.")
+            if not (0 <= move.close < HEXES and self.open >> move.close & 1):
+                raise IllegalMove(f"Hex {move.close} is in neither part of the split.")
+            closing = side if side >> move.close & 1 else other
+        elif move.close is not None:
+            raise IllegalMove("Only an equal split that does not end the game lets you choose "
+                              "the part to close; leave out 'close'.")
+        else:
+            closing = side if 2 * part < size else other
+        if (not final and closing.bit_count() == 1 and self.singleton_rule
+                and not self._only_singleton_sticks):
+            raise IllegalMove("A stick may not close a one-hex region while another stick "
+                              "would not.")
+        closes = (side, other) if final else (closing,)
+        points = list(self.points)
+        points[self.turn] += sum(self.closing_point(region) for region in closes)
+        return self._next_action(links=links, open=0 if final else self.open ^ closing,
+                                 closed=_sorted_regions(self.closed + closes),
+                                 points=tuple(points))
+
+    @functools.cached_property
+    def _only_singleton_sticks(self) -> bool:
+        """True when every normal stick would close a one-hex region (they become legal)."""
+        size = self.open_size
+        return all(side and min(side.bit_count(), size - side.bit_count()) == 1
+                   for side in self.open_splits.values())
+
+    def _claim(self, hex_id: int) -> "PartitionState":
+        if not 0 <= hex_id < HEXES:
+            raise IllegalMove(f"There is no hex {hex_id}; hexes are numbered 0 to {HEXES - 1}.")
+        if self.open >> hex_id & 1:
+            raise IllegalMove(f"Hex {hex_id} is in the open region; claim from a closed region.")
+        colour = self.colours[hex_id]
+        if colour is None:
+            raise IllegalMove(f"The disc on hex {hex_id} has already been claimed.")
+        mine, theirs = self.claimed[self.turn], self.claimed[1 - self.turn]
+        if len(mine) >= MAX_CLAIMS:
+            raise IllegalMove(f"You have already claimed {MAX_CLAIMS} colours.")
+        if colour in theirs:
+            raise IllegalMove(f"{COLOURS[colour].capitalize()} belongs to the other player.")
+        if colour in mine:
+            raise IllegalMove(f"{COLOURS[colour].capitalize()} is already yours.")
+        colours = list(self.colours)
+        colours[hex_id] = None
+        claimed = list(self.claimed)
+        claimed[self.turn] = mine + (colour,)
+        return self._next_action(colours=tuple(colours), claimed=tuple(claimed))
+
+    def _subdivide(self, edge: Edge) -> "PartitionState":
+        a, b = edge = _check_edge(edge, self.links)
+        region = next((r for r in self.closed if r >> a & 1), 0)
+        if not region >> b & 1:
+            raise IllegalMove(f"Edge {list(edge)} is not inside a closed region; "
+                              "a subdivision splits a closed region.")
+        if not self.subdivisions_left[self.turn]:
+            raise IllegalMove("You have used both your subdivisions.")
+        links = cut_edge(self.links, a, b)
+        part = flood(a, links)
+        if part >> b & 1:
+            raise IllegalMove("A subdivision must split its region in two; this stick would not.")
+        left = list(self.subdivisions_left)
+        left[self.turn] -= 1
+        rest = tuple(r for r in self.closed if r != region)
+        return self._next_action(links=links, closed=_sorted_regions(rest + (part, region ^ part)),
+                                 subdivisions_left=tuple(left))
+
+    def _next_action(self, **changes) -> "PartitionState":
+        """The state after one action: the turn passes after the third, unless the game ended."""
+        if self.actions_left > 1 or changes.get("open") == 0:
+            changes["actions_left"] = self.actions_left - 1
+        else:
+            changes.update(actions_left=ACTIONS_PER_TURN, turn=1 - self.turn)
+        return dataclasses.replace(self, **changes)
+
+    # --- scoring ---
+
+    def closing_point(self, region: int) -> int:
+        """1 when the region holds discs of at least three colours, else 0."""
+        colours = {self.colours[h] for h in hexes_of(region)} - {None}
+        return int(len(colours) >= CLOSING_COLOURS)
+
+    def region_owner(self, region: int) -> int | None:
+        """The seat with more of its claimed colours' discs in the region, None on a tie."""
+        counts = [sum(1 for h in hexes_of(region) if self.colours[h] in self.claimed[seat])
+                  for seat in (0, 1)]
+        return None if counts[0] == counts[1] else int(counts[1] > counts[0])
+
+    def totals(self) -> list[int]:
+        """Closing points plus a point for every closed region a seat owns."""
+        totals = list(self.points)
+        for region in self.closed:
+            owner = self.region_owner(region)
+            if owner is not None:
+                totals[owner] += 1
+        return totals
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_over():
+            return None
+        totals = self.totals()
+        winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
+        return Outcome(winner, "score", totals)
+
+    def closed_regions(self) -> list[list[int]]:
+        return [list(hexes_of(r)) for r in self.closed]
+
+    # --- serialisation ---
+
+    def to_dict(self) -> dict:
+        regions = _sorted_regions(self.closed + ((self.open,) if self.open else ()))
+        return {
+            "rows": ROWS, "cols": COLS,
+            "colours": [None if c is None else COLOURS[c] for c in self.colours],
+            "sticks": [list(e) for e in EDGES if not self.links[e[0]] >> e[1] & 1],
+            "regions": [{"hexes": list(hexes_of(r)), "closed": r != self.open} for r in regions],
+            "claimed": [[COLOURS[c] for c in seat] for seat in self.claimed],
+            "claims_left": [MAX_CLAIMS - len(seat) for seat in self.claimed],
+            "subdivisions_left": list(self.subdivisions_left),
+            "actions_left": self.actions_left,
+            "points": list(self.points),
+            "turn": self.turn,
+            "singleton_rule": self.singleton_rule,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "PartitionState":
+        links = links_after(data["sticks"])
+        masks = [(sum(1 << h for h in r["hexes"]), r["closed"]) for r in data["regions"]]
+        return cls(
+            colours=tuple(None if c is None else COLOURS.index(c) for c in data["colours"]),
+            links=links, open=sum(m for m, closed in masks if not closed),
+            closed=_sorted_regions(tuple(m for m, closed in masks if closed)),
+            claimed=tuple(tuple(COLOURS.index(c) for c in seat) for seat in data["claimed"]),
+            subdivisions_left=tuple(data["subdivisions_left"]),
+            actions_left=data["actions_left"], turn=data["turn"], points=tuple(data["points"]),
+            singleton_rule=data["singleton_rule"])
+
+
+# --- region helpers on bit masks (bit h stands for hex h) ---
+
+def hexes_of(mask: int) -> list[int]:
+    """The hex ids in a bit mask, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def lowest_hex(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def flood(start: int, links: tuple[int, ...]) -> int:
+    """The bit mask of hexes reachable from `start` without crossing a stick."""
+    seen = frontier = 1 << start
+    while frontier:
+        reach = 0
+        for h in hexes_of(frontier):
+            reach |= links[h]
+        frontier = reach & ~seen
+        seen |= frontier
+    return seen
+
+
+def region_splits(region: int, links: tuple[int, ...]) -> dict[Edge, int]:
+    """Every edge without a stick inside `region`, mapped to the bit mask of the hexes a stick
+    there would cut off from the region's lowest hex, or 0 when the region would stay whole.
+
+    One pass instead of one flood fill per edge: grow a breadth-first tree of the region. Every
+    other edge closes a cycle with the tree edges between its ends, named by the hexes in exactly
+    one of the two ends' ancestor sets; a tree edge on no cycle is a bridge, and a stick there cuts
+    off the subtree below it."""
+    root = lowest_hex(region)
+    order, parent = [root], [-1] * HEXES
+    ancestors = [0] * HEXES  # per hex: itself and the hexes above it in the tree
+    ancestors[root] = seen = 1 << root
+    on_cycle = 0             # hexes whose tree edge up to their parent lies on a cycle
+    splits: dict[Edge, int] = {}
+    for h in order:
+        linked, mine = links[h], ancestors[h]
+        fresh = linked & ~seen
+        seen |= fresh
+        # edges to higher hexes already in the tree close cycles (each is met once, from its
+        # lower end); a breadth-first tree joins no hex to an ancestor other than its parent
+        cycle_ends = linked & ~fresh & -(2 << h) & ~(mine ^ 1 << h)
+        while cycle_ends:
+            bit = cycle_ends & -cycle_ends
+            cycle_ends ^= bit
+            n = bit.bit_length() - 1
+            on_cycle |= mine ^ ancestors[n]
+            splits[(h, n)] = 0
+        while fresh:
+            bit = fresh & -fresh
+            fresh ^= bit
+            n = bit.bit_length() - 1
+            parent[n] = h
+            ancestors[n] = mine | bit
+            order.append(n)
+    below = [1 << h for h in range(HEXES)]
+    for h in reversed(order[1:]):
+        p = parent[h]
+        below[p] |= below[h]
+        splits[(p, h) if p < h else (h, p)] = 0 if on_cycle >> h & 1 else below[h]
+    return splits
+
+
+# moves are immutable values, so every listing shares these
+STICKS = {edge: Stick(edge) for edge in EDGES}
+SUBDIVISIONS = {edge: Subdivide(edge) for edge in EDGES}
+CLAIMS = tuple(Claim(h) for h in range(HEXES))
+
+
+def _check_edge(edge: Edge, links: tuple[int, ...]) -> Edge:
+    a, b = edge
+    if not (0 <= a < HEXES and 0 <= b < HEXES) or b not in NEIGHBOURS[a]:
+        raise IllegalMove(f"{list(edge)} is not an edge: hexes {a} and {b} are not neighbours.")
+    if not links[a] >> b & 1:
+        raise IllegalMove(f"Edge {list(edge)} already has a stick.")
+    return edge
+
+
+def links_after(sticks) -> tuple[int, ...]:
+    """Per hex, the neighbours it still touches once `sticks` (edges `[a, b]`) are placed."""
+    links = ALL_LINKS
+    for a, b in sticks:
+        links = cut_edge(links, a, b)
+    return links
+
+
+def cut_edge(links: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:
+    """The links once a stick lies between hexes a and b."""
+    out = list(links)
+    out[a] &= ~(1 << b)
+    out[b] &= ~(1 << a)
+    return tuple(out)
+
+
+def _sorted_regions(regions: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(regions, key=lowest_hex))

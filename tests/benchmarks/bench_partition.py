@@ -1,0 +1,125 @@
+"""Partition: listing every legal action, bridges in one pass against a flood fill per edge.
+
+The baseline is the engine with its bridge finder swapped for the naive one: for every edge of a
+region it floods the region once without that edge to see whether, and how, it splits. Both use
+the engine's own bit-mask flood fill and move listing, so the ratio measures the algorithm. A
+networkx `bridges` variant is timed too, as the obvious library alternative to the hand-written
+pass. A second figure times the open region's splits alone, the part the algorithm changes.
+
+    .venv/bin/python -m tests.benchmarks.bench_partition
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+
+import networkx as nx
+
+from api.games.partition import (NEIGHBOURS, Partition, PartitionState, cut_edge, flood,
+                                 hexes_of, lowest_hex)
+
+POSITIONS = 20       # mid-game positions: the middle ply of seeded random games
+REPEATS = 10         # listings of one position in a row
+ROUNDS = 5           # the methods take turns on each position; each keeps its best round
+
+
+def far_side(region: int, links: tuple[int, ...], a: int, b: int) -> int | None:
+    """The hexes cut off from the region's lowest hex by a stick on (a, b), None if none are."""
+    side = flood(b, cut_edge(links, a, b))
+    if side >> a & 1:
+        return None
+    return region ^ side if side >> lowest_hex(region) & 1 else side
+
+
+def region_edges(region: int, links: tuple[int, ...]) -> list[tuple[int, int]]:
+    return [(a, b) for a in hexes_of(region) for b in NEIGHBOURS[a] if b > a and links[a] >> b & 1]
+
+
+class NaiveState(PartitionState):
+    """Splits by brute force: one flood fill per edge of the region."""
+
+    def region_splits(self, region: int) -> dict:
+        return {(a, b): far_side(region, self.links, a, b) or 0
+                for a, b in region_edges(region, self.links)}
+
+
+class NetworkxState(PartitionState):
+    """Bridges by networkx, then one flood fill per bridge for its far side."""
+
+    def region_splits(self, region: int) -> dict:
+        edges = region_edges(region, self.links)
+        graph = nx.Graph(edges)
+        graph.add_nodes_from(hexes_of(region))
+        splits = dict.fromkeys(edges, 0)
+        for a, b in (tuple(sorted(e)) for e in nx.bridges(graph)):
+            splits[(a, b)] = far_side(region, self.links, a, b)
+        return splits
+
+
+def as_class(cls, state: PartitionState) -> PartitionState:
+    return cls(**{f.name: getattr(state, f.name) for f in dataclasses.fields(state)})
+
+
+def listing(state: PartitionState) -> list:
+    """The legal actions, the state's cached splits dropped first so every listing finds them."""
+    state.__dict__.pop("open_splits", None)
+    return state.legal_moves()
+
+
+def mid_game_positions() -> list[PartitionState]:
+    positions = []
+    for seed in range(POSITIONS):
+        rng = random.Random(seed)
+        game = [Partition.new(Partition.check_options({}), 0, seed)]
+        while not game[-1].is_over():
+            game.append(game[-1].apply(rng.choice(game[-1].legal_moves())))
+        positions.append(game[len(game) // 2])
+    return positions
+
+
+def open_splits(state: PartitionState) -> dict:
+    return state.region_splits(state.open)
+
+
+def timed(task, state: PartitionState) -> float:
+    """CPU seconds per call: the machine is shared, and wall time would charge a slow method
+    for other processes' load more often than a fast one."""
+    start = time.process_time()
+    for _ in range(REPEATS):
+        task(state)
+    return (time.process_time() - start) / REPEATS
+
+
+def mean_best_times(task, classes, positions) -> list[float]:
+    """Per class, the mean over positions of its best time for `task`."""
+    copies = [[as_class(cls, state) for state in positions] for cls in classes]
+    best = [[float("inf")] * len(positions) for _ in classes]
+    for _ in range(ROUNDS):
+        for i in range(len(positions)):
+            for c in range(len(classes)):
+                best[c][i] = min(best[c][i], timed(task, copies[c][i]))
+    return [sum(times) / len(times) for times in best]
+
+
+def main() -> None:
+    positions = mid_game_positions()
+    classes = (NaiveState, NetworkxState, PartitionState)
+    for state in positions:
+        assert len({tuple(listing(as_class(cls, state))) for cls in classes}) == 1
+    moves = sum(len(s.legal_moves()) for s in positions) / len(positions)
+    open_size = sum(s.open_size for s in positions) / len(positions)
+    print(f"{len(positions)} mid-game positions: {open_size:.1f} open hexes, "
+          f"{moves:.1f} legal actions on average")
+    for task, what in ((listing, "every legal action"), (open_splits, "the open region's splits")):
+        naive_s, library_s, engine_s = mean_best_times(task, classes, positions)
+        print(f"{what}:")
+        print(f"  naive flood fill per edge : {naive_s * 1e6:8.1f} us")
+        print(f"  networkx bridges          : {library_s * 1e6:8.1f} us "
+              f"({naive_s / library_s:.1f}x the naive speed)")
+        print(f"  engine, one tree pass     : {engine_s * 1e6:8.1f} us "
+              f"({naive_s / engine_s:.1f}x the naive speed)")
+
+
+if __name__ == "__main__":
+    main()

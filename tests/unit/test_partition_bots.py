@@ -1,0 +1,79 @@
+"""Partition bots: each level's characteristic choice from a small explicit position, and legal
+moves throughout a game."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import api.bots.partition as bots
+from api.bots.base import levels
+from api.bots.match import play_game
+from api.games.partition import Claim, Partition, Stick
+from tests.unit.test_partition import around, position
+
+# hexes 0, 1, 2 (red, orange, yellow in the column layout) with sticks on three of their six
+# boundary edges: three more sticks, (1, 7), (2, 7) and (2, 8), close them
+POCKET_SIDES = [(1, 7), (2, 7), (2, 8)]
+HALF_POCKET = [(0, 6), (1, 6), (2, 3)]
+
+
+def test_three_levels_are_registered():
+    assert set(levels("partition")) == {"beginner", "medium", "advanced"}
+
+
+def test_beginner_takes_a_closing_point_in_reach():
+    state = position(around(0, 1, 2)[:-1], open_at=3)
+    move = bots.beginner(state, random.Random(0), 0.1)
+    assert move == Stick(around(0, 1, 2)[-1])
+
+
+def test_medium_claims_a_colour_that_wins_a_closed_region():
+    # closed {0, 1, 6}: red, orange, red; claiming red from one red disc leaves the other
+    state = position(around(0, 1, 6), open_at=3)
+    move = bots.medium(state, random.Random(0), 0.1)
+    assert move in (Claim(0), Claim(6))
+
+
+def test_medium_does_not_bring_a_colourful_piece_within_the_opponents_reach():
+    # four sticks still close {0, 1, 2}; with one action left, any of them would hand the
+    # opponent a closing point next turn
+    state = position([(0, 6), (1, 6)], open_at=0, actions_left=1)
+    for seed in range(5):
+        move = bots.medium(state, random.Random(seed), 0.1)
+        assert move.edge not in [(1, 7), (2, 7), (2, 8), (2, 3)]
+
+
+def test_pocket_gain_counts_a_double_dip_for_the_owner_of_its_colours():
+    state = position(HALF_POCKET, open_at=0, claimed=((0,), ()))  # seat 0 owns red
+    owned = [bots.owned_mask(state, bots.discs_by_colour(state), seat) for seat in (0, 1)]
+    assert bots.pocket_gain(state, owned, 0, 3) == 2   # the closing point, and red leads there
+    assert bots.pocket_gain(state, owned, 1, 3) == 0   # seat 1 would score 1 and lose 1
+    assert bots.pocket_gain(state, owned, 0, 2) == 0   # three sticks are needed
+
+
+def test_advanced_plans_a_three_stick_double_dip_closure():
+    state = position(HALF_POCKET, open_at=0, claimed=((0,), ()))
+    rng = random.Random(0)
+    for _ in range(3):
+        move = bots.advanced(state, rng, 5.0)
+        assert move.edge in POCKET_SIDES
+        state = state.apply(move)
+    assert state.closed_regions()[0] == [0, 1, 2] and state.points == (1, 0)
+    assert state.region_owner(state.closed[0]) == 0
+
+
+@pytest.mark.parametrize("level", ["beginner", "medium", "advanced"])
+def test_every_level_plays_only_legal_moves_from_random_positions(level):
+    rng = random.Random(3)
+    for seed in range(4):
+        state = Partition.new(Partition.check_options({}), first=0, seed=seed)
+        for _ in range(10 + 15 * seed):
+            state = state.apply(rng.choice(state.legal_moves()))
+        if not state.is_over():
+            assert levels("partition")[level].choose(state, rng, 0.05) in state.legal_moves()
+
+
+def test_a_game_between_bots_ends_with_a_score():
+    record = play_game("partition", {}, ("beginner", "medium"), seed=1, budget_s=0.05)
+    assert record.outcome.reason == "score" and record.plies > 20
