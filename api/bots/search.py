@@ -68,7 +68,9 @@ def mcts(state: State, rng: random.Random, budget_s: float, *, moves: MovesFn | 
     rng.shuffle(root.untried)
     deadline = time.perf_counter() + budget_s
     iterations = 0
-    while time.perf_counter() < deadline and (max_iterations is None or iterations < max_iterations):
+    # at least one iteration, so that a tiny budget still yields a move
+    while ((iterations == 0 or time.perf_counter() < deadline)
+           and (max_iterations is None or iterations < max_iterations)):
         iterations += 1
         node, path = root, [root]
         while not node.untried and node.children:
