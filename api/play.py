@@ -251,6 +251,7 @@ def public(doc: dict) -> dict:
         "clocks": clocks.view(doc, to_move, time.time()),
         "deadline": _iso_or_none(clocks.deadline_ts(doc, to_move)),
         "created_at": doc["created_at"], "updated_at": doc["updated_at"],
+        "playtest": doc.get("playtest"),
     }
 
 

@@ -75,6 +75,8 @@ class GameSchema(ma.Schema):
     deadline = fields.String(allow_none=True)
     created_at = fields.String()
     updated_at = fields.String()
+    playtest = fields.Dict(allow_none=True, metadata={
+        "description": 'For a playtest\'s sample game: {"id", "index"}; otherwise null.'})
 
 
 class GameWithTokensSchema(GameSchema):

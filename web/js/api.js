@@ -73,3 +73,11 @@ export const move = (id, token, mv, ply) =>
 export const resign = (id, token) => request("POST", `/games/${id}/resign`, { token });
 /** Perfect-play verdicts: {status: 202, ...} while the worker computes them. */
 export const analysis = (id, ply) => request("GET", `/games/${id}/analysis?ply=${ply}`);
+
+/** Playtests: batches of bot-vs-bot games on the workers. */
+export const startPlaytest = (body) => request("POST", "/playtests", { body });
+export const listPlaytests = ({ pageSize = 20 } = {}) =>
+  request("GET", `/playtests?page_size=${pageSize}`).then((r) => r.data);
+/** The playtest, or {status: 304} when `etag` is still current. */
+export const playtest = (id, etag) => request("GET", `/playtests/${id}`, { etag });
+export const cancelPlaytest = (id) => request("DELETE", `/playtests/${id}`);

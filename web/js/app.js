@@ -1,7 +1,9 @@
-// The single-page client: routes on the URL's hash to the lobby, a game, or the rules.
+// The single-page client: routes on the URL's hash to the lobby, a game, the rules, or the
+// playtests.
 
 import { mountGame } from "./game.js";
 import { mountLobby } from "./lobby.js";
+import { mountPlaytest, mountPlaytests } from "./playtests.js";
 import { mountRules, mountRulesIndex } from "./rules.js";
 
 const ROUTES = [
@@ -9,6 +11,8 @@ const ROUTES = [
   [/^#\/game\/([\w-]+)$/, mountGame],
   [/^#\/rules\/?$/, mountRulesIndex],
   [/^#\/rules\/([\w-]+)$/, mountRules],
+  [/^#\/playtests\/?$/, mountPlaytests],
+  [/^#\/playtest\/([\w-]+)$/, mountPlaytest],
 ];
 
 const root = document.getElementById("view");

@@ -247,7 +247,9 @@ class GameView {
       done.textContent = "Copied.";
     } }, "Copy");
     fill(this.share, h("h2", {}, waiting ? "Invite link" : "Link to this game"),
-      waiting ? h("p", {}, "Send this link to your opponent: whoever opens it can take the open seat.") : null,
+      waiting ? h("p", {}, "Send this link to your opponent: whoever opens it can take the open seat.",
+        game.seats.some((s) => s.open && s.listed === false)
+          ? " The game is not listed under Open games, so only those with the link can find it." : "") : null,
       h("div", { class: "copy-row" }, input, copy), done);
     this.share.classList.toggle("card", waiting);
   }

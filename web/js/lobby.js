@@ -77,8 +77,9 @@ class Lobby {
       const kind = this.kindOf(kindSelect.value);
       const bot = kind.bots.find((b) => `bot:${b.level}` === opponent.value);
       opponentLine.textContent = bot ? bot.line : {
-        invite: "You get a link to send; whoever opens it takes the other seat.",
-        open: "The game is listed under Open games for anyone to join.",
+        invite: "You get a link to send; whoever opens it takes the other seat. The game is not "
+          + "listed under Open games.",
+        open: "The game is listed under Open games for anyone to join (and you get a link too).",
         local: "Both seats are played from this browser, taking turns.",
       }[opponent.value];
     };
@@ -136,7 +137,8 @@ class Lobby {
       const other = opponent.value;
       const me = { human: { name: player } };
       const them = other.startsWith("bot:") ? { bot: other.slice(4) }
-        : other === "local" ? { human: { name: `${player} (2)` } } : { open: true };
+        : other === "local" ? { human: { name: `${player} (2)` } }
+          : { open: true, listed: other === "open" };  // an invite: only those with the link see it
       const body = { kind: kindSelect.value, options: opts, seats: [me, them],
                      first: first.value === "random" ? "random" : Number(first.value),
                      time_control: tc.value };
@@ -206,7 +208,7 @@ class Lobby {
           h("span", { class: "muted" }, g.missing || g.error), g.missing ? forget : null);
       }
       const opponents = g.seats.filter((_, i) => !mine.includes(i) || mine.length > 1)
-        .map((s) => (s.open ? "open seat" : s.name)).join(" vs ");
+        .map((s) => (!s.open ? s.name : s.listed === false ? "invited friend" : "open seat")).join(" vs ");
       return h("li", { class: ["game-row", this.myTurn(g) && "my-turn"], dataset: { game: g.id } },
         h("a", { href: `#/game/${g.id}` }, h("strong", {}, this.titleOf(g.kind)), ` vs ${opponents}`),
         h("span", { class: "turn" }, statusLine(g, mine)),

@@ -1,5 +1,6 @@
-// Polling one game: If-None-Match on every poll, paused while the tab is hidden, and a delay
-// the page chooses after each poll (about 1 s while a bot thinks, backing off in slow games).
+// Polling one game (or one playtest): If-None-Match on every poll, paused while the tab is
+// hidden, and a delay the page chooses after each poll (about 1 s while a bot thinks, backing off
+// in slow games).
 
 import * as api from "./api.js";
 
@@ -10,9 +11,10 @@ export class Poller {
    * `nextDelay(unchanged)`: ms until the next poll given how many polls in a row changed
    *   nothing, or null to stop (the game is over).
    * `onError(err)`: a poll failed (it is retried after a longer delay).
+   * `fetch(id, etag)`: the request, `api.game` unless given (`api.playtest` for a playtest).
    */
-  constructor(id, etag, { onChange, nextDelay, onError }) {
-    Object.assign(this, { id, etag, onChange, nextDelay, onError });
+  constructor(id, etag, { onChange, nextDelay, onError, fetch = api.game }) {
+    Object.assign(this, { id, etag, onChange, nextDelay, onError, fetch });
     this.unchanged = 0;
     this.timer = null;
     this.stopped = false;
@@ -58,7 +60,7 @@ export class Poller {
     clearTimeout(this.timer);
     let errorDelay = null;
     try {
-      const response = await api.game(this.id, this.etag);
+      const response = await this.fetch(this.id, this.etag);
       if (this.stopped) return;
       if (response.status === 304) {
         this.unchanged += 1;
