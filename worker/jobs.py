@@ -25,6 +25,11 @@ def _store() -> tuple[GameStore, RQFollowups]:
     return GameStore(connection), RQFollowups(connection)
 
 
+def ping() -> str:
+    """An empty job: the baseline for job round trips, and a check that workers answer."""
+    return "pong"
+
+
 def bot_move(game_id: str, ply: int) -> bool:
     """Play the bot's move in `game_id` if the game is still at `ply`; True when it moved."""
     store, followups = _store()

@@ -1,4 +1,4 @@
-"""The baselines: a bare Flask JSON endpoint, and an empty RQ job."""
+"""The HTTP baseline: a bare Flask JSON endpoint, served by the same gunicorn settings."""
 from flask import Flask, jsonify
 
 app = Flask(__name__)
@@ -7,7 +7,3 @@ app = Flask(__name__)
 @app.get("/api/v1/health")
 def health():
     return jsonify({"web": "ok"})
-
-
-def empty_job() -> None:
-    return None

@@ -62,7 +62,7 @@ def scheduled_empty_jobs(queue: Queue) -> list[float]:
     """How late each of GAMES empty jobs ends after its scheduled time."""
     start = time.time() + 2
     jobs = [(queue.enqueue_at(datetime.fromtimestamp(start + i * SPACING_S, timezone.utc),
-                              "tests.benchmarks.bare_app.empty_job"), start + i * SPACING_S)
+                              "worker.jobs.ping"), start + i * SPACING_S)
             for i in range(GAMES)]
     time.sleep(max(0.0, start + GAMES * SPACING_S + 3 - time.time()))
     late = []
