@@ -2,7 +2,8 @@
 
 Importing this package registers every game; nothing here imports web, storage or job code.
 """
-from api.games import factor_bingo, factor_multiple, partition, ploid  # noqa: F401  (registers)
+from api.games import (factor_bingo, factor_multiple, partition, ploid,  # noqa: F401
+                       prime_drop)  # (importing them registers them)
 from api.games.base import (BadOption, Game, IllegalMove, MalformedMove, Move, Option, Outcome,
                             Pass, State)
 from api.games.registry import GAMES, get_game
