@@ -237,3 +237,16 @@ def test_an_invite_only_seat_stays_out_of_the_lobby_until_taken(client):
     bad = client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
         {"open": True, "listed": "no"}, {"open": True}]})
     assert bad.status_code == 400 and "seats.0" in bad.get_json()["errors"]["json"]
+
+
+def test_429_too_many_requests_with_retry_after(redis_url, redis_client):
+    from api.web import create_app
+
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url,
+                      "RATELIMIT_DEFAULT": "3 per minute"})
+    client = app.test_client()
+    statuses = [client.get("/api/v1/kinds").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    refused = client.get("/api/v1/kinds")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert refused.get_json()["message"] == "Too many requests: slow down and try again shortly."
