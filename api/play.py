@@ -14,6 +14,7 @@ from api import clocks
 from api.clocks import iso
 from api.bots import levels as bot_levels
 from api.games import BadOption, Game, IllegalMove, MalformedMove, Move, Outcome, State, get_game
+from api.games.base import play_forced
 from api.games.registry import GAMES
 from api.store.games import Change, GameStore, TokenOfAnotherGame, TokenUnknown
 
@@ -49,9 +50,11 @@ class Stale(LookupError):
 
 
 class Followups(Protocol):
-    """What runs after a change lands: the worker jobs it calls for (bot moves, deadlines)."""
+    """The worker jobs that changes call for (bot moves, deadlines, analyses)."""
 
     def after_change(self, doc: dict) -> None: ...
+
+    def request_analysis(self, game_id: str, ply: int) -> None: ...
 
 
 def load_state(doc: dict) -> State:
@@ -296,11 +299,9 @@ def _seat(game: type[Game], index: int, seat: Any) -> dict:
 
 
 def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]]:
-    entries = []
-    while not state.is_over() and (forced := state.forced_move()) is not None:
-        entries.append(_entry(ply + len(entries), state.to_move, forced, now))
-        state = state.apply(forced)
-    return state, entries
+    """The server's own moves after `ply`, as history entries."""
+    state, played = play_forced(state)
+    return state, [_entry(ply + i, seat, move, now) for i, (seat, move) in enumerate(played)]
 
 
 def _entry(ply: int, seat: int, move: Move, now: float) -> dict:

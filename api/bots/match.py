@@ -5,7 +5,7 @@ import dataclasses
 import random
 
 from api.bots.base import choose_move
-from api.games.base import Move, Outcome, State
+from api.games.base import Move, Outcome, State, play_forced
 from api.games.registry import get_game
 
 
@@ -27,8 +27,7 @@ def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, firs
     included) is aborted: a batch must end even when the rules or the bots let a game cycle."""
     game = get_game(slug)
     rng = random.Random(seed)
-    history: list[tuple[int, Move]] = []
-    state = _forced_moves(game.new(game.check_options(options), first, seed), history)
+    state, history = play_forced(game.new(game.check_options(options), first, seed))
     plies = 0
     while not state.is_over():
         if max_plies is not None and len(history) >= max_plies:
@@ -36,8 +35,8 @@ def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, firs
                               tuple(history), state)
         seat = state.to_move
         move = choose_move(state, levels[seat], rng, budget_s)
-        history.append((seat, move))
-        state = _forced_moves(state.apply(move), history)
+        state, forced = play_forced(state.apply(move))
+        history += [(seat, move), *forced]
         plies += 1
     return GameRecord(tuple(levels), first, state.outcome(), plies, tuple(history), state)
 
@@ -54,10 +53,3 @@ def match(slug: str, options: dict, level_a: str, level_b: str, games: int, seed
         tally[key] = tally.get(key, 0) + 1
     return tally
 
-
-def _forced_moves(state: State, history: list[tuple[int, Move]]) -> State:
-    """Apply the server's own moves (passes) for as long as the rules call for them."""
-    while not state.is_over() and (forced := state.forced_move()) is not None:
-        history.append((state.to_move, forced))
-        state = state.apply(forced)
-    return state

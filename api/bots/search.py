@@ -12,7 +12,7 @@ import random
 import time
 from typing import Callable
 
-from api.games.base import Move, State
+from api.games.base import Move, State, play_forced
 
 MovesFn = Callable[[State], list[Move]]
 PlayoutFn = Callable[[State, random.Random], State]
@@ -20,10 +20,7 @@ PlayoutFn = Callable[[State, random.Random], State]
 
 def step(state: State, move: Move) -> State:
     """Apply `move`, then any forced moves (passes) the server would make."""
-    state = state.apply(move)
-    while not state.is_over() and (forced := state.forced_move()) is not None:
-        state = state.apply(forced)
-    return state
+    return play_forced(state.apply(move))[0]
 
 
 def random_playout(state: State, rng: random.Random, moves: MovesFn | None = None) -> State:

@@ -182,6 +182,16 @@ class State(abc.ABC):
         return hash(repr(self.to_dict()))
 
 
+def play_forced(state: State) -> tuple[State, list[tuple[int, Move]]]:
+    """Apply the server's own moves (passes) for as long as the rules call for them; return the
+    state and the (seat, move) pairs played."""
+    played = []
+    while not state.is_over() and (forced := state.forced_move()) is not None:
+        played.append((state.to_move, forced))
+        state = state.apply(forced)
+    return state, played
+
+
 class Game(abc.ABC):
     """A game's static side: slug, title, options, and how to start and how to read a move."""
 
