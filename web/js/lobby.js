@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { ago, statusLine, timeControlText } from "./format.js";
-import { optionField, timeControlFields } from "./options.js";
+import { optionsFieldset, timeControlFields } from "./options.js";
 import * as storage from "./storage.js";
 
 const REFRESH_MS = 30000;
@@ -62,7 +62,7 @@ class Lobby {
     const kindSelect = h("select", { name: "kind" },
       this.kinds.map((k) => h("option", { value: k.kind }, k.title)));
     const summary = h("p", { class: "muted summary" });
-    const options = h("fieldset", { class: "options" });
+    const options = optionsFieldset();
     const opponent = h("select", { name: "opponent" });
     const opponentLine = h("p", { class: "muted hint" });
     const first = h("select", { name: "first" },
@@ -70,7 +70,6 @@ class Lobby {
       h("option", { value: "0" }, "Me"),
       h("option", { value: "1" }, "My opponent"));
     const clock = h("fieldset", { class: "clock-fields" });
-    let optionFields = [];
     let clockFields = null;
 
     const describeOpponent = () => {
@@ -87,9 +86,7 @@ class Lobby {
       const kind = this.kindOf(kindSelect.value);
       summary.replaceChildren(kind.summary || "", " ",
         h("a", { href: `#/rules/${kind.kind}` }, "Rules"));
-      optionFields = kind.options.map(optionField);
-      fill(options, h("legend", {}, "Options"),
-        optionFields.length ? optionFields.map((f) => f.el) : h("p", { class: "muted" }, "None."));
+      options.show(kind.options);
       const chosen = opponent.value;
       fill(opponent,
         kind.bots.length ? h("optgroup", { label: "A bot" }, kind.bots.map((b) =>
@@ -110,7 +107,7 @@ class Lobby {
     fill(this.form,
       h("label", {}, "Your name", name),
       h("label", {}, "Game", kindSelect), summary,
-      options,
+      options.el,
       h("label", {}, "Opponent", opponent), opponentLine,
       h("label", {}, "First to move", first),
       clock, submit);
@@ -119,13 +116,7 @@ class Lobby {
     this.form.onsubmit = async (event) => {
       event.preventDefault();
       const player = name.value.trim();
-      const errors = [];
-      const opts = {};
-      for (const field of optionFields) {
-        const { value, error, isDefault } = field.read();
-        if (error) errors.push(error);
-        else if (!isDefault) opts[field.name] = value;
-      }
+      const { value: opts, errors } = options.read();
       const tc = clockFields.read();
       if (tc.error) errors.push(tc.error);
       if (!player) errors.push("Please give your name.");

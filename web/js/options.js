@@ -1,6 +1,6 @@
 // Form fields for game options and time controls, built from GET /kinds (defaults and limits).
 
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 
 const words = (name) => name.replace(/_s$/, "").replace(/_/g, " ");
 
@@ -75,6 +75,34 @@ export function optionField(option) {
       return { error: `Option ${words(option.name)} is not valid JSON.` };
     }
   } };
+}
+
+/**
+ * A form's "Options" fieldset: show(options) fills it with a field for each of a kind's options
+ * (from GET /kinds); read() gives {value, errors}: the options set away from their defaults, and
+ * what is wrong with any that cannot be read.
+ */
+export function optionsFieldset() {
+  const el = h("fieldset", { class: "options" });
+  let fields = [];
+  return {
+    el,
+    show(options) {
+      fields = options.map(optionField);
+      fill(el, h("legend", {}, "Options"),
+        fields.length ? fields.map((f) => f.el) : h("p", { class: "muted" }, "None."));
+    },
+    read() {
+      const value = {};
+      const errors = [];
+      for (const field of fields) {
+        const { value: v, error, isDefault } = field.read();
+        if (error) errors.push(error);
+        else if (!isDefault) value[field.name] = v;
+      }
+      return { value, errors };
+    },
+  };
 }
 
 const CLOCK_NAMES = {

@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import { boxPlots, histogram, num, pct, rateBars, splitBar, wilson } from "./charts.js";
 import { fill, h } from "./dom.js";
 import { ago } from "./format.js";
-import { optionField } from "./options.js";
+import { optionsFieldset } from "./options.js";
 import { Poller } from "./poller.js";
 
 const POLL_MS = 1000;         // a running playtest, with If-None-Match
@@ -113,7 +113,7 @@ class PlaytestsView {
       value: k.kind, disabled: !k.bots.length,
     }, k.bots.length ? k.title : `${k.title} (no bots yet)`)));
     if (playable.length) kindSelect.value = playable[0].kind;
-    const options = h("fieldset", { class: "options" });
+    const options = optionsFieldset();
     const botA = h("select", { name: "bot-a" });
     const botB = h("select", { name: "bot-b" });
     const botLines = h("p", { class: "muted hint" });
@@ -128,7 +128,6 @@ class PlaytestsView {
                                value: DEFAULTS.chunk_games });
     const samples = h("input", { name: "samples", type: "number", inputmode: "numeric", step: 1,
                                  min: LIMITS.samples[0], max: LIMITS.samples[1], value: DEFAULTS.samples });
-    let optionFields = [];
 
     const describeBots = () => {
       const kind = this.kindOf(kindSelect.value);
@@ -139,9 +138,7 @@ class PlaytestsView {
     };
     const showKind = () => {
       const kind = this.kindOf(kindSelect.value);
-      optionFields = kind.options.map(optionField);
-      fill(options, h("legend", {}, "Options"),
-        optionFields.length ? optionFields.map((f) => f.el) : h("p", { class: "muted" }, "None."));
+      options.show(kind.options);
       const levels = kind.bots.map((b) => b.level);
       const pick = (select, fallback) => {
         const chosen = select.value;
@@ -162,7 +159,7 @@ class PlaytestsView {
       "Start the playtest");
     fill(this.form,
       h("label", {}, "Game", kindSelect),
-      options,
+      options.el,
       h("div", { class: "pair" }, h("label", {}, "First bot", botA), h("label", {}, "Second bot", botB)),
       botLines,
       h("div", { class: "pair" },
@@ -189,13 +186,7 @@ class PlaytestsView {
 
     this.form.onsubmit = async (event) => {
       event.preventDefault();
-      const errors = [];
-      const opts = {};
-      for (const field of optionFields) {
-        const { value, error, isDefault } = field.read();
-        if (error) errors.push(error);
-        else if (!isDefault) opts[field.name] = value;
-      }
+      const { value: opts, errors } = options.read();
       const body = {
         kind: kindSelect.value, options: opts, bots: [botA.value, botB.value],
         games: whole(games, "Games", LIMITS.games, errors),

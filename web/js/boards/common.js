@@ -1,4 +1,5 @@
-// What every board shares: the pending-move bar, a keyboard cursor on grids, board pictures.
+// What every board shares: the pending-move bar, a keyboard cursor and clicks on grids, board
+// pictures.
 
 import { h, s } from "../dom.js";
 
@@ -52,6 +53,20 @@ export function gridKeys(el, rows, cols, { onMove, onActivate, onKey }) {
     get: () => ({ ...cursor }),
     set(r, c) { cursor.r = r; cursor.c = c; },
   };
+}
+
+/**
+ * Clicks on a grid's cells (elements with `data-cell="r,c"`): unless `watching()` (no seat plays
+ * here), the keyboard cursor `keys` (from gridKeys) moves to the cell and `onTap(r, c)` runs.
+ */
+export function cellClicks(el, keys, watching, onTap) {
+  el.addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-cell]");
+    if (!cell || watching()) return;
+    const [r, c] = cell.dataset.cell.split(",").map(Number);
+    keys.set(r, c);
+    onTap(r, c);
+  });
 }
 
 /** A focusable board picture: keyboard users reach it with Tab and use the keys `help` names. */

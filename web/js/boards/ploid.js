@@ -2,7 +2,7 @@
 
 import { fill, h, s } from "../dom.js";
 import { cellName, SEAT_COLOUR, seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, gridKeys } from "./common.js";
+import { actionBar, boardSvg, cellClicks, gridKeys } from "./common.js";
 
 export function describe(move) {
   if (move.type === "pass") return "passes (no legal placement)";
@@ -84,13 +84,7 @@ export function create({ root, submit }) {
     },
   });
 
-  svg.addEventListener("click", (event) => {
-    const cell = event.target.closest("[data-cell]");
-    if (!cell || view?.seat === null) return;
-    const [r, c] = cell.dataset.cell.split(",").map(Number);
-    keys.set(r, c);
-    tap(r, c);
-  });
+  cellClicks(svg, keys, () => view?.seat === null, tap);
 
   function tap(r, c) {
     if (view.state.board[r][c]) return;

@@ -3,7 +3,7 @@
 
 import { fill, h, s } from "../dom.js";
 import { cellName, seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, gridKeys, lineCells } from "./common.js";
+import { actionBar, boardSvg, cellClicks, gridKeys, lineCells } from "./common.js";
 
 const DIGITS = "0123456789";
 
@@ -119,13 +119,7 @@ export function create({ root, submit }) {
     },
   });
 
-  svg.addEventListener("click", (event) => {
-    const cell = event.target.closest("[data-cell]");
-    if (!cell || view?.seat === null) return;
-    const [r, c] = cell.dataset.cell.split(",").map(Number);
-    keys.set(r, c);
-    tap(r, c);
-  });
+  cellClicks(svg, keys, () => view?.seat === null, tap);
   factor.addEventListener("input", () => render());
   factor.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && bar.pending) {
