@@ -65,6 +65,7 @@ NEIGHBOURS = tuple(_neighbours(h) for h in range(HEXES))
 EDGES = tuple((a, b) for a in range(HEXES) for b in NEIGHBOURS[a] if a < b)
 ALL_LINKS = tuple(sum(1 << n for n in NEIGHBOURS[h]) for h in range(HEXES))
 ALL_HEXES = (1 << HEXES) - 1
+BITS = tuple(1 << h for h in range(HEXES))  # bit h stands for hex h
 
 Edge = tuple[int, int]
 
@@ -461,7 +462,7 @@ def region_splits(region: int, links: tuple[int, ...]) -> dict[Edge, int]:
             parent[n] = h
             ancestors[n] = mine | bit
             order.append(n)
-    below = [1 << h for h in range(HEXES)]
+    below = list(BITS)       # per hex: its subtree, filled in from the leaves up
     for h in reversed(order[1:]):
         p = parent[h]
         below[p] |= below[h]
