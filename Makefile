@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench openapi check-openapi clean
+.PHONY: run test bench ladders openapi check-openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.benchmarks
+
+ladders: $(STAMP)
+	$(PY) -m tests.benchmarks bench_ladders
 
 openapi: $(STAMP)
 	$(VENV)/bin/postplay openapi
