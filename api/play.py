@@ -328,7 +328,7 @@ def _update(store: GameStore, game_id: str, change) -> dict:
         raise NotFound(f"There is no game {game_id!r}.") from None
 
 
-__all__ = ["BadOption", "Change", "Conflict", "Forbidden", "IllegalMove", "MalformedMove", "NotFound",
-           "PlayError", "Stale", "Unauthorized", "bot_to_move", "end_on_time_change", "create_game", "join", "load_state",
-           "parse_move", "play_bot_move", "play_move", "public", "replay", "resign", "seat_of",
-           "touch"]
+__all__ = ["BadOption", "Change", "Conflict", "Forbidden", "IllegalMove", "MalformedMove",
+           "NotFound", "PlayError", "Stale", "Unauthorized", "bot_to_move", "create_game",
+           "end_on_time_change", "join", "load_state", "parse_move", "play_bot_move", "play_move",
+           "public", "replay", "resign", "seat_of", "touch"]

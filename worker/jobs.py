@@ -12,7 +12,7 @@ from api import clocks
 from api import timeout_rule as rules
 from api.analysis import compute, position
 from api.jobs import RQFollowups
-from api.play import Change, end_on_time_change, load_state, play_bot_move
+from api.play import end_on_time_change, load_state, play_bot_move
 from api.store.games import GameStore
 
 # RQ's scheduler keeps whole seconds and polls once a second, so a deadline job may run up to

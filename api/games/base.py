@@ -5,9 +5,9 @@ options, metadata, and how to start and how to read a move), and a `State` subcl
 is, the legal moves, applying a move, the outcome, exact serialisation). Engines are pure: no web,
 storage or job imports below `api/games/`.
 
-Two errors, both `ValueError`, tell a move that is not of the game's shape (`MalformedMove`, an HTTP
-400 naming the field) from a well-formed move the rules forbid here (`IllegalMove`, an HTTP 422 whose
-message a player can read). A bad option is `BadOption`, naming the option.
+Two errors, both `ValueError`, tell a move that is not of the game's shape (`MalformedMove`, an
+HTTP 400 naming the field) from a well-formed move the rules forbid here (`IllegalMove`, an HTTP
+422 whose message a player can read). A bad option is `BadOption`, naming the option.
 """
 from __future__ import annotations
 
@@ -86,14 +86,10 @@ class Option:
                 raise BadOption(field, f"Option {self.name} must be at least {self.min}.")
             if self.max is not None and value > self.max:
                 raise BadOption(field, f"Option {self.name} must be at most {self.max}.")
-            if self.choices and value not in self.choices:
-                raise BadOption(field, f"Option {self.name} must be one of {_listing(self.choices)}.")
-        elif self.kind == "bool":
-            if not isinstance(value, bool):
-                raise BadOption(field, f"Option {self.name} must be true or false.")
-        elif self.kind == "choice":
-            if value not in self.choices:
-                raise BadOption(field, f"Option {self.name} must be one of {_listing(self.choices)}.")
+        elif self.kind == "bool" and not isinstance(value, bool):
+            raise BadOption(field, f"Option {self.name} must be true or false.")
+        if self.kind in ("int", "choice") and self.choices and value not in self.choices:
+            raise BadOption(field, f"Option {self.name} must be one of {_listing(self.choices)}.")
         if self.check is not None:
             try:
                 value = self.check(value)

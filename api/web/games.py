@@ -7,7 +7,8 @@ from flask_smorest import abort
 
 from api import analysis, play
 from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
-from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema, GameListArgsSchema, GameSchema,
+from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema,
+                             GameListArgsSchema, GameSchema,
                              GameWithTokenSchema, GameWithTokensSchema, HistoryEntrySchema,
                              JoinSchema, LegalMovesSchema, MoveBodySchema)
 

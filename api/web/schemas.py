@@ -1,4 +1,4 @@
-"""Marshmallow schemas: request bodies (validated, 400 naming the field) and documented responses."""
+"""Marshmallow schemas: request bodies (validated: 400 naming the field) and the responses."""
 from __future__ import annotations
 
 import marshmallow as ma

@@ -45,4 +45,5 @@ def test_between_two_people_analysis_waits_for_the_end_then_covers_every_ply(cli
 def test_a_game_without_a_solver_says_so(client):
     game = create(client, kind="ploid", seats=VS_BOT[:1] + [{"bot": "beginner"}])
     response = client.get(f"/api/v1/games/{game['id']}/analysis")
-    assert response.status_code == 422 and "no perfect-play analysis" in response.get_json()["message"]
+    assert response.status_code == 422
+    assert "no perfect-play analysis" in response.get_json()["message"]

@@ -55,7 +55,8 @@ def test_400_malformed_body_names_the_field(client):
     assert "ply" in no_ply.get_json()["message"]
     bad_move = move(client, game, token, {"type": "say", "number": "four"})
     assert bad_move.status_code == 400
-    assert bad_move.get_json()["errors"]["json"] == {"move.number": ["'number' must be a whole number."]}
+    assert bad_move.get_json()["errors"]["json"] == {
+        "move.number": ["'number' must be a whole number."]}
     not_json = client.post(f"/api/v1/games/{game['id']}/moves", headers={
         **auth(token), "Content-Type": "application/json"}, data="{not json")
     assert not_json.status_code == 400 and not_json.get_json()["message"]
