@@ -58,13 +58,18 @@ def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
     return place_move(state, *choice)
 
 
-@bot(SLUG, "perfect", f"Plays perfectly on boards up to n = {PERFECT_MAX_N} (it may think a few "
-                      f"seconds on its first move); on larger boards it plays as advanced.")
+@bot(SLUG, "perfect", f"Plays perfectly wherever its solver finishes within the think budget "
+                      f"(boards up to n = {PERFECT_MAX_N}: every n = 2 position, n = 3 once a "
+                      f"few pieces are down); otherwise it plays as advanced.")
 def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
-    if state.n > PERFECT_MAX_N:
-        return advanced(state, rng, budget_s)
-    _, best = solver_for(state.n).best_placements(state)
-    return place_move(state, *rng.choice(best))
+    if state.n <= PERFECT_MAX_N:
+        try:
+            deadline = time.perf_counter() + 0.5 * budget_s
+            _, best = solver_for(state.n).best_placements(state, deadline)
+            return place_move(state, *rng.choice(best))
+        except SolveTimeout:
+            budget_s *= 0.5  # half the budget is spent: the search gets the rest
+    return advanced(state, rng, budget_s)
 
 
 # The search's plan: (depth, moves looked at per position), deepened while time remains.
