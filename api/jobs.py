@@ -31,11 +31,12 @@ class RQFollowups:
     def after_change(self, doc: dict) -> None:
         if doc["status"] != "active":
             return
-        if bot_to_move(doc) is not None:
+        mover = load_state(doc).to_move
+        if bot_to_move(doc, mover) is not None:
             self.queue.enqueue("worker.jobs.bot_move", doc["id"], doc["ply"],
                                job_id=f"bot-{doc['id']}-{doc['ply']}", result_ttl=60,
                                failure_ttl=86400)
-        deadline = clocks.deadline_ts(doc, load_state(doc).to_move)
+        deadline = clocks.deadline_ts(doc, mover)
         if deadline is not None:
             self.schedule_deadline(doc["id"], deadline)
         rule_start = timeout_rule.starts_at(doc)

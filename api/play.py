@@ -12,6 +12,7 @@ from typing import Any, Iterator, Protocol
 
 from api import clocks
 from api.clocks import iso
+from api.bots import choose_move
 from api.bots import levels as bot_levels
 from api.games import BadOption, Game, IllegalMove, MalformedMove, Move, Outcome, State, get_game
 from api.games.base import play_forced
@@ -217,23 +218,23 @@ def replay(doc: dict, history: list[dict]) -> Iterator[State]:
         yield state
 
 
-def bot_to_move(doc: dict) -> str | None:
-    """The level of the bot whose turn it is, if it is a bot's turn in a running game."""
-    if doc["status"] != "active":
+def bot_to_move(doc: dict, mover: int | None) -> str | None:
+    """The level of the bot in seat `mover`, the seat to move, if a running game has one there."""
+    if doc["status"] != "active" or mover is None:
         return None
-    seat = load_state(doc).to_move
-    return None if seat is None else doc["seats"][seat]["bot"]
+    return doc["seats"][mover]["bot"]
 
 
 def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int,
                   budget_s: float, now_fn=time.time) -> dict | None:
     """The worker's bot move for the game at `ply`; None (a no-op) when the game has moved on."""
-    from api.bots import choose_move
-
     doc = store.load(game_id)
-    if doc is None or doc["ply"] != ply or (level := bot_to_move(doc)) is None:
+    if doc is None or doc["ply"] != ply:
         return None
     state = load_state(doc)
+    level = bot_to_move(doc, state.to_move)
+    if level is None:
+        return None
     rng = random.Random(f"{doc['seed']}:{ply}")
     move = choose_move(state, level, rng, budget_s)
     try:
