@@ -35,7 +35,7 @@ def beginner(state: PartitionState, rng: random.Random, budget_s: float) -> Move
     claims = state.claim_moves()
     if claims and len(state.closed) >= 3:
         return rng.choice(claims)
-    quiet = [m for m in state.stick_moves() if not state.open_splits[m.edge]]
+    quiet = [m for m in state.stick_moves() if m.edge not in state.open_edges.bridges]
     return rng.choice(quiet or state.legal_moves())
 
 
@@ -195,12 +195,12 @@ def pocket_gain(state: PartitionState, owned: list[int], seat: int, actions: int
     few are combined, disjoint and within `actions` sticks."""
     options = []
     size = state.open_size
-    for side in state.open_splits.values():
-        if side:
-            small = side if 2 * side.bit_count() <= size else state.open ^ side
-            if small.bit_count() > 1 or not state.singleton_rule:
-                options.append((pocket_value(state, small, owned, seat), 1, small))
-    free = sum(map(EDGE_BITS.__getitem__, state.open_splits))  # open edges without a stick
+    whole, bridges = state.open_edges
+    for side in bridges.values():
+        small = side if 2 * side.bit_count() <= size else state.open ^ side
+        if small.bit_count() > 1 or not state.singleton_rule:
+            options.append((pocket_value(state, small, owned, seat), 1, small))
+    free = sum(map(EDGE_BITS.__getitem__, whole)) + sum(map(EDGE_BITS.__getitem__, bridges))
     # a piece of 3 hexes that `actions` sticks close has at most 2 + 2 + 2 + `actions` free
     # edge ends, so one of its hexes has at most a third of that
     most = (6 + actions) // 3

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
                             move_object, pair_field)
@@ -186,16 +187,16 @@ class PartitionState(State):
         return self.stick_moves() + self.claim_moves() + self.subdivide_moves()
 
     def stick_moves(self) -> list[Stick]:
-        """Every legal normal stick, one per `close` choice on an equal non-final split."""
+        """Every legal normal stick: first those that leave the open region whole, then those
+        that split it in edge order, with one move per `close` choice on an equal split that
+        does not end the game."""
         size = self.open_size
-        moves: list[Stick] = []
+        edges = self.open_edges
+        moves = [STICKS[edge] for edge in edges.whole]
         singles: list[Stick] = []
-        splits = self.open_splits
-        for edge in sorted(splits):
-            side = splits[edge]
-            if not side:
-                moves.append(STICKS[edge])
-                continue
+        bridges = edges.bridges
+        for edge in sorted(bridges):
+            side = bridges[edge]
             part = side.bit_count()
             if 2 * part == size and part > FINAL_SPLIT_MAX:
                 closes = sorted((lowest_hex(side), lowest_hex(self.open ^ side)))
@@ -205,7 +206,7 @@ class PartitionState(State):
             else:
                 moves.append(STICKS[edge])
         if singles and (not moves or not self.singleton_rule):
-            moves = sorted(moves + singles, key=lambda m: m.edge)
+            moves += singles
         return moves
 
     def claim_moves(self) -> list[Claim]:
@@ -220,16 +221,16 @@ class PartitionState(State):
         if not self.subdivisions_left[self.turn]:
             return []
         return [SUBDIVISIONS[edge] for region in self.closed
-                for edge, side in sorted(self.region_splits(region).items()) if side]
+                for edge in sorted(self.region_edges(region).bridges)]
 
-    def region_splits(self, region: int) -> dict[Edge, int]:
-        """Every edge without a stick inside `region`, mapped to the hexes a stick there would
-        cut off from the region's lowest hex (0 when the region would stay whole)."""
-        return region_splits(region, self.links)
+    def region_edges(self, region: int) -> "RegionEdges":
+        """The edges without a stick inside `region`: where a stick would leave it whole, and
+        where it would split it (its bridges)."""
+        return region_edges(region, self.links)
 
     @functools.cached_property
-    def open_splits(self) -> dict[Edge, int]:
-        return self.region_splits(self.open) if self.open else {}
+    def open_edges(self) -> "RegionEdges":
+        return self.region_edges(self.open) if self.open else RegionEdges([], {})
 
     # --- applying an action ---
 
@@ -249,7 +250,7 @@ class PartitionState(State):
         if not (self.open >> a & 1 and self.open >> b & 1):
             raise IllegalMove(f"Edge {list(edge)} is not in the open region; "
                               "only a subdivision may go inside a closed region.")
-        side = self.open_splits[edge]
+        side = self.open_edges.bridges.get(edge, 0)
         links = cut_edge(self.links, a, b)
         if not side:
             if move.close is not None:
@@ -286,8 +287,9 @@ class PartitionState(State):
     def _only_singleton_sticks(self) -> bool:
         """True when every normal stick would close a one-hex region (they become legal)."""
         size = self.open_size
-        return all(side and min(side.bit_count(), size - side.bit_count()) == 1
-                   for side in self.open_splits.values())
+        edges = self.open_edges
+        return not edges.whole and all(min(side.bit_count(), size - side.bit_count()) == 1
+                                       for side in edges.bridges.values())
 
     def _claim(self, hex_id: int) -> "PartitionState":
         if not 0 <= hex_id < HEXES:
@@ -428,52 +430,69 @@ def flood(start: int, links: tuple[int, ...]) -> int:
     return seen
 
 
-def region_splits(region: int, links: tuple[int, ...]) -> dict[Edge, int]:
-    """Every edge without a stick inside `region`, mapped to the bit mask of the hexes a stick
-    there would cut off from the region's lowest hex, or 0 when the region would stay whole.
+class RegionEdges(NamedTuple):
+    """The edges without a stick inside a region, in two parts."""
 
-    One pass instead of one flood fill per edge: grow a breadth-first tree of the region. Every
-    other edge closes a cycle with the tree edges between its ends, named by the hexes in exactly
-    one of the two ends' ancestor sets; a tree edge on no cycle is a bridge, and a stick there cuts
-    off the subtree below it."""
+    whole: list[Edge]          # a stick here leaves the region whole
+    bridges: dict[Edge, int]   # a stick here splits it: the bit mask of the hexes it cuts off
+    #                            from the region's lowest hex
+
+
+def region_edges(region: int, links: tuple[int, ...]) -> RegionEdges:
+    """The edges without a stick inside `region`, told apart in one pass instead of one flood
+    fill per edge: grow a breadth-first tree of the region. Every other edge closes a cycle with
+    the tree edges between its ends, named by the hexes in exactly one of the two ends' ancestor
+    sets; a tree edge on no cycle is a bridge, and a stick there cuts off the subtree below it."""
     root = lowest_hex(region)
     order, parent = [root], [-1] * HEXES
     ancestors = [0] * HEXES  # per hex: itself and the hexes above it in the tree
-    ancestors[root] = seen = 1 << root
+    ancestors[root] = seen = BITS[root]
     on_cycle = 0             # hexes whose tree edge up to their parent lies on a cycle
-    splits: dict[Edge, int] = {}
+    whole: list[Edge] = []
     for h in order:
-        linked, mine = links[h], ancestors[h]
+        linked, mine, among = links[h], ancestors[h], AMONG[h]
         fresh = linked & ~seen
         seen |= fresh
         # edges to higher hexes already in the tree close cycles (each is met once, from its
         # lower end); a breadth-first tree joins no hex to an ancestor other than its parent
-        cycle_ends = linked & ~fresh & -(2 << h) & ~(mine ^ 1 << h)
-        while cycle_ends:
-            bit = cycle_ends & -cycle_ends
-            cycle_ends ^= bit
-            n = bit.bit_length() - 1
+        for n in among[linked & ~fresh & ~mine & ABOVE[h]]:
             on_cycle |= mine ^ ancestors[n]
-            splits[(h, n)] = 0
-        while fresh:
-            bit = fresh & -fresh
-            fresh ^= bit
-            n = bit.bit_length() - 1
+            whole.append(EDGE_TO[h][n])
+        for n in among[fresh]:
             parent[n] = h
-            ancestors[n] = mine | bit
+            ancestors[n] = mine | BITS[n]
             order.append(n)
     below = list(BITS)       # per hex: its subtree, filled in from the leaves up
+    bridges: dict[Edge, int] = {}
     for h in reversed(order[1:]):
         p = parent[h]
         below[p] |= below[h]
-        splits[(p, h) if p < h else (h, p)] = 0 if on_cycle >> h & 1 else below[h]
-    return splits
+        if on_cycle >> h & 1:
+            whole.append(EDGE_TO[p][h])
+        else:
+            bridges[EDGE_TO[p][h]] = below[h]
+    return RegionEdges(whole, bridges)
 
 
 # moves are immutable values, so every listing shares these
 STICKS = {edge: Stick(edge) for edge in EDGES}
 SUBDIVISIONS = {edge: Subdivide(edge) for edge in EDGES}
 CLAIMS = tuple(Claim(h) for h in range(HEXES))
+
+
+def _among(hex_id: int) -> dict[int, tuple[int, ...]]:
+    """Every bit mask of some of the hex's neighbours, mapped to those neighbours in order."""
+    near = NEIGHBOURS[hex_id]
+    return {sum(BITS[n] for n in chosen): chosen
+            for k in range(len(near) + 1) for chosen in itertools.combinations(near, k)}
+
+
+# tables for region_edges, which looks a mask of a hex's neighbours up as a whole rather
+# than picking its bits out one by one
+AMONG = tuple(_among(h) for h in range(HEXES))
+ABOVE = tuple(-(2 << h) for h in range(HEXES))  # per hex: the bits of the higher hexes
+EDGE_TO = tuple({n: (min(h, n), max(h, n)) for n in NEIGHBOURS[h]}
+                for h in range(HEXES))  # per hex: its neighbours -> the edges to them
 
 
 def _check_edge(edge: Edge, links: tuple[int, ...]) -> Edge:

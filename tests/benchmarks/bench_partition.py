@@ -1,10 +1,12 @@
 """Partition: listing every legal action, bridges in one pass against a flood fill per edge.
 
 The baseline is the engine with its bridge finder swapped for the naive one: for every edge of a
-region it floods the region once without that edge to see whether, and how, it splits. Both use
-the engine's own bit-mask flood fill and move listing, so the ratio measures the algorithm. A
-networkx `bridges` variant is timed too, as the obvious library alternative to the hand-written
-pass. A second figure times the open region's splits alone, the part the algorithm changes.
+region without a stick it floods the region once without that edge to see whether, and how, it
+splits. Both use the engine's own bit-mask flood fill and move listing, so the ratio measures the
+algorithm; the listings hold the same moves (the naive one finds the quiet sticks in edge order).
+A networkx `bridges` variant is timed too, as the obvious library alternative to the hand-written
+pass. A second figure times the open region's edges alone, told apart into bridges and the rest:
+the part the algorithm changes.
 
     .venv/bin/python -m tests.benchmarks.bench_partition
 """
@@ -16,45 +18,50 @@ import time
 
 import networkx as nx
 
-from api.games.partition import (NEIGHBOURS, Partition, PartitionState, cut_edge, flood,
-                                 hexes_of, lowest_hex)
+from api.games.partition import (NEIGHBOURS, Partition, PartitionState, RegionEdges, cut_edge,
+                                 flood, hexes_of, lowest_hex)
 
 POSITIONS = 20       # mid-game positions: the middle ply of seeded random games
-REPEATS = 10         # listings of one position in a row
-ROUNDS = 5           # the methods take turns on each position; each keeps its best round
+REPEATS = 3          # listings of one position in a row make one sample
+ROUNDS = 60          # the methods take turns on each position; each keeps its fastest sample
 
 
-def far_side(region: int, links: tuple[int, ...], a: int, b: int) -> int | None:
-    """The hexes cut off from the region's lowest hex by a stick on (a, b), None if none are."""
+def far_side(region: int, links: tuple[int, ...], a: int, b: int) -> int:
+    """The hexes cut off from the region's lowest hex by a stick on (a, b), 0 if none are."""
     side = flood(b, cut_edge(links, a, b))
     if side >> a & 1:
-        return None
+        return 0
     return region ^ side if side >> lowest_hex(region) & 1 else side
 
 
-def region_edges(region: int, links: tuple[int, ...]) -> list[tuple[int, int]]:
+def edges_inside(region: int, links: tuple[int, ...]) -> list[tuple[int, int]]:
     return [(a, b) for a in hexes_of(region) for b in NEIGHBOURS[a] if b > a and links[a] >> b & 1]
 
 
 class NaiveState(PartitionState):
-    """Splits by brute force: one flood fill per edge of the region."""
+    """Bridges by brute force: one flood fill per edge of the region."""
 
-    def region_splits(self, region: int) -> dict:
-        return {(a, b): far_side(region, self.links, a, b) or 0
-                for a, b in region_edges(region, self.links)}
+    def region_edges(self, region: int) -> RegionEdges:
+        edges = RegionEdges([], {})
+        for a, b in edges_inside(region, self.links):
+            side = far_side(region, self.links, a, b)
+            if side:
+                edges.bridges[(a, b)] = side
+            else:
+                edges.whole.append((a, b))
+        return edges
 
 
 class NetworkxState(PartitionState):
     """Bridges by networkx, then one flood fill per bridge for its far side."""
 
-    def region_splits(self, region: int) -> dict:
-        edges = region_edges(region, self.links)
-        graph = nx.Graph(edges)
+    def region_edges(self, region: int) -> RegionEdges:
+        inside = edges_inside(region, self.links)
+        graph = nx.Graph(inside)
         graph.add_nodes_from(hexes_of(region))
-        splits = dict.fromkeys(edges, 0)
-        for a, b in (tuple(sorted(e)) for e in nx.bridges(graph)):
-            splits[(a, b)] = far_side(region, self.links, a, b)
-        return splits
+        bridges = {(a, b): far_side(region, self.links, a, b)
+                   for a, b in (sorted(e) for e in nx.bridges(graph))}
+        return RegionEdges([e for e in inside if e not in bridges], bridges)
 
 
 def as_class(cls, state: PartitionState) -> PartitionState:
@@ -62,8 +69,8 @@ def as_class(cls, state: PartitionState) -> PartitionState:
 
 
 def listing(state: PartitionState) -> list:
-    """The legal actions, the state's cached splits dropped first so every listing finds them."""
-    state.__dict__.pop("open_splits", None)
+    """The legal actions, the state's cached edges dropped first so every listing finds them."""
+    state.__dict__.pop("open_edges", None)
     return state.legal_moves()
 
 
@@ -78,21 +85,23 @@ def mid_game_positions() -> list[PartitionState]:
     return positions
 
 
-def open_splits(state: PartitionState) -> dict:
-    return state.region_splits(state.open)
+def open_edges(state: PartitionState) -> RegionEdges:
+    return state.region_edges(state.open)
 
 
 def timed(task, state: PartitionState) -> float:
-    """CPU seconds per call: the machine is shared, and wall time would charge a slow method
-    for other processes' load more often than a fast one."""
-    start = time.process_time()
+    """Seconds per call over one short sample, after a call that warms the caches the other
+    methods' samples left cold. The machine is shared and its speed drifts, so samples are many,
+    short and interleaved between the methods, and each keeps its fastest: load only adds time."""
+    task(state)
+    start = time.perf_counter()
     for _ in range(REPEATS):
         task(state)
-    return (time.process_time() - start) / REPEATS
+    return (time.perf_counter() - start) / REPEATS
 
 
 def mean_best_times(task, classes, positions) -> list[float]:
-    """Per class, the mean over positions of its best time for `task`."""
+    """Per class, the mean over positions of its fastest sample for `task`."""
     copies = [[as_class(cls, state) for state in positions] for cls in classes]
     best = [[float("inf")] * len(positions) for _ in classes]
     for _ in range(ROUNDS):
@@ -106,12 +115,12 @@ def main() -> None:
     positions = mid_game_positions()
     classes = (NaiveState, NetworkxState, PartitionState)
     for state in positions:
-        assert len({tuple(listing(as_class(cls, state))) for cls in classes}) == 1
+        assert len({frozenset(listing(as_class(cls, state))) for cls in classes}) == 1
     moves = sum(len(s.legal_moves()) for s in positions) / len(positions)
     open_size = sum(s.open_size for s in positions) / len(positions)
     print(f"{len(positions)} mid-game positions: {open_size:.1f} open hexes, "
           f"{moves:.1f} legal actions on average")
-    for task, what in ((listing, "every legal action"), (open_splits, "the open region's splits")):
+    for task, what in ((listing, "every legal action"), (open_edges, "the open region's edges")):
         naive_s, library_s, engine_s = mean_best_times(task, classes, positions)
         print(f"{what}:")
         print(f"  naive flood fill per edge : {naive_s * 1e6:8.1f} us")

@@ -12,7 +12,7 @@ import api.games.partition as partition_module
 from api.games.base import BadOption, IllegalMove, MalformedMove, Outcome
 from api.games.partition import (ALL_HEXES, COLOURS, EDGES, NEIGHBOURS, Claim, Partition,
                                  PartitionState, Stick, Subdivide, flood, links_after,
-                                 region_splits)
+                                 region_edges)
 
 COLUMNS = list(COLOURS) * 6  # hex h holds COLOURS[h % 6]: red in column 0, orange in 1, ...
 ROW_2_TO_3 = [(a, b) for a, b in EDGES if a // 6 == 2 and b // 6 == 3]  # cuts the board in halves
@@ -313,20 +313,22 @@ def test_random_playouts_are_legal_end_and_round_trip(seed):
     assert sum(len(r) for r in state.closed_regions()) == 36
 
 
-def test_region_splits_match_a_flood_fill_per_edge():
+def test_region_edges_match_a_flood_fill_per_edge():
     rng = random.Random(4)
     state = Partition.new(Partition.check_options({}), first=0, seed=4)
     while not state.is_over():
         for region in (state.open,) + state.closed:
-            expected = {}
+            whole, bridges = [], {}
             for a, b in EDGES:
                 if region >> a & 1 and region >> b & 1 and state.links[a] >> b & 1:
                     part = flood(b, links_after(state.to_dict()["sticks"] + [[a, b]]))
-                    cut_off = 0 if part >> a & 1 else part
-                    if cut_off >> ((region & -region).bit_length() - 1) & 1:
-                        cut_off = region ^ cut_off
-                    expected[(a, b)] = cut_off
-            assert region_splits(region, state.links) == expected
+                    if part >> a & 1:
+                        whole.append((a, b))
+                    else:
+                        lowest = (region & -region).bit_length() - 1
+                        bridges[(a, b)] = region ^ part if part >> lowest & 1 else part
+            found = region_edges(region, state.links)
+            assert sorted(found.whole) == whole and found.bridges == bridges
         state = state.apply(rng.choice(state.legal_moves()))
 
 
