@@ -221,6 +221,7 @@ class PartitionState(State):
         if not self.subdivisions_left[self.turn]:
             return []
         return [SUBDIVISIONS[edge] for region in self.closed
+                if region & (region - 1)  # a region of one hex has no edge to subdivide on
                 for edge in sorted(self.region_edges(region).bridges)]
 
     def region_edges(self, region: int) -> "RegionEdges":
@@ -451,11 +452,12 @@ def region_edges(region: int, links: tuple[int, ...]) -> RegionEdges:
     whole: list[Edge] = []
     for h in order:
         linked, mine, among = links[h], ancestors[h], AMONG[h]
-        fresh = linked & ~seen
-        seen |= fresh
         # edges to higher hexes already in the tree close cycles (each is met once, from its
         # lower end); a breadth-first tree joins no hex to an ancestor other than its parent
-        for n in among[linked & ~fresh & ~mine & ABOVE[h]]:
+        closing = linked & seen & ~mine & ABOVE[h]
+        fresh = linked & ~seen
+        seen |= fresh
+        for n in among[closing]:
             on_cycle |= mine ^ ancestors[n]
             whole.append(EDGE_TO[h][n])
         for n in among[fresh]:

@@ -18,10 +18,11 @@ import time
 
 import networkx as nx
 
+from api.bots.match import play_game
 from api.games.partition import (NEIGHBOURS, Partition, PartitionState, RegionEdges, cut_edge,
                                  flood, hexes_of, lowest_hex)
 
-POSITIONS = 20       # mid-game positions: the middle ply of seeded random games
+POSITIONS = 20       # mid-game positions of each kind: the middle ply of seeded games
 REPEATS = 3          # listings of one position in a row make one sample
 ROUNDS = 60          # the methods take turns on each position; each keeps its fastest sample
 
@@ -75,6 +76,7 @@ def listing(state: PartitionState) -> list:
 
 
 def mid_game_positions() -> list[PartitionState]:
+    """The middle position of seeded games of random moves."""
     positions = []
     for seed in range(POSITIONS):
         rng = random.Random(seed)
@@ -82,6 +84,19 @@ def mid_game_positions() -> list[PartitionState]:
         while not game[-1].is_over():
             game.append(game[-1].apply(rng.choice(game[-1].legal_moves())))
         positions.append(game[len(game) // 2])
+    return positions
+
+
+def bot_game_positions() -> list[PartitionState]:
+    """The middle position of seeded games between two medium bots: fewer open hexes and more
+    closed regions than random play leaves at its middle."""
+    positions = []
+    for seed in range(POSITIONS):
+        record = play_game("partition", {}, ("medium", "medium"), seed)
+        state = Partition.new(Partition.check_options({}), record.first, seed)
+        for _, move in record.history[:len(record.history) // 2]:
+            state = state.apply(move)
+        positions.append(state)
     return positions
 
 
@@ -112,23 +127,28 @@ def mean_best_times(task, classes, positions) -> list[float]:
 
 
 def main() -> None:
-    positions = mid_game_positions()
+    for label, positions in (("random play", mid_game_positions()),
+                             ("medium vs medium", bot_game_positions())):
+        report(label, positions)
+
+
+def report(label: str, positions: list[PartitionState]) -> None:
     classes = (NaiveState, NetworkxState, PartitionState)
     for state in positions:
         assert len({frozenset(listing(as_class(cls, state))) for cls in classes}) == 1
     moves = sum(len(s.legal_moves()) for s in positions) / len(positions)
     open_size = sum(s.open_size for s in positions) / len(positions)
-    print(f"{len(positions)} mid-game positions: {open_size:.1f} open hexes, "
-          f"{moves:.1f} legal actions on average")
+    closed = sum(len(s.closed) for s in positions) / len(positions)
+    print(f"{len(positions)} mid-game positions of {label}: {open_size:.1f} open hexes, "
+          f"{closed:.1f} closed regions, {moves:.1f} legal actions on average")
     for task, what in ((listing, "every legal action"), (open_edges, "the open region's edges")):
         naive_s, library_s, engine_s = mean_best_times(task, classes, positions)
-        print(f"{what}:")
-        print(f"  naive flood fill per edge : {naive_s * 1e6:8.1f} us")
-        print(f"  networkx bridges          : {library_s * 1e6:8.1f} us "
+        print(f"  {what}:")
+        print(f"    naive flood fill per edge : {naive_s * 1e6:8.1f} us")
+        print(f"    networkx bridges          : {library_s * 1e6:8.1f} us "
               f"({naive_s / library_s:.1f}x the naive speed)")
-        print(f"  engine, one tree pass     : {engine_s * 1e6:8.1f} us "
+        print(f"    engine, one tree pass     : {engine_s * 1e6:8.1f} us "
               f"({naive_s / engine_s:.1f}x the naive speed)")
-
 
 if __name__ == "__main__":
     main()
