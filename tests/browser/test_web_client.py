@@ -194,13 +194,7 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
     game_id, tokens = created["id"], created["tokens"]
     # the edges between rows 2 and 3, all but [17, 23]
     cut = [[12 + c, 18 + c] for c in range(5)] + [[12 + c, 17 + c] for c in range(1, 6)]
-    game = created
-    for edge in cut:
-        response = requests.post(f"{live_server}/api/v1/games/{game_id}/moves",
-                                 headers={"Authorization": f"Bearer {tokens[str(game['to_move'])]}"},
-                                 json={"move": {"type": "stick", "edge": edge}, "ply": game["ply"]})
-        assert response.status_code == 201, response.json()
-        game = response.json()
+    post_moves(live_server, created, tokens, [{"type": "stick", "edge": edge} for edge in cut])
     page = new_page()
     page.evaluate("""([id, tokens]) => localStorage.setItem("postplay.games",
         JSON.stringify({ [id]: { kind: "partition", tokens, added: Date.now() } }))""",
@@ -215,6 +209,55 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
     wait_for_moves(page, len(cut) + 1)
     assert page.locator(".pt-hex.closed").count() == 18
     assert_replay_matches(page, game_id)
+
+
+def post_moves(live_server: str, game: dict, tokens: dict, moves: list[dict]) -> dict:
+    """Play `moves` through the API, each by the seat to move; return the game after them."""
+    for move in moves:
+        response = requests.post(f"{live_server}/api/v1/games/{game['id']}/moves",
+                                 headers={"Authorization": f"Bearer {tokens[str(game['to_move'])]}"},
+                                 json={"move": move, "ply": game["ply"]})
+        assert response.status_code == 201, response.json()
+        game = response.json()
+    return game
+
+
+def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
+    """A disc in a closed region is claimed by tapping it; a stick inside it subdivides it."""
+    require_kind("partition")
+    layout = ["red", "orange", "yellow", "green", "blue", "purple"] * 6
+    created = requests.post(f"{live_server}/api/v1/games", json={
+        "kind": "partition", "first": 0, "options": {"layout": layout},
+        "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]}).json()
+    tokens = created["tokens"]
+    # six sticks close hexes 0, 1 and 2 (red, orange, yellow): Ada is to move again
+    sticks = [[0, 6], [1, 6], [1, 7], [2, 7], [2, 8], [2, 3]]
+    game = post_moves(live_server, created, tokens,
+                      [{"type": "stick", "edge": edge} for edge in sticks])
+    assert game["to_move"] == 0 and game["state"]["points"] == [0, 1]
+    page = new_page()
+    page.evaluate("""([id, tokens]) => localStorage.setItem("postplay.games",
+        JSON.stringify({ [id]: { kind: "partition", tokens, added: Date.now() } }))""",
+                  [game["id"], tokens])
+    page.goto(f"/#/game/{game['id']}")
+
+    page.click("[data-hex='0']")
+    assert page.locator(".pt .action-bar .pending").inner_text() == "Claim red (hex 0)"
+    play(page)
+    wait_for_moves(page, len(sticks) + 1)
+    page.wait_for_selector(".panel:has-text('Ada') :text('red')")
+
+    # a hex, then its neighbour, picks the edge between them (here a vertical one, which
+    # Playwright will not click: its line has no width until stroked)
+    page.click("[data-hex='0']")
+    page.click("[data-hex='1']")
+    assert page.locator(".pt .action-bar .pending").inner_text() == "Subdivide on 0–1"
+    play(page)
+    wait_for_moves(page, len(sticks) + 2)
+    state = requests.get(f"{live_server}/api/v1/games/{game['id']}").json()["state"]
+    assert state["claimed"][0] == ["red"] and state["subdivisions_left"] == [1, 2]
+    assert [r["hexes"] for r in state["regions"] if r["closed"]] == [[0], [1, 2]]
+    assert_replay_matches(page, game["id"])
 
 
 def test_ploid_piece(new_page, require_kind, screenshot):
