@@ -40,6 +40,14 @@ def wait_for_moves(page, count: int) -> None:
     page.wait_for_function(f"document.querySelectorAll('.moves li').length >= {count}")
 
 
+def open_with_tokens(page, game_id: str, kind: str, tokens: dict):
+    """Open a game made through the API as the browser that holds both seats' tokens."""
+    page.evaluate("""([id, kind, tokens]) => localStorage.setItem("postplay.games",
+        JSON.stringify({ [id]: { kind, tokens, added: Date.now() } }))""", [game_id, kind, tokens])
+    page.goto(f"/#/game/{game_id}")
+    return page
+
+
 def assert_fits_phone(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "horizontal scrolling"
 
@@ -195,16 +203,13 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
     # the edges between rows 2 and 3, all but [17, 23]
     cut = [[12 + c, 18 + c] for c in range(5)] + [[12 + c, 17 + c] for c in range(1, 6)]
     post_moves(live_server, created, tokens, [{"type": "stick", "edge": edge} for edge in cut])
-    page = new_page()
-    page.evaluate("""([id, tokens]) => localStorage.setItem("postplay.games",
-        JSON.stringify({ [id]: { kind: "partition", tokens, added: Date.now() } }))""",
-                  [game_id, tokens])
-    page.goto(f"/#/game/{game_id}")
+    page = open_with_tokens(new_page(), game_id, "partition", tokens)
 
     page.click("[data-edge='17-23']")
     page.wait_for_selector(".hint:has-text('choose the part to close')")
     page.click("button:has-text('the part with hex 18 (18 hexes)')")
-    assert page.locator(".pt .action-bar .pending").inner_text() == "Stick on 17–23, closing hex 18's part"
+    assert (page.locator(".pt .action-bar .pending").inner_text()
+            == "Stick on 17–23, closing hex 18's part")
     play(page)
     wait_for_moves(page, len(cut) + 1)
     assert page.locator(".pt-hex.closed").count() == 18
@@ -214,8 +219,9 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
 def post_moves(live_server: str, game: dict, tokens: dict, moves: list[dict]) -> dict:
     """Play `moves` through the API, each by the seat to move; return the game after them."""
     for move in moves:
+        seat_token = tokens[str(game["to_move"])]
         response = requests.post(f"{live_server}/api/v1/games/{game['id']}/moves",
-                                 headers={"Authorization": f"Bearer {tokens[str(game['to_move'])]}"},
+                                 headers={"Authorization": f"Bearer {seat_token}"},
                                  json={"move": move, "ply": game["ply"]})
         assert response.status_code == 201, response.json()
         game = response.json()
@@ -235,11 +241,7 @@ def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
     game = post_moves(live_server, created, tokens,
                       [{"type": "stick", "edge": edge} for edge in sticks])
     assert game["to_move"] == 0 and game["state"]["points"] == [0, 1]
-    page = new_page()
-    page.evaluate("""([id, tokens]) => localStorage.setItem("postplay.games",
-        JSON.stringify({ [id]: { kind: "partition", tokens, added: Date.now() } }))""",
-                  [game["id"], tokens])
-    page.goto(f"/#/game/{game['id']}")
+    page = open_with_tokens(new_page(), game["id"], "partition", tokens)
 
     page.click("[data-hex='0']")
     assert page.locator(".pt .action-bar .pending").inner_text() == "Claim red (hex 0)"
