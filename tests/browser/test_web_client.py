@@ -169,6 +169,29 @@ def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot):
     assert_fits_phone(page)
 
 
+def test_prime_drop_double_down(new_page, require_kind):
+    """Two tiles in one turn, the second next to the first, each digit picked before its cell."""
+    require_kind("prime-drop")
+    page = new_page()
+    game_id = start_game(page, "prime-drop", "local")
+    page.click(".pd button[data-digit='4']")
+    page.click("[data-cell='5,5']")
+    play(page)
+    wait_for_moves(page, 1)
+
+    page.click(".pd .modes button:has-text('Double down')")
+    page.click(".pd button[data-digit='1']")
+    page.click("[data-cell='5,6']")
+    page.click(".pd button[data-digit='3']")
+    page.click("[data-cell='5,7']")
+    assert (page.locator(".pd .action-bar .pending").inner_text()
+            == "Double down: 1 at [5, 6], then 3 at [5, 7]")
+    play(page)
+    wait_for_moves(page, 2)
+    assert sorted(page.locator(".pd-digit").all_text_contents()) == ["1", "3", "4"]
+    assert_replay_matches(page, game_id)
+
+
 def test_partition_sticks(new_page, require_kind, screenshot):
     require_kind("partition")
     page = new_page()
