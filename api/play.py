@@ -14,6 +14,7 @@ from api import clocks
 from api.clocks import iso
 from api.bots import choose_move
 from api.bots import levels as bot_levels
+from api.bots.match import PLY_LIMIT
 from api.games import BadOption, Game, IllegalMove, MalformedMove, Move, Outcome, State, get_game
 from api.games.base import play_forced
 from api.games.registry import GAMES
@@ -226,8 +227,9 @@ def bot_to_move(doc: dict, mover: int | None) -> str | None:
 
 
 def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int,
-                  budget_s: float, now_fn=time.time) -> dict | None:
-    """The worker's bot move for the game at `ply`; None (a no-op) when the game has moved on."""
+                  budget_s: float, now_fn=time.time, ply_limit: int = PLY_LIMIT) -> dict | None:
+    """The worker's bot move for the game at `ply`; None (a no-op) when the game has moved on.
+    A game between two bots that reaches `ply_limit` is aborted instead."""
     doc = store.load(game_id)
     if doc is None or doc["ply"] != ply:
         return None
@@ -235,12 +237,32 @@ def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int
     level = bot_to_move(doc, state.to_move)
     if level is None:
         return None
+    if ply >= ply_limit and all(seat["bot"] for seat in doc["seats"]):
+        return _abort_at_ply_limit(store, followups, game_id, ply, now_fn())
     rng = random.Random(f"{doc['seed']}:{ply}")
     move = choose_move(state, level, rng, budget_s)
     try:
         return play_move(store, followups, game_id, state.to_move, move, ply, now=now_fn())
     except Conflict:
         return None  # someone else moved (a resignation, a duplicate job): nothing to do
+
+
+def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, ply: int,
+                        now: float) -> dict | None:
+    def change(doc: dict) -> Change:
+        if doc["status"] != "active" or doc["ply"] != ply:
+            raise Stale
+        doc["status"] = "finished"
+        doc["result"] = Outcome(None, "aborted", None).to_dict()
+        touch(doc, now)
+        return Change(doc)
+
+    try:
+        doc = _update(store, game_id, change)
+    except Stale:
+        return None
+    followups.after_change(doc)
+    return doc
 
 
 def public(doc: dict) -> dict:

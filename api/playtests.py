@@ -17,7 +17,7 @@ import secrets
 import statistics
 
 from api.bots import levels as bot_levels
-from api.bots.match import GameRecord, play_game
+from api.bots.match import PLY_LIMIT, GameRecord, play_game
 from api.games import BadOption, GAMES
 
 MAX_GAMES = 1000
@@ -28,9 +28,6 @@ MAX_CHUNK_GAMES = 100
 DEFAULT_SAMPLES = 4  # games 0..3: each bot in each seat, moving first and second
 MAX_SAMPLES = 20
 HISTOGRAM_BINS = 20
-# a game still running after this many plies is aborted (reason "aborted", a draw in the tally)
-# so that a cycle in a game's rules or bots cannot hold a worker forever
-MAX_PLIES = 2000
 Z_95 = 1.959963984540054
 
 
@@ -99,7 +96,7 @@ def play(spec: dict, index: int) -> GameRecord:
     """Game `index` of the batch, played in process."""
     levels, first = seating(spec["bots"], index)
     return play_game(spec["kind"], spec["options"], levels, game_seed(spec["seed"], index),
-                     first=first, budget_s=spec["budget_s"], max_plies=MAX_PLIES)
+                     first=first, budget_s=spec["budget_s"], max_plies=PLY_LIMIT)
 
 
 def record_of(index: int, game: GameRecord, game_id: str | None = None) -> dict:

@@ -11,6 +11,7 @@ from rq import get_current_job
 from api import clocks
 from api import timeout_rule as rules
 from api.analysis import compute, position
+from api.bots.match import PLY_LIMIT
 from api.jobs import RQFollowups
 from api.play import end_on_time_change, load_state, play_bot_move
 from api.store.games import GameStore
@@ -34,7 +35,8 @@ def bot_move(game_id: str, ply: int) -> bool:
     """Play the bot's move in `game_id` if the game is still at `ply`; True when it moved."""
     store, followups = _store()
     budget = float(os.environ.get("POSTPLAY_BOT_BUDGET_S", "1.0"))
-    return play_bot_move(store, followups, game_id, ply, budget) is not None
+    limit = int(os.environ.get("POSTPLAY_BOT_GAME_PLY_LIMIT", str(PLY_LIMIT)))
+    return play_bot_move(store, followups, game_id, ply, budget, ply_limit=limit) is not None
 
 
 def analyse(game_id: str, ply: int) -> bool:

@@ -8,6 +8,11 @@ from api.bots.base import choose_move
 from api.games.base import Move, Outcome, State, play_forced
 from api.games.registry import get_game
 
+# a game between two bots still running after this many plies is aborted (reason "aborted"), so
+# that a cycle in a game's rules or bots cannot hold a worker forever: untimed Prime Drop cycles
+# when a player holding only 0, 4, 6 and 8 drops composites the other keeps challenging back
+PLY_LIMIT = 2000
+
 
 @dataclasses.dataclass(frozen=True)
 class GameRecord:

@@ -45,3 +45,25 @@ def test_bots_play_each_other_to_the_end(client, run_jobs):
     final = client.get(f"/api/v1/games/{game['id']}").get_json()
     assert final["status"] == "finished" and final["result"]["reason"] == "no-moves"
     assert len(client.get(f"/api/v1/games/{game['id']}/moves").get_json()) == final["ply"]
+
+
+def test_a_game_between_two_bots_is_aborted_at_the_ply_limit(client, run_jobs, monkeypatch):
+    # no game of Factor/Multiple ends before its third number: 1 divides every number
+    monkeypatch.setenv("POSTPLAY_BOT_GAME_PLY_LIMIT", "2")
+    game = create(client, seats=[{"bot": "random"}, {"bot": "random"}], options={"n": 100})
+    for _ in range(10):
+        if run_jobs() == 0:
+            break
+    final = client.get(f"/api/v1/games/{game['id']}").get_json()
+    assert final["status"] == "finished" and final["ply"] == 2
+    assert final["result"] == {"winner": None, "reason": "aborted", "scores": None}
+
+
+def test_the_ply_limit_spares_a_game_with_a_person_in_it(client, run_jobs, monkeypatch):
+    monkeypatch.setenv("POSTPLAY_BOT_GAME_PLY_LIMIT", "1")
+    game = create(client, seats=[{"human": {"name": "Ada"}}, {"bot": "random"}], first=0,
+                  options={"n": 100})
+    move(client, game, game["tokens"]["0"], {"type": "say", "number": 60})
+    run_jobs()
+    now = client.get(f"/api/v1/games/{game['id']}").get_json()
+    assert now["status"] == "active" and now["ply"] == 2

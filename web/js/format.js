@@ -31,7 +31,9 @@ export function resultText(game, mine) {
   const { winner, reason, scores } = game.result;
   const score = scores ? ` (${scores.join("–")})` : "";
   if (reason === "aborted") {
-    return { headline: "Game aborted", detail: "The first move never came before the clock ran out." };
+    return { headline: "Game aborted", detail: game.ply === 0
+      ? "The first move never came before the clock ran out."
+      : `Two bots played ${game.ply} moves without an end in sight, so the server stopped the game.` };
   }
   if (winner === null) return { headline: `Draw${score}`, detail: `Equal ${reason === "bingo" ? "lines" : "scores"}.` };
   const name = seatName(game, winner);
