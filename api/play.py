@@ -125,6 +125,8 @@ def seat_of(store: GameStore, game_id: str, token: str | None) -> int:
         raise Unauthorized("This needs your seat's token: send 'Authorization: Bearer <token>'.")
     try:
         return store.seat_for_token(game_id, token)
+    except KeyError:
+        raise NotFound(f"There is no game {game_id!r}.") from None
     except TokenUnknown:
         raise Unauthorized("That token does not belong to any seat.") from None
     except TokenOfAnotherGame:
@@ -136,14 +138,17 @@ def parse_move(doc: dict, data: Any) -> Move:
     return get_game(doc["kind"]).parse_move(data)
 
 
-def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move,
+def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move | Any,
               ply: int, now: float | None = None) -> dict:
-    """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes)."""
+    """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
+    move given as the API's JSON object is parsed first, against the game as it is read for the
+    update (MalformedMove names the field at fault)."""
     now = time.time() if now is None else now
     flag_fell = []
 
     def change(doc: dict) -> Change:
         flag_fell.clear()
+        typed = move if isinstance(move, Move) else parse_move(doc, move)
         if doc["status"] == "finished":
             raise Conflict("The game is over.")
         if doc["status"] == "waiting":
@@ -159,8 +164,8 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
             touch(doc, now)
             flag_fell.append(True)
             return Change(doc)
-        after = state.apply(move)
-        entries = [_entry(doc["ply"], seat, move, now)]
+        after = state.apply(typed)
+        entries = [_entry(doc["ply"], seat, typed, now)]
         after, forced = _forced_moves(after, doc["ply"] + 1, now)
         clocks.charge(doc, seat, now, next_seat=after.to_move)
         doc.setdefault("first_move_ts", now)

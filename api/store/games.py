@@ -85,15 +85,22 @@ class GameStore:
                     pipe.reset()
 
     def seat_for_token(self, game_id: str, token: str) -> int:
-        """The seat of `game_id` that `token` belongs to."""
+        """The seat of `game_id` that `token` belongs to; KeyError when there is no such game.
+        One round trip: a move's request makes this check before its update."""
         token_hash = hash_token(token)
-        owner = self.redis.get(keys.token_key(token_hash))
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.exists(keys.game_key(game_id))
+            pipe.get(keys.token_key(token_hash))
+            pipe.hgetall(keys.seat_hashes_key(game_id))
+            exists, owner, seat_hashes = pipe.execute()
+        if not exists:
+            raise KeyError(game_id)
         if owner is None:
             raise TokenUnknown
         owner_game, seat = owner.decode().rsplit(":", 1)
         if owner_game != game_id:
             raise TokenOfAnotherGame
-        stored = self.redis.hget(keys.seat_hashes_key(game_id), seat)
+        stored = seat_hashes.get(seat.encode())
         if stored is None or not hmac.compare_digest(stored.decode(), token_hash):
             raise TokenUnknown
         return int(seat)

@@ -108,11 +108,9 @@ class Moves(MethodView):
     def post(self, body: dict, game_id: str):
         """Make a move (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
-        doc = _load(game_id)
-        seat = _seat(game_id)
+        seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
         try:
-            move = play.parse_move(doc, body["move"])
-            doc = play.play_move(store, followups, game_id, seat, move, body["ply"])
+            doc = play.play_move(store, followups, game_id, seat, body["move"], body["ply"])
         except DOMAIN_ERRORS as exc:
             refuse(exc)
         return _game_response(doc)
@@ -140,8 +138,7 @@ class Resign(MethodView):
     def post(self, game_id: str):
         """Resign (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
-        _load(game_id)
-        seat = _seat(game_id)
+        seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
         try:
             doc = play.resign(store, followups, game_id, seat)
         except play.PlayError as exc:

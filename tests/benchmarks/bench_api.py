@@ -27,6 +27,7 @@ from api.store.embedded import free_port, start_redis
 from api.store.games import GameStore
 
 DURATION_S = float(os.environ.get("BENCH_SECONDS", "4"))
+ROUNDS = 3
 CLIENTS = 4
 
 
@@ -91,10 +92,19 @@ def main() -> None:
                                                  {"human": {"name": "B"}}], "first": 0})
         path = f"/api/v1/games/{game['id']}"
         _, headers, _ = _request(app_port, "GET", path)
-        bare = rate(bare_port, "GET", "/api/v1/health")
-        not_modified = rate(app_port, "GET", path, {"If-None-Match": headers["ETag"]})
-        full = rate(app_port, "GET", path)
-        moves = rate_moves(app_port)
+        measures = {
+            "bare": lambda: rate(bare_port, "GET", "/api/v1/health"),
+            "304": lambda: rate(app_port, "GET", path, {"If-None-Match": headers["ETag"]}),
+            "full": lambda: rate(app_port, "GET", path),
+            "moves": lambda: rate_moves(app_port),
+        }
+        # the measures take turns, ROUNDS times, and each keeps its best round: this machine's
+        # speed drifts, and a stall (an fsync, another process) only ever takes rate away
+        best = dict.fromkeys(measures, 0.0)
+        for _ in range(ROUNDS):
+            for name, measure in measures.items():
+                best[name] = max(best[name], measure())
+        bare, not_modified, full, moves = best.values()
         print(f"bare Flask JSON endpoint      {bare:8.0f} req/s  (baseline)")
         print(f"GET game, matching ETag (304) {not_modified:8.0f} req/s  "
               f"ratio {not_modified / bare:5.2f}  (target >= 0.50)")
