@@ -1,6 +1,7 @@
 """Games in Redis: one JSON document per game with a version, its history, seat tokens and the
-lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency
-(WATCH/MULTI), so two changes made from the same version can never both land.
+lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency:
+its writes land, in one script, only while the stored document is the one the change was made
+from, so two changes made from the same version can never both land.
 """
 from __future__ import annotations
 
@@ -36,14 +37,26 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+# the writes of a change (ARGV[2]: a JSON list of Redis commands, all strings), made only while
+# the game's stored document is still ARGV[1], the one the change was made from; 1 when they were
+# made, 0 when another change landed first
+WRITE_IF_UNCHANGED = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for _, command in ipairs(cjson.decode(ARGV[2])) do redis.call(unpack(command)) end
+return 1
+"""
+
+
 class GameStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
+        self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
 
     def create(self, doc: dict, tokens: dict[int, str], moves: list[dict] = ()) -> None:
         """Store a new game (version 1) with its seat tokens (kept only as hashes)."""
         with self.redis.pipeline(transaction=True) as pipe:
-            self._write(pipe, None, Change(doc, list(moves), tokens))
+            for command in _writes(None, Change(doc, list(moves), tokens)):
+                pipe.execute_command(*command)
             pipe.execute()
 
     def load(self, game_id: str) -> dict | None:
@@ -66,23 +79,15 @@ class GameStore:
         writer lands first, `change` runs again on the newer document (and may then refuse).
         """
         key = keys.game_key(game_id)
-        with self.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    pipe.watch(key)
-                    raw = pipe.get(key)
-                    if raw is None:
-                        raise KeyError(game_id)
-                    before = json.loads(raw)
-                    result = change(json.loads(raw))
-                    pipe.multi()
-                    self._write(pipe, before, result)
-                    pipe.execute()
-                    return result.doc
-                except redis.WatchError:
-                    continue
-                finally:
-                    pipe.reset()
+        while True:
+            raw = self.redis.get(key)
+            if raw is None:
+                raise KeyError(game_id)
+            before = json.loads(raw)
+            result = change(json.loads(raw))
+            writes = json.dumps(_writes(before, result))
+            if self._write_if_unchanged(keys=[key], args=[raw, writes]):
+                return result.doc
 
     def seat_for_token(self, game_id: str, token: str) -> int:
         """The seat of `game_id` that `token` belongs to; KeyError when there is no such game.
@@ -119,25 +124,25 @@ class GameStore:
         raw = self.redis.get(keys.analysis_key(game_id, ply))
         return None if raw is None else json.loads(raw)
 
-    @staticmethod
-    def _write(pipe, before: dict | None, change: Change) -> None:
-        doc = change.doc
-        game_id = doc["id"]
-        pipe.set(keys.game_key(game_id), json.dumps(doc, separators=(",", ":")))
-        if change.moves:
-            pipe.rpush(keys.moves_key(game_id), *(json.dumps(m) for m in change.moves))
-        for seat, token in change.tokens.items():
-            token_hash = hash_token(token)
-            pipe.hset(keys.seat_hashes_key(game_id), str(seat), token_hash)
-            pipe.set(keys.token_key(token_hash), f"{game_id}:{seat}")
-        if before is not None and before["status"] == doc["status"]:
-            return  # the lobby indexes already hold it
-        new_keys = _lobby_keys(doc)
-        if before is not None:
-            for key in _lobby_keys(before) - new_keys:
-                pipe.zrem(key, game_id)
-        for key in new_keys:
-            pipe.zadd(key, {game_id: doc["created_ts"]})
+
+def _writes(before: dict | None, change: Change) -> list[list]:
+    """The Redis commands that store `change` to a game that was `before` (None: a new game)."""
+    doc = change.doc
+    game_id = doc["id"]
+    writes: list[list] = [["SET", keys.game_key(game_id), json.dumps(doc, separators=(",", ":"))]]
+    if change.moves:
+        writes.append(["RPUSH", keys.moves_key(game_id), *(json.dumps(m) for m in change.moves)])
+    for seat, token in change.tokens.items():
+        token_hash = hash_token(token)
+        writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
+        writes.append(["SET", keys.token_key(token_hash), f"{game_id}:{seat}"])
+    if before is not None and before["status"] == doc["status"]:
+        return writes  # the lobby indexes already hold it
+    new_keys = _lobby_keys(doc)
+    if before is not None:
+        writes += [["ZREM", key, game_id] for key in sorted(_lobby_keys(before) - new_keys)]
+    writes += [["ZADD", key, repr(doc["created_ts"]), game_id] for key in sorted(new_keys)]
+    return writes
 
 
 def _lobby_keys(doc: dict) -> set[str]:
