@@ -189,8 +189,7 @@ def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
     def change(doc: dict) -> Change:
         if doc["status"] == "finished":
             raise Conflict("The game is over.")
-        doc["status"] = "finished"
-        doc["result"] = Outcome(1 - seat, "resign", None).to_dict()
+        _finish(doc, Outcome(1 - seat, "resign", None))
         touch(doc, now)
         return Change(doc)
 
@@ -257,8 +256,7 @@ def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, pl
     def change(doc: dict) -> Change:
         if doc["status"] != "active" or doc["ply"] != ply:
             raise Stale
-        doc["status"] = "finished"
-        doc["result"] = Outcome(None, "aborted", None).to_dict()
+        _finish(doc, Outcome(None, "aborted", None))
         touch(doc, now)
         return Change(doc)
 
@@ -339,8 +337,12 @@ def _entry(ply: int, seat: int, move: Move, now: float) -> dict:
 def _finish_if_over(doc: dict, state: State) -> None:
     outcome = state.outcome()
     if outcome is not None:
-        doc["status"] = "finished"
-        doc["result"] = outcome.to_dict()
+        _finish(doc, outcome)
+
+
+def _finish(doc: dict, outcome: Outcome) -> None:
+    doc["status"] = "finished"
+    doc["result"] = outcome.to_dict()
 
 
 def touch(doc: dict, now: float) -> None:
