@@ -10,6 +10,7 @@ import time
 import api.bots.factor_bingo as bots
 from api.bots.search import random_playout
 from api.games.factor_bingo import NUMBERS, FactorBingo
+from tests.benchmarks import best_time
 
 
 def calling_positions(count: int) -> list:
@@ -22,15 +23,6 @@ def calling_positions(count: int) -> list:
                 out.append(state)
             state = state.apply(rng.choice(state.legal_moves()))
     return out[:count]
-
-
-def timed(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def main() -> None:
@@ -48,7 +40,7 @@ def main() -> None:
             for i in bots._bits(options):
                 card.winner_after(used | 1 << i, i, state.mover)
 
-    engine, card = timed(engine_checks), timed(card_checks)
+    engine, card = best_time(engine_checks), best_time(card_checks)
     print(f"judging every call in 300 positions: engine {engine * 1e3:.1f} ms, "
           f"card {card * 1e3:.1f} ms, card is {engine / card:.1f}x faster")
 
@@ -64,7 +56,7 @@ def main() -> None:
         for state in starts:
             bots._playout(state, rng)
 
-    engine, card = timed(engine_playouts, 1), timed(card_playouts)
+    engine, card = best_time(engine_playouts, 1), best_time(card_playouts)
     print(f"30 playouts from an empty board: engine random {engine * 1e3:.0f} ms, "
           f"bot playout {card * 1e3:.1f} ms, bot playout is {engine / card:.0f}x faster")
 

@@ -22,6 +22,7 @@ from api.bots.base import choose_move
 from api.bots.search import step
 from api.games.prime_drop import (EMPTY, PrimeDrop, PrimeDropState, board_numbers, is_prime,
                                   timeout_rule_winner)
+from tests.benchmarks import best_time
 
 STREAK = 10
 
@@ -63,8 +64,8 @@ def bench_numbers(boards: int = 300) -> None:
         return sum(len(board_numbers(b, size)) for b in tiles)
 
     assert ours() == baseline()
-    t_ours, t_base, t_list = (_best_of(fn) / boards for fn in (ours, baseline, listing_only))
-    t_flint, t_sympy = (_best_of(lambda: [test(v) for v in values]) / len(values)
+    t_ours, t_base, t_list = (best_time(fn, 5) / boards for fn in (ours, baseline, listing_only))
+    t_flint, t_sympy = (best_time(lambda: [test(v) for v in values], 5) / len(values)
                         for test in (is_prime, sympy.isprime))
     print(f"full 13x13 board: list its {len(values) // boards} numbers (13 digits) and test each")
     print(f"  board_numbers + is_prime (flint)  {t_ours * 1e6:7.1f} us per board (target <= 1000)")
@@ -86,7 +87,7 @@ def bench_playouts(seconds: float = 5.0) -> None:
             plies += 1
         played += 1
     elapsed = time.perf_counter() - start
-    base = _best_of(lambda: [PrimeDrop.new(options, 0, 0).drops() for _ in range(100)]) / 100
+    base = best_time(lambda: [PrimeDrop.new(options, 0, 0).drops() for _ in range(100)], 5) / 100
     print(f"random playouts on 11x11: {played / elapsed:.1f} per second "
           f"({plies / played:.0f} plies each, {elapsed / plies * 1e6:.0f} us per ply; "
           f"listing the 1089 drops of an empty board alone takes {base * 1e6:.0f} us)")
@@ -137,15 +138,6 @@ def main() -> None:
     bench_playouts()
     for pair in args.pairs.split(",") if args.games else []:
         bench_match(*pair.split(":"), args.games, args.budget, args.timeout_turns)
-
-
-def _best_of(fn, repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 if __name__ == "__main__":
