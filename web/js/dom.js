@@ -46,3 +46,14 @@ export function fill(el, ...children) {
   append(el, children);
   return el;
 }
+
+/** An alert box for a page's refusals and errors, hidden until showAlert() fills it. */
+export function alertBox() {
+  return h("div", { class: "alert", role: "alert", hidden: true });
+}
+
+/** Show `message` in an alert box, or hide the box when there is none. */
+export function showAlert(box, message) {
+  box.hidden = !message;
+  box.textContent = message || "";
+}

@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
 import { Clocks } from "./clocks.js";
-import { fill, h } from "./dom.js";
+import { alertBox, fill, h, showAlert } from "./dom.js";
 import { resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import { HistoryPanel } from "./history.js";
 import { Poller } from "./poller.js";
@@ -34,7 +34,7 @@ class GameView {
     this.players = h("div", { class: "players" });
     this.status = h("p", { class: "status", "aria-live": "polite" });
     this.banner = h("div", { class: "banner", role: "status", hidden: true });
-    this.alert = h("div", { class: "alert", role: "alert", hidden: true });
+    this.alert = alertBox();
     this.net = h("p", { class: "net muted", hidden: true });
     this.join = h("form", { class: "join card", hidden: true });
     this.share = h("div", { class: "share" });
@@ -141,7 +141,7 @@ class GameView {
       this.viewPly = this.historyPanel.viewPly;
       this.renderBoard();
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
     }
   }
 
@@ -155,7 +155,7 @@ class GameView {
       this.renderBoard();
     } catch (err) {
       this.legal = null;
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
     }
   }
 
@@ -221,11 +221,11 @@ class GameView {
       try {
         const response = await api.join(this.id, who);
         storage.remember(this.id, game.kind, { [response.data.seat]: response.data.token });
-        this.clearAlert();
+        showAlert(this.alert, null);
         this.apply(response.data);
         this.poller.seen(response.etag);
       } catch (err) {
-        this.showAlert(err.message);
+        showAlert(this.alert, err.message);
       }
     };
   }
@@ -279,7 +279,7 @@ class GameView {
       this.apply(response.data);
       this.poller.seen(response.etag);
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
     }
   }
 
@@ -289,23 +289,14 @@ class GameView {
     if (seat === null) return false;
     try {
       const response = await api.move(this.id, storage.tokensFor(this.id)[seat], move, this.game.ply);
-      this.clearAlert();
+      showAlert(this.alert, null);
       this.apply(response.data);
       this.poller.seen(response.etag);
       return true;
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
       if (err.status === 409) this.poller.now();
       return false;
     }
-  }
-
-  showAlert(message) {
-    this.alert.hidden = false;
-    this.alert.textContent = message;
-  }
-
-  clearAlert() {
-    this.alert.hidden = true;
   }
 }

@@ -2,7 +2,7 @@
 // turn it is, and the open games anyone may join.
 
 import * as api from "./api.js";
-import { fill, h } from "./dom.js";
+import { alertBox, fill, h, showAlert } from "./dom.js";
 import { ago, statusLine, timeControlText } from "./format.js";
 import { optionsFieldset, timeControlFields } from "./options.js";
 import * as storage from "./storage.js";
@@ -18,7 +18,7 @@ export function mountLobby(root) {
 class Lobby {
   constructor(root) {
     this.root = root;
-    this.alert = h("div", { class: "alert", role: "alert", hidden: true });
+    this.alert = alertBox();
     this.form = h("form", { class: "new-game", "aria-label": "New game" });
     this.mineList = h("div", { class: "game-list", "aria-live": "polite" });
     this.openList = h("div", { class: "game-list" });
@@ -35,7 +35,7 @@ class Lobby {
     try {
       this.kinds = await api.kinds();
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
       return;
     }
     if (this.destroyed) return;
@@ -48,11 +48,6 @@ class Lobby {
     this.destroyed = true;
     clearInterval(this.timer);
     document.removeEventListener("visibilitychange", this.refresh);
-  }
-
-  showAlert(message) {
-    this.alert.hidden = !message;
-    this.alert.textContent = message || "";
   }
 
   buildForm() {
@@ -121,7 +116,7 @@ class Lobby {
       if (tc.error) errors.push(tc.error);
       if (!player) errors.push("Please give your name.");
       if (errors.length) {
-        this.showAlert(errors.join(" "));
+        showAlert(this.alert, errors.join(" "));
         return;
       }
       storage.setPlayerName(player);
@@ -137,10 +132,10 @@ class Lobby {
       try {
         const response = await api.create(body);
         storage.remember(response.data.id, body.kind, response.data.tokens);
-        this.showAlert(null);
+        showAlert(this.alert, null);
         location.hash = `#/game/${response.data.id}`;
       } catch (err) {
-        this.showAlert(err.message);
+        showAlert(this.alert, err.message);
       } finally {
         submit.disabled = false;
       }
@@ -159,7 +154,7 @@ class Lobby {
     const mine = storage.myGames();
     const [games, open] = await Promise.all([
       Promise.all(mine.map((entry) => this.myGame(entry))),
-      api.listGames({ status: "waiting" }).catch((err) => { this.showAlert(err.message); return []; }),
+      api.listGames({ status: "waiting" }).catch((err) => { showAlert(this.alert, err.message); return []; }),
     ]);
     if (this.destroyed) return;
     this.renderMine(games);
@@ -232,7 +227,7 @@ class Lobby {
   async join(game) {
     const name = this.nameInput.value.trim();
     if (!name) {
-      this.showAlert("Please give your name first.");
+      showAlert(this.alert, "Please give your name first.");
       this.nameInput.focus();
       return;
     }
@@ -242,7 +237,7 @@ class Lobby {
       storage.remember(game.id, game.kind, { [response.data.seat]: response.data.token });
       location.hash = `#/game/${game.id}`;
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
       this.loadLists();
     }
   }

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { boxPlots, histogram, num, pct, rateBars, splitBar, wilson } from "./charts.js";
-import { fill, h } from "./dom.js";
+import { alertBox, fill, h, showAlert } from "./dom.js";
 import { ago } from "./format.js";
 import { optionsFieldset } from "./options.js";
 import { Poller } from "./poller.js";
@@ -69,7 +69,7 @@ export function mountPlaytests(root) {
 class PlaytestsView {
   constructor(root) {
     this.root = root;
-    this.alert = h("div", { class: "alert", role: "alert", hidden: true });
+    this.alert = alertBox();
     this.form = h("form", { class: "new-game playtest-form", "aria-label": "New playtest", novalidate: true });
     this.list = h("div", { class: "game-list playtest-list", "aria-live": "polite" },
       h("p", { class: "muted" }, "Loading…"));
@@ -88,7 +88,7 @@ class PlaytestsView {
     try {
       this.kinds = await loadKinds();
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
       return;
     }
     if (this.destroyed) return;
@@ -100,11 +100,6 @@ class PlaytestsView {
     this.destroyed = true;
     clearTimeout(this.timer);
     document.removeEventListener("visibilitychange", this.refresh);
-  }
-
-  showAlert(message) {
-    this.alert.hidden = !message;
-    this.alert.textContent = message || "";
   }
 
   buildForm() {
@@ -174,7 +169,7 @@ class PlaytestsView {
           h("label", {}, "Sample games kept", samples, h("small", { class: "muted" }, range(LIMITS.samples))))),
       submit);
     if (playable.length) showKind();
-    else this.showAlert("No game has bots yet, so there is nothing to playtest.");
+    else showAlert(this.alert, "No game has bots yet, so there is nothing to playtest.");
 
     const whole = (input, name, [lo, hi], errors) => {
       const n = Number(input.value);
@@ -206,16 +201,16 @@ class PlaytestsView {
         body.seed = Number(seedText);
       }
       if (errors.length) {
-        this.showAlert(errors.join(" "));
+        showAlert(this.alert, errors.join(" "));
         return;
       }
       submit.disabled = true;
       try {
         const response = await api.startPlaytest(body);
-        this.showAlert(null);
+        showAlert(this.alert, null);
         location.hash = `#/playtest/${response.data.id}`;
       } catch (err) {
-        this.showAlert(err.message);
+        showAlert(this.alert, err.message);
       } finally {
         submit.disabled = false;
       }
@@ -268,7 +263,7 @@ class PlaytestView {
     this.playtest = null;
     this.title = h("h1", {}, "Playtest");
     this.meta = h("p", { class: "meta muted" });
-    this.alert = h("div", { class: "alert", role: "alert", hidden: true });
+    this.alert = alertBox();
     this.net = h("p", { class: "net muted", hidden: true });
     this.progress = h("div", { class: "pt-progress", "aria-live": "polite" });
     this.actions = h("div", { class: "confirm" });
@@ -352,7 +347,7 @@ class PlaytestView {
       const response = await api.cancelPlaytest(this.id);
       this.apply(response.data);
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
     }
     this.poller.now();
   }
@@ -367,14 +362,9 @@ class PlaytestView {
         budget_s: p.budget_s, chunk_games: p.chunk_games, samples: p.samples });
       location.hash = `#/playtest/${response.data.id}`;
     } catch (err) {
-      this.showAlert(err.message);
+      showAlert(this.alert, err.message);
       button.disabled = false;
     }
-  }
-
-  showAlert(message) {
-    this.alert.hidden = !message;
-    this.alert.textContent = message || "";
   }
 
   renderReport(p, r) {
