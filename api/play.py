@@ -223,6 +223,19 @@ def replay(doc: dict, history: list[dict]) -> Iterator[State]:
         yield state
 
 
+def positions(doc: dict, history: list[dict],
+              start: int = 0) -> Iterator[tuple[int, State, dict | None]]:
+    """(ply, state after it, the history entry that led there) for every ply from `start` to
+    the game's last; ply 0 is the start position, reached by no entry."""
+    game = get_game(doc["kind"])
+    state = game.new(doc["options"], doc["first"], doc["seed"])
+    if start == 0:
+        yield 0, state, None
+    for ply, (entry, state) in enumerate(zip(history, replay(doc, history)), start=1):
+        if ply >= start:
+            yield ply, state, entry
+
+
 def bot_to_move(doc: dict, mover: int | None) -> str | None:
     """The level of the bot in seat `mover`, the seat to move, if a running game has one there."""
     if doc["status"] != "active" or mover is None:
@@ -361,4 +374,4 @@ def _update(store: GameStore, game_id: str, change) -> dict:
 __all__ = ["BadOption", "Change", "Conflict", "Forbidden", "IllegalMove", "MalformedMove",
            "NotFound", "PlayError", "Stale", "Unauthorized", "bot_to_move", "create_game",
            "end_on_time_change", "join", "load_state", "parse_move", "play_bot_move", "play_move",
-           "public", "replay", "resign", "seat_of", "touch"]
+           "positions", "public", "replay", "resign", "seat_of", "touch"]

@@ -10,7 +10,8 @@ from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema,
                              GameListArgsSchema, GameSchema,
                              GameWithTokenSchema, GameWithTokensSchema, HistoryEntrySchema,
-                             JoinSchema, LegalMovesSchema, MoveBodySchema)
+                             JoinSchema, LegalMovesSchema, MoveBodySchema, PositionSchema,
+                             PositionsArgsSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
                 description="Games: create, join, read, move, resign.")
@@ -114,6 +115,20 @@ class Moves(MethodView):
         except DOMAIN_ERRORS as exc:
             refuse(exc)
         return _game_response(doc)
+
+
+@blp.route("/<game_id>/positions")
+class Positions(MethodView):
+    @blp.arguments(PositionsArgsSchema, location="query")
+    @blp.response(200, PositionSchema(many=True))
+    def get(self, args: dict, game_id: str):
+        """The state after every ply from `?from=` on, computed by the server's engine, so a
+        client draws a replay without knowing the rules"""
+        store = _ctx()[0]
+        doc = _load(game_id)
+        return [{"ply": ply, "state": state.to_dict(), "to_move": state.to_move,
+                 "move": None if entry is None else entry["move"]}
+                for ply, state, entry in play.positions(doc, store.moves(game_id), args["from_"])]
 
 
 @blp.route("/<game_id>/legal-moves")

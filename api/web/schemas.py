@@ -96,6 +96,20 @@ class HistoryEntrySchema(ma.Schema):
     at = fields.String()
 
 
+class PositionsArgsSchema(ma.Schema):
+    from_ = fields.Integer(data_key="from", load_default=0, validate=validate.Range(min=0),
+                           metadata={"description": "The first ply to return (default 0)."})
+
+
+class PositionSchema(ma.Schema):
+    ply = fields.Integer()
+    state = fields.Dict(metadata={"description": "The state after `ply` moves, as the game "
+                                                 "object's `state`."})
+    to_move = fields.Integer(allow_none=True)
+    move = fields.Dict(allow_none=True, metadata={
+        "description": "The move that led here (history entry ply - 1); null at ply 0."})
+
+
 class LegalMovesSchema(ma.Schema):
     seat = fields.Integer(allow_none=True)
     ply = fields.Integer()

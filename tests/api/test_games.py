@@ -251,3 +251,23 @@ def test_429_too_many_requests_with_retry_after(redis_url, redis_client):
     refused = client.get("/api/v1/kinds")
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
     assert refused.get_json()["message"] == "Too many requests: slow down and try again shortly."
+
+
+def test_positions_give_the_server_state_after_every_ply(client):
+    game = create(client, first=0)
+    tokens = game["tokens"]
+    for i, number in enumerate(SEED_GAME[:4]):
+        game = move(client, game, tokens[str(i % 2)], {"type": "say", "number": number}).get_json()
+    positions = client.get(f"/api/v1/games/{game['id']}/positions").get_json()
+    assert [p["ply"] for p in positions] == [0, 1, 2, 3, 4]
+    assert positions[0]["move"] is None and positions[0]["state"]["said"] == []
+    assert [p["state"]["said"] for p in positions[1:]] == [
+        list(SEED_GAME[:k]) for k in range(1, 5)]
+    assert [p["move"]["number"] for p in positions[1:]] == list(SEED_GAME[:4])
+    assert [p["to_move"] for p in positions] == [0, 1, 0, 1, 0]
+    assert positions[-1]["state"] == game["state"]
+    tail = client.get(f"/api/v1/games/{game['id']}/positions?from=3").get_json()
+    assert tail == positions[3:]
+    assert client.get(f"/api/v1/games/{game['id']}/positions?from=9").get_json() == []
+    assert client.get(f"/api/v1/games/{game['id']}/positions?from=-1").status_code == 400
+    assert client.get("/api/v1/games/nosuchgame/positions").status_code == 404
