@@ -64,7 +64,7 @@ def worker(args=None) -> int:
     import redis
     from rq import Queue, Worker
 
-    from api.jobs import QUEUES
+    from api.followups import QUEUES
 
     client = redis.Redis.from_url(_redis_url())
     queues = [Queue(name, connection=client) for name in QUEUES]

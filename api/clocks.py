@@ -1,7 +1,7 @@
 """Time controls: pure arithmetic on server timestamps (seconds since the epoch).
 
-A game document carries `time_control`, `clocks` (one per seat, as charged after that seat's last
-move) and `turn_started_ts`. The mover's clock is charged atomically with the move; `deadline` is
+A game record carries `time_control`, `clocks` (one per seat, as charged after that seat's last
+move) and `turn_started_ts`; these functions take those values and return new ones. The mover's clock is charged atomically with the move; `deadline` is
 when the mover's time runs out, and the worker ends the game then even if nobody is looking.
 
 Kinds: none; fischer (initial + increment); byoyomi (main time, then P periods of T s: a move
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timezone
+
+from api.games import Outcome
 
 DAY_S = 86400
 
@@ -95,39 +97,30 @@ def spend(tc: dict, clock: dict, elapsed: float) -> tuple[dict, bool]:
     return fresh_clock(tc), False
 
 
-def deadline_ts(doc: dict, mover: int | None) -> float | None:
-    """When `mover`, the seat to move, loses on time (None without a clock or a running turn)."""
-    tc = doc.get("time_control") or {"type": "none"}
-    if tc["type"] == "none" or doc["status"] != "active" or mover is None:
-        return None
-    return doc["turn_started_ts"] + time_left(tc, doc["clocks"][mover])
+def deadline_ts(tc: dict, clock: dict, turn_started_ts: float) -> float:
+    """When the owner of `clock`, whose turn started at `turn_started_ts`, loses on time."""
+    return turn_started_ts + time_left(tc, clock)
 
 
-def flagged(doc: dict, mover: int | None, now: float) -> bool:
-    deadline = deadline_ts(doc, mover)
-    return deadline is not None and now >= deadline
+def time_out(tc: dict, ply: int, mover: int) -> tuple[dict, Outcome]:
+    """`mover`'s emptied clock and the game's outcome when their time runs out: they lose, or
+    the game is aborted when its very first move never came."""
+    if ply == 0:
+        return _empty(tc), Outcome(None, "aborted")
+    return _empty(tc), Outcome(1 - mover, "time")
 
 
-def end_on_time(doc: dict, mover: int) -> None:
-    """End the game on time: `mover` loses, or the game is aborted when its very first move
-    never came."""
-    doc["clocks"][mover] = _empty(doc["time_control"])
-    doc["status"] = "finished"
-    if doc["ply"] == 0:
-        doc["result"] = {"winner": None, "reason": "aborted", "scores": None}
-    else:
-        doc["result"] = {"winner": 1 - mover, "reason": "time", "scores": None}
-
-
-def charge(doc: dict, seat: int, now: float, next_seat: int | None) -> None:
-    """After a move by `seat`: when its turn is over (the next seat differs), charge it for the
-    whole turn and start the next one. A turn of several actions is charged once, at its end."""
+def charge(tc: dict, clocks: list[dict] | None, turn_started_ts: float, seat: int, now: float,
+           next_seat: int | None) -> tuple[list[dict] | None, float]:
+    """The clocks and turn start after a move by `seat`: when its turn is over (the next seat
+    differs), it is charged for the whole turn and the next turn starts. A turn of several
+    actions is charged once, at its end."""
     if next_seat == seat:
-        return
-    tc = doc.get("time_control") or {"type": "none"}
+        return clocks, turn_started_ts
     if tc["type"] != "none":
-        doc["clocks"][seat], _ = spend(tc, doc["clocks"][seat], now - doc["turn_started_ts"])
-    doc["turn_started_ts"] = now
+        clocks = list(clocks)
+        clocks[seat], _ = spend(tc, clocks[seat], now - turn_started_ts)
+    return clocks, now
 
 
 def running(tc: dict, clock: dict, elapsed: float) -> dict:
@@ -143,14 +136,14 @@ def running(tc: dict, clock: dict, elapsed: float) -> dict:
     return {"remaining_s": 0.0, "periods_left": periods, "period_remaining_s": period_left}
 
 
-def view(doc: dict, mover: int | None, now: float) -> list[dict] | None:
-    """The clocks as a player sees them now, the mover's running down."""
-    if doc.get("clocks") is None:
+def view(tc: dict, clocks: list[dict] | None, mover: int | None, turn_started_ts: float,
+         now: float) -> list[dict] | None:
+    """The clocks as a player sees them now, the mover's (if any) running down."""
+    if clocks is None:
         return None
-    shown = [dict(c) for c in doc["clocks"]]
-    if doc["status"] == "active" and mover is not None:
-        shown[mover] = running(doc["time_control"], doc["clocks"][mover],
-                               max(0.0, now - doc["turn_started_ts"]))
+    shown = [dict(c) for c in clocks]
+    if mover is not None:
+        shown[mover] = running(tc, clocks[mover], max(0.0, now - turn_started_ts))
     for clock in shown:
         for name in ("remaining_s", "period_remaining_s"):
             if name in clock:
@@ -162,6 +155,11 @@ def iso(ts: float) -> str:
     """An ISO-8601 UTC time string for a timestamp."""
     return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace(
         "+00:00", "Z")
+
+
+def parse_iso(text: str) -> float:
+    """The timestamp of an ISO-8601 time string made by `iso`."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
 def _empty(tc: dict) -> dict:

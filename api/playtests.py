@@ -17,8 +17,8 @@ import secrets
 import statistics
 
 from api.bots import levels as bot_levels
-from api.bots.match import PLY_LIMIT, GameRecord, play_game
-from api.games import BadOption, GAMES
+from api.bots.match import PLY_LIMIT, PlayedGame, play_game
+from api.games import GAMES, BadOption
 
 MAX_GAMES = 1000
 DEFAULT_BUDGET_S = 0.1
@@ -92,14 +92,14 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def play(spec: dict, index: int) -> GameRecord:
+def play(spec: dict, index: int) -> PlayedGame:
     """Game `index` of the batch, played in process."""
     levels, first = seating(spec["bots"], index)
     return play_game(spec["kind"], spec["options"], levels, game_seed(spec["seed"], index),
                      first=first, budget_s=spec["budget_s"], max_plies=PLY_LIMIT)
 
 
-def record_of(index: int, game: GameRecord, game_id: str | None = None) -> dict:
+def record_of(index: int, game: PlayedGame, game_id: str | None = None) -> dict:
     """What the report needs of one game (`game_id` when the game was stored to replay)."""
     return {"index": index, "levels": list(game.levels), "first": game.first,
             "winner": game.outcome.winner, "reason": game.outcome.reason,

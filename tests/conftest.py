@@ -11,7 +11,7 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.registry import FinishedJobRegistry
 
-from api.jobs import QUEUES
+from api.followups import QUEUES
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 

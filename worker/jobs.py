@@ -1,5 +1,6 @@
-"""Job functions, importable by name (`worker.jobs.bot_move`). Each takes what it expects of the
-game and does nothing when the game has moved on, so a retried or duplicated job never acts twice.
+"""Job functions, importable by name (`worker.jobs.bot_move`), each one line into the play
+service. Each takes what it expects of the game and does nothing when the game has moved on, so a
+retried or duplicated job never acts twice. `api.followups` enqueues them.
 """
 from __future__ import annotations
 
@@ -8,12 +9,10 @@ import time
 
 from rq import get_current_job
 
-from api import clocks
-from api import timeout_rule as rules
-from api.analysis import compute, position
+from api import analysis
 from api.bots.match import PLY_LIMIT
-from api.jobs import RQFollowups
-from api.play import end_on_time_change, load_state, play_bot_move
+from api.followups import RQFollowups
+from api.play import service
 from api.store.games import GameStore
 
 # RQ's scheduler keeps whole seconds and polls once a second, so a deadline job may run up to
@@ -33,41 +32,27 @@ def ping() -> str:
 
 def bot_move(game_id: str, ply: int) -> bool:
     """Play the bot's move in `game_id` if the game is still at `ply`; True when it moved."""
-    store, followups = _store()
     budget = float(os.environ.get("POSTPLAY_BOT_BUDGET_S", "1.0"))
     limit = int(os.environ.get("POSTPLAY_BOT_GAME_PLY_LIMIT", str(PLY_LIMIT)))
-    return play_bot_move(store, followups, game_id, ply, budget, ply_limit=limit) is not None
+    return service.play_bot_move(*_store(), game_id, ply, budget, ply_limit=limit) is not None
 
 
 def analyse(game_id: str, ply: int) -> bool:
     """Compute and cache the analysis of `game_id` at `ply`."""
-    store, _ = _store()
-    doc = store.load(game_id)
-    if doc is None:
-        return False
-    compute(store, game_id, ply, position(store, doc, ply))
-    return True
+    return analysis.compute_on_worker(_store()[0], game_id, ply)
 
 
-def timeout_rule(game_id: str) -> str:
-    """End a Prime Drop game by the timeout rule if it now gives a winner."""
-    store, followups = _store()
-    doc = store.load(game_id)
-    if doc is None:
-        return "stale"
-    try:
-        doc = store.update(game_id, rules.verdict_change(store, doc["ply"], time.time()))
-    except LookupError:
-        return "no winner yet"
-    followups.after_change(doc)
-    return f"seat {doc['result']['winner']} wins"
+def check_rule(game_id: str, rule: str) -> str:
+    """End the game by its background rule `rule` if the rule now gives an outcome."""
+    record = service.check_background_rule(*_store(), game_id, rule)
+    return "no outcome yet" if record is None else record.result.reason
 
 
 def deadline(game_id: str, deadline_ts: float, attempt: int = 0) -> str:
     """End the game on time if the turn whose deadline was `deadline_ts` is still pending."""
     store, followups = _store()
-    doc = store.load(game_id)
-    if doc is None or clocks.deadline_ts(doc, load_state(doc).to_move) != deadline_ts:
+    record = store.load(game_id)
+    if record is None or record.deadline() != deadline_ts:
         return "stale"
     early = deadline_ts - time.time()
     if early > MAX_EARLY_WAIT_S:
@@ -75,9 +60,5 @@ def deadline(game_id: str, deadline_ts: float, attempt: int = 0) -> str:
         return "re-armed"
     if early > 0:
         time.sleep(early)
-    try:
-        doc = store.update(game_id, end_on_time_change(deadline_ts, time.time()))
-    except LookupError:
-        return "stale"
-    followups.after_change(doc)
-    return doc["result"]["reason"]
+    record = service.end_on_time(store, followups, game_id, deadline_ts)
+    return "stale" if record is None else record.result.reason

@@ -15,7 +15,7 @@ PLY_LIMIT = 2000
 
 
 @dataclasses.dataclass(frozen=True)
-class GameRecord:
+class PlayedGame:
     levels: tuple[str, str]  # the bot in seat 0 and seat 1
     first: int
     outcome: Outcome
@@ -26,7 +26,7 @@ class GameRecord:
 
 
 def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, first: int = 0,
-              budget_s: float = 1.0, max_plies: int | None = None) -> GameRecord:
+              budget_s: float = 1.0, max_plies: int | None = None) -> PlayedGame:
     """One game between two bot levels (seat 0 plays levels[0]); deterministic for a seed
     when neither bot depends on the clock. A game still running after `max_plies` moves (passes
     included) is aborted: a batch must end even when the rules or the bots let a game cycle."""
@@ -36,14 +36,14 @@ def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, firs
     plies = 0
     while not state.is_over():
         if max_plies is not None and len(history) >= max_plies:
-            return GameRecord(tuple(levels), first, Outcome(None, "aborted"), plies,
+            return PlayedGame(tuple(levels), first, Outcome(None, "aborted"), plies,
                               tuple(history), state)
         seat = state.to_move
         move = choose_move(state, levels[seat], rng, budget_s)
         state, forced = play_forced(state.apply(move))
         history += [(seat, move), *forced]
         plies += 1
-    return GameRecord(tuple(levels), first, state.outcome(), plies, tuple(history), state)
+    return PlayedGame(tuple(levels), first, state.outcome(), plies, tuple(history), state)
 
 
 def match(slug: str, options: dict, level_a: str, level_b: str, games: int, seed: int = 0,

@@ -188,6 +188,28 @@ def play_forced(state: State) -> tuple[State, list[tuple[int, Move]]]:
     return state, played
 
 
+class BackgroundRule(abc.ABC):
+    """A rule the workers enforce between moves, by wall time rather than by a move (Prime
+    Drop's timeout rule). A game lists its rules in `Game.background_rules`, so generic code never
+    names a game: the service settles their options, the workers check them when `starts_at`
+    says, then after every turn, and end the game with the outcome `verdict` gives."""
+
+    name: ClassVar[str]
+
+    def settle(self, options: dict, time_control: dict) -> dict:
+        """Options whose default depends on the time control, settled when a game is made."""
+        return options
+
+    @abc.abstractmethod
+    def starts_at(self, options: dict, first_move_ts: float | None) -> float | None:
+        """When the workers first check the rule; None while it is off or not yet counting."""
+
+    @abc.abstractmethod
+    def verdict(self, options: dict, turns: list[tuple[float, "State"]]) -> Outcome | None:
+        """The outcome by the rule, from every completed turn as (seconds since the first move
+        when it ended, the state after it); None while the game goes on."""
+
+
 class Game(abc.ABC):
     """A game's static side: slug, title, options, and how to start and how to read a move."""
 
@@ -196,6 +218,7 @@ class Game(abc.ABC):
     summary: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
     default_time_control: ClassVar[dict] = {"type": "none"}
+    background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()
     state_class: ClassVar[type[State]]
 
     @classmethod
@@ -210,11 +233,6 @@ class Game(abc.ABC):
                                 f"{cls.title} has no option {name!r}; its options are {names}.")
         return {name: opt.validate(raw[name]) if name in raw else opt.default
                 for name, opt in known.items()}
-
-    @classmethod
-    def settle_options(cls, options: dict, time_control: dict) -> dict:
-        """Options whose default depends on the time control, settled when the game is made."""
-        return options
 
     @classmethod
     @abc.abstractmethod

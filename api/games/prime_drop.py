@@ -22,8 +22,8 @@ from typing import Any, Iterable, NamedTuple
 
 import flint
 
-from api.games.base import (Game, IllegalMove, MalformedMove, Move, Option, Outcome, Pass, State,
-                            int_field, move_object, pair_field)
+from api.games.base import (BackgroundRule, Game, IllegalMove, MalformedMove, Move, Option, Outcome,
+                            Pass, State, int_field, move_object, pair_field)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -122,6 +122,31 @@ def check_timeout_rule(value: Any) -> dict | None:
     return dict(value)
 
 
+class TimeoutRule(BackgroundRule):
+    """The timeout rule as the workers enforce it: `timeout_rule_winner` over the game's turns."""
+
+    name = "timeout-rule"
+
+    def settle(self, options: dict, time_control: dict) -> dict:
+        """A `timeout_rule` left null is on (the ruling's hour and ten turns) when the game has a
+        clock, and stays off without one."""
+        if options["timeout_rule"] is None and time_control.get("type", "none") != "none":
+            return {**options, "timeout_rule": dict(CLOCKED_TIMEOUT_RULE)}
+        return options
+
+    def starts_at(self, options: dict, first_move_ts: float | None) -> float | None:
+        rule = options.get("timeout_rule")
+        if rule is None or first_move_ts is None:
+            return None
+        return first_move_ts + rule["after_s"]
+
+    def verdict(self, options: dict, turns: list[tuple[float, State]]) -> Outcome | None:
+        rule = options["timeout_rule"]
+        winner = timeout_rule_winner([(at_s, state.tiles_left) for at_s, state in turns],
+                                     rule["after_s"], rule["streak"])
+        return None if winner is None else Outcome(winner, "timeout-rule")
+
+
 @register
 class PrimeDrop(Game):
     slug = "prime-drop"
@@ -141,14 +166,7 @@ class PrimeDrop(Game):
                "tiles at the end of streak turns in a row wins.",
                check=check_timeout_rule),
     )
-
-    @classmethod
-    def settle_options(cls, options: dict, time_control: dict) -> dict:
-        """A `timeout_rule` left null is on (the ruling's hour and ten turns) when the game has a
-        clock, and stays off without one."""
-        if options["timeout_rule"] is None and time_control.get("type", "none") != "none":
-            return {**options, "timeout_rule": dict(CLOCKED_TIMEOUT_RULE)}
-        return options
+    background_rules = (TimeoutRule(),)
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "PrimeDropState":

@@ -1,5 +1,5 @@
-"""Games in Redis: one JSON document per game with a version, its history, seat tokens and the
-lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency:
+"""Games in Redis: one JSON document per game record (`api.play.record.GameRecord`), its
+history, seat tokens and the lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency:
 its writes land, in one script, only while the stored document is the one the change was made
 from, so two changes made from the same version can never both land.
 """
@@ -13,6 +13,7 @@ from typing import Callable
 
 import redis
 
+from api.play.record import GameRecord, Status
 from api.store import keys
 
 
@@ -26,9 +27,9 @@ class TokenOfAnotherGame(LookupError):
 
 @dataclasses.dataclass
 class Change:
-    """What one update writes: the new document, history entries to append, seat tokens to add."""
+    """What one update writes: the new record, history entries to append, seat tokens to add."""
 
-    doc: dict
+    record: GameRecord
     moves: list[dict] = dataclasses.field(default_factory=list)
     tokens: dict[int, str] = dataclasses.field(default_factory=dict)
 
@@ -52,31 +53,31 @@ class GameStore:
         self.redis = client
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
 
-    def create(self, doc: dict, tokens: dict[int, str], moves: list[dict] = ()) -> None:
+    def create(self, record: GameRecord, tokens: dict[int, str], moves: list[dict] = ()) -> None:
         """Store a new game (version 1) with its seat tokens (kept only as hashes)."""
         with self.redis.pipeline(transaction=True) as pipe:
-            for command in _writes(None, Change(doc, list(moves), tokens)):
+            for command in _writes(None, Change(record, list(moves), tokens)):
                 pipe.execute_command(*command)
             pipe.execute()
 
-    def load(self, game_id: str) -> dict | None:
+    def load(self, game_id: str) -> GameRecord | None:
         raw = self.redis.get(keys.game_key(game_id))
-        return None if raw is None else json.loads(raw)
+        return None if raw is None else GameRecord.from_dict(json.loads(raw))
 
-    def load_many(self, game_ids: list[str]) -> list[dict]:
+    def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
             return []
         raws = self.redis.mget([keys.game_key(g) for g in game_ids])
-        return [json.loads(raw) for raw in raws if raw is not None]
+        return [GameRecord.from_dict(json.loads(raw)) for raw in raws if raw is not None]
 
     def moves(self, game_id: str) -> list[dict]:
         return [json.loads(raw) for raw in self.redis.lrange(keys.moves_key(game_id), 0, -1)]
 
-    def update(self, game_id: str, change: Callable[[dict], Change]) -> dict:
-        """Apply `change` to the current document atomically and return the new document.
+    def update(self, game_id: str, change: Callable[[GameRecord], Change]) -> Change:
+        """Apply `change` to the current record atomically and return what it wrote.
 
-        `change` gets the document as it stands and returns a `Change` or raises; when another
-        writer lands first, `change` runs again on the newer document (and may then refuse).
+        `change` gets the record as it stands and returns a `Change` or raises; when another
+        writer lands first, `change` runs again on the newer record (and may then refuse).
         """
         key = keys.game_key(game_id)
         while True:
@@ -84,10 +85,10 @@ class GameStore:
             if raw is None:
                 raise KeyError(game_id)
             before = json.loads(raw)
-            result = change(json.loads(raw))
+            result = change(GameRecord.from_dict(json.loads(raw)))
             writes = json.dumps(_writes(before, result))
             if self._write_if_unchanged(keys=[key], args=[raw, writes]):
-                return result.doc
+                return result
 
     def seat_for_token(self, game_id: str, token: str) -> int:
         """The seat of `game_id` that `token` belongs to; KeyError when there is no such game.
@@ -111,7 +112,7 @@ class GameStore:
         return int(seat)
 
     def list(self, status: str | None, kind: str | None, offset: int,
-             limit: int) -> tuple[list[dict], int]:
+             limit: int) -> tuple[list[GameRecord], int]:
         """A page of games, newest first, and how many match in all."""
         key = keys.lobby_key(status, kind)
         ids = [i.decode() for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
@@ -126,8 +127,9 @@ class GameStore:
 
 
 def _writes(before: dict | None, change: Change) -> list[list]:
-    """The Redis commands that store `change` to a game that was `before` (None: a new game)."""
-    doc = change.doc
+    """The Redis commands that store `change` to a game that was `before` (the stored JSON;
+    None: a new game)."""
+    doc = change.record.to_dict()
     game_id = doc["id"]
     writes: list[list] = [["SET", keys.game_key(game_id), json.dumps(doc, separators=(",", ":"))]]
     if change.moves:
@@ -147,6 +149,6 @@ def _writes(before: dict | None, change: Change) -> list[list]:
 
 def _lobby_keys(doc: dict) -> set[str]:
     """The lobby indexes that list the game: none while it waits for an invited friend."""
-    if doc["status"] == "waiting" and doc.get("unlisted"):
+    if doc["status"] == Status.WAITING.value and doc.get("unlisted"):
         return set()
     return set(keys.lobby_keys(doc["status"], doc["kind"]))

@@ -19,9 +19,10 @@ from rq import Callback, Queue
 from rq.job import Job, JobStatus
 
 from api import playtests
-from api.bots.match import GameRecord
+from api.bots.match import PlayedGame
 from api.clocks import iso
-from api.jobs import PLAYTEST_QUEUE
+from api.followups import PLAYTEST_QUEUE
+from api.play.record import GameRecord, Seat, history_entry
 from api.store.games import GameStore
 from api.store.keys import playtest_key
 
@@ -176,7 +177,7 @@ class PlaytestStore:
         return chunks
 
 
-def store_sample_game(games: GameStore, spec: dict, index: int, game: GameRecord,
+def store_sample_game(games: GameStore, spec: dict, index: int, game: PlayedGame,
                       now: float | None = None) -> str:
     """Store game `index` of playtest `spec` as a finished bot-vs-bot game, history included,
     so GET /games/{id} and /moves replay it; returns its id."""
@@ -184,20 +185,13 @@ def store_sample_game(games: GameStore, spec: dict, index: int, game: GameRecord
     if games.load(game_id) is not None:
         return game_id
     now = time.time() if now is None else now
-    at = iso(now)
-    moves = [{"ply": ply, "seat": seat, "move": move.to_dict(), "at": at}
-             for ply, (seat, move) in enumerate(game.history)]
-    doc = {
-        "id": game_id, "kind": spec["kind"], "options": spec["options"],
-        "seed": playtests.game_seed(spec["seed"], index), "status": "finished",
-        "seats": [{"name": f"{level.capitalize()} bot", "bot": level, "open": False}
-                  for level in game.levels],
-        "first": game.first, "ply": len(moves), "version": 1, "state": game.final.to_dict(),
-        "result": game.outcome.to_dict(), "time_control": {"type": "none"}, "clocks": None,
-        "turn_started_ts": now, "created_at": at, "updated_at": at, "created_ts": now,
-        "playtest": {"id": spec["id"], "index": index},
-    }
-    games.create(doc, {}, moves)
+    moves = [history_entry(ply, seat, move, now) for ply, (seat, move) in enumerate(game.history)]
+    record = GameRecord.create(
+        game_id, spec["kind"], spec["options"], playtests.game_seed(spec["seed"], index),
+        game.first, [Seat.for_bot(level) for level in game.levels], game.final, len(moves),
+        {"type": "none"}, None, now, playtest={"id": spec["id"], "index": index})
+    record.finish(game.outcome)  # the game's own end, or an abort at the playtests' ply limit
+    games.create(record, {}, moves)
     return game_id
 
 

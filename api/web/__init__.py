@@ -10,7 +10,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from swagger_ui_bundle import swagger_ui_path
 
-from api.jobs import RQFollowups
+from api.followups import RQFollowups
 from api.store.games import GameStore
 from api.web.errors import PostplayApi
 
@@ -33,8 +33,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={"info": {"description": (
             "Play five small abstract number games by correspondence: against friends, against "
-            "bots that think on the workers, or from any client. Moves and states per game are "
-            "described in the project's API.md; errors carry a `message` a player can read.")}},
+            "bots that think on the workers, or from any client. Every game's moves and states are "
+            "in this document's schemas and in the project's docs/api.md; errors carry a "
+            "`message` a player can read.")}},
         RATELIMIT_ENABLED=os.environ.get("POSTPLAY_RATELIMIT", "on") != "off",
         RATELIMIT_DEFAULT=os.environ.get("POSTPLAY_RATELIMIT_DEFAULT", "600 per minute"),
         RATELIMIT_HEADERS_ENABLED=True,

@@ -11,12 +11,16 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from api.clocks import BadTimeControl
 from api.games import BadOption, IllegalMove, MalformedMove
-from api.play import PlayError
+from api.play import errors as refusals
 
 log = logging.getLogger(__name__)
 
 # what a view refuses with a clear message: bad moves, options and time controls are ValueErrors
-DOMAIN_ERRORS = (PlayError, ValueError)
+DOMAIN_ERRORS = (refusals.Refusal, ValueError)
+# the play service's refusals and the HTTP status of each (the first class that matches wins)
+STATUS_OF = ((refusals.NotFound, 404), (refusals.NoToken, 401),
+             (refusals.OtherGamesToken, 403), (refusals.Conflict, 409),
+             (refusals.NotOffered, 422))
 
 
 class BodyParser(FlaskParser):
@@ -41,6 +45,9 @@ class PostplayApi(flask_smorest.Api):
 
     def handle_http_exception(self, error):
         payload, code, headers = super().handle_http_exception(error)
+        if isinstance(payload.get("errors"), dict):
+            payload["errors"] = {where: _flatten(tree)
+                                 for where, tree in payload["errors"].items()}
         if "message" not in payload:
             payload["message"] = _first_message(payload.get("errors")) or error.description
         if code == 429:
@@ -59,19 +66,28 @@ def refuse(exc: Exception):
         abort(422, message=exc.message, errors={"json": {exc.field: [exc.message]}})
     if isinstance(exc, IllegalMove):
         abort(422, message=exc.message)
-    if isinstance(exc, PlayError):
-        abort(exc.status, message=exc.message)
+    for cls, status in STATUS_OF:
+        if isinstance(exc, cls):
+            abort(status, message=exc.message)
     raise exc
 
 
+def _flatten(tree, path: tuple[str, ...] = ()) -> dict[str, list]:
+    """webargs' nested errors as one level keyed by the field's dotted path (`seats.0.bot`), the
+    form the engines' own errors take (`move.row`)."""
+    if not isinstance(tree, dict):
+        return {".".join(path): tree}
+    flat: dict[str, list] = {}
+    for key, sub in tree.items():
+        flat.update(_flatten(sub, path if key == "_schema" else (*path, str(key))))
+    return flat
+
+
 def _first_message(errors) -> str | None:
-    """'Field ply: Missing data for required field.' from webargs' nested error dict."""
-    path = []
-    while isinstance(errors, dict) and errors:
-        key, errors = next(iter(errors.items()))
-        if key not in ("json", "query", "headers", "_schema"):
-            path.append(str(key))
-    if isinstance(errors, list) and errors:
-        message = str(errors[0])
-        return f"Field {'.'.join(path)}: {message}" if path else message
+    """'Field ply: Missing data for required field.' from the flattened errors."""
+    for fields in (errors or {}).values():
+        for field, messages in fields.items():
+            message = str(messages[0]) if isinstance(messages, list) and messages else None
+            if message:
+                return f"Field {field}: {message}" if field else message
     return None

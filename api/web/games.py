@@ -1,17 +1,21 @@
 """The game resources: create, join, list, read, history, legal moves, move, resign."""
 from __future__ import annotations
 
+import time
+
 from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import abort
 
-from api import analysis, play
+from api import analysis
+from api.clocks import iso
+from api.play import service as play
+from api.play.record import GameRecord, Status
 from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema,
-                             GameListArgsSchema, GameSchema,
-                             GameWithTokenSchema, GameWithTokensSchema, HistoryEntrySchema,
-                             JoinSchema, LegalMovesSchema, MoveBodySchema, PositionSchema,
-                             PositionsArgsSchema)
+                             GameListArgsSchema, GameSchema, GameWithTokenSchema,
+                             GameWithTokensSchema, HistoryEntrySchema, JoinSchema, LegalMovesSchema,
+                             MoveBodySchema, PositionsArgsSchema, PositionSchema)
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
                 description="Games: create, join, read, move, resign.")
@@ -22,11 +26,11 @@ def _ctx():
     return ext["store"], ext["followups"]
 
 
-def _load(game_id: str) -> dict:
-    doc = _ctx()[0].load(game_id)
-    if doc is None:
+def _load(game_id: str) -> GameRecord:
+    record = _ctx()[0].load(game_id)
+    if record is None:
         abort(404, message=f"There is no game {game_id!r}.")
-    return doc
+    return record
 
 
 def _seat(game_id: str) -> int:
@@ -34,14 +38,30 @@ def _seat(game_id: str) -> int:
     token = header[7:].strip() if header.lower().startswith("bearer ") else None
     try:
         return play.seat_of(_ctx()[0], game_id, token)
-    except play.PlayError as exc:
+    except DOMAIN_ERRORS as exc:
         refuse(exc)
 
 
-def _game_response(doc: dict) -> dict:
+def public(record: GameRecord) -> dict:
+    """The game object of the API."""
+    deadline = record.deadline()
+    return {
+        "id": record.id, "kind": record.kind, "options": record.options, "seed": record.seed,
+        "status": record.status.value, "seats": [s.to_dict() for s in record.seats],
+        "first": record.first, "to_move": record.to_move, "ply": record.ply,
+        "version": record.version, "state": record.state_data,
+        "result": None if record.result is None else record.result.to_dict(),
+        "time_control": record.time_control, "clocks": record.clocks_view(time.time()),
+        "deadline": None if deadline is None else iso(deadline),
+        "created_at": iso(record.created_ts), "updated_at": iso(record.updated_ts),
+        "playtest": record.playtest,
+    }
+
+
+def _game_response(record: GameRecord) -> dict:
     """The game object, with its version as the ETag (304 on a matching If-None-Match)."""
-    blp.set_etag({"id": doc["id"], "version": doc["version"]})
-    return play.public(doc)
+    blp.set_etag({"id": record.id, "version": record.version})
+    return public(record)
 
 
 @blp.route("")
@@ -53,22 +73,22 @@ class Games(MethodView):
         """Create a game"""
         store, followups = _ctx()
         try:
-            doc, tokens = play.create_game(store, followups, body["kind"], body["options"],
-                                           body["seats"], body["first"], body["time_control"])
+            record, tokens = play.create_game(store, followups, body["kind"], body["options"],
+                                              body["seats"], body["first"], body["time_control"])
         except DOMAIN_ERRORS as exc:
             refuse(exc)
-        return {**_game_response(doc), "tokens": tokens}
+        return {**_game_response(record), "tokens": tokens}
 
     @blp.arguments(GameListArgsSchema, location="query")
     @blp.response(200, GameSchema(many=True))
     @blp.paginate()
     def get(self, args: dict, pagination_parameters):
         """List games, newest first (filter by status and kind; paginated)"""
-        docs, total = _ctx()[0].list(args.get("status"), args.get("kind"),
-                                     pagination_parameters.first_item,
-                                     pagination_parameters.page_size)
+        records, total = _ctx()[0].list(args.get("status"), args.get("kind"),
+                                        pagination_parameters.first_item,
+                                        pagination_parameters.page_size)
         pagination_parameters.item_count = total
-        return [play.public(doc) for doc in docs]
+        return [public(record) for record in records]
 
 
 @blp.route("/<game_id>")
@@ -89,10 +109,10 @@ class Join(MethodView):
         """Take the first open seat"""
         store, followups = _ctx()
         try:
-            doc, token, seat = play.join(store, followups, game_id, body["name"].strip())
-        except play.PlayError as exc:
+            record, token, seat = play.join(store, followups, game_id, body["name"])
+        except DOMAIN_ERRORS as exc:
             refuse(exc)
-        return {**_game_response(doc), "token": token, "seat": seat}
+        return {**_game_response(record), "token": token, "seat": seat}
 
 
 @blp.route("/<game_id>/moves")
@@ -111,10 +131,10 @@ class Moves(MethodView):
         store, followups = _ctx()
         seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
         try:
-            doc = play.play_move(store, followups, game_id, seat, body["move"], body["ply"])
+            record = play.play_move(store, followups, game_id, seat, body["move"], body["ply"])
         except DOMAIN_ERRORS as exc:
             refuse(exc)
-        return _game_response(doc)
+        return _game_response(record)
 
 
 @blp.route("/<game_id>/positions")
@@ -125,10 +145,11 @@ class Positions(MethodView):
         """The state after every ply from `?from=` on, computed by the server's engine, so a
         client draws a replay without knowing the rules"""
         store = _ctx()[0]
-        doc = _load(game_id)
+        record = _load(game_id)
         return [{"ply": ply, "state": state.to_dict(), "to_move": state.to_move,
                  "move": None if entry is None else entry["move"]}
-                for ply, state, entry in play.positions(doc, store.moves(game_id), args["from_"])]
+                for ply, state, entry in play.positions(record, store.moves(game_id),
+                                                        args["from_"])]
 
 
 @blp.route("/<game_id>/legal-moves")
@@ -136,14 +157,13 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id: str):
         """The legal moves of the seat to move"""
-        doc = _load(game_id)
-        state = play.load_state(doc)
-        seat = state.to_move if doc["status"] == "active" else None
+        record = _load(game_id)
+        seat = record.to_move
         if seat is None:
-            return {"seat": None, "ply": doc["ply"], "moves": [], "complete": True,
-                    "note": "Nobody is to move." if doc["status"] == "finished"
+            return {"seat": None, "ply": record.ply, "moves": [], "complete": True,
+                    "note": "Nobody is to move." if record.status is Status.FINISHED
                     else "The game has not started."}
-        return {"seat": seat, "ply": doc["ply"], **state.legal_moves_listing()}
+        return {"seat": seat, "ply": record.ply, **record.state().legal_moves_listing()}
 
 
 @blp.route("/<game_id>/resign")
@@ -155,10 +175,10 @@ class Resign(MethodView):
         store, followups = _ctx()
         seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
         try:
-            doc = play.resign(store, followups, game_id, seat)
-        except play.PlayError as exc:
+            record = play.resign(store, followups, game_id, seat)
+        except DOMAIN_ERRORS as exc:
             refuse(exc)
-        return _game_response(doc)
+        return _game_response(record)
 
 
 @blp.route("/<game_id>/analysis")
@@ -170,11 +190,12 @@ class Analysis(MethodView):
     def get(self, args: dict, game_id: str):
         """Perfect-play verdicts for a position (the current one, or `?ply=`)"""
         store, followups = _ctx()
-        doc = _load(game_id)
+        record = _load(game_id)
         try:
-            result = analysis.analysis(store, followups, doc, args.get("ply"))
+            result = analysis.analysis(store, followups, record, args.get("ply"))
         except DOMAIN_ERRORS as exc:
             refuse(exc)
         if result is None:
-            return {"ply": args.get("ply", doc["ply"]), "pending": True}, 202, {"Retry-After": "1"}
+            return ({"ply": args.get("ply", record.ply), "pending": True}, 202,
+                    {"Retry-After": "1"})
         return result

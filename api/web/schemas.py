@@ -1,8 +1,12 @@
 """Marshmallow schemas: request bodies (validated: 400 naming the field) and the responses."""
 from __future__ import annotations
 
+import functools
+
 import marshmallow as ma
 from marshmallow import fields, validate
+
+from api.play.record import Seat
 
 
 class StrictSchema(ma.Schema):
@@ -10,14 +14,64 @@ class StrictSchema(ma.Schema):
         unknown = ma.RAISE
 
 
+# only true and false: marshmallow's default Boolean also reads "yes", "no", 1, "on"...
+StrictBoolean = functools.partial(fields.Boolean, truthy={True}, falsy={False})
+SEAT_SHAPES = ('A seat is {"human": {"name": ...}}, {"bot": "<level>"} or {"open": true} '
+               '(add "listed": false to keep it out of the lobby, for a friend you invite).')
+
+
+class PlayerName(fields.String):
+    """A player's name: stripped, then 1 to 40 characters."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        name = super()._deserialize(value, attr, data, **kwargs).strip()
+        if not 1 <= len(name) <= 40:
+            raise ma.ValidationError("A name is 1 to 40 characters.")
+        return name
+
+
+class HumanSchema(StrictSchema):
+    name = PlayerName(required=True)
+
+
+class SeatRequestSchema(ma.Schema):
+    """One seat of a new game: exactly one of `human`, `bot` and `open`. Any other shape is
+    refused as a whole, naming the seat (`seats.0`) and what a seat is."""
+
+    class Meta:
+        unknown = ma.EXCLUDE  # refused below with the seat's shape, not field by field
+
+    human = fields.Nested(HumanSchema)
+    bot = fields.String(metadata={"description": "A bot level of the game; see GET /kinds."})
+    open = StrictBoolean(validate=validate.Equal(True, error="open must be true."))
+    listed = StrictBoolean(metadata={"description": "With open: false keeps the game out of "
+                                                    "the lobby, for a friend you invite."})
+
+    @ma.validates_schema(pass_original=True)
+    def one_kind_of_seat(self, data: dict, original, **kwargs) -> None:
+        unknown = sorted(set(original) - set(self.fields)) if isinstance(original, dict) else []
+        if unknown:
+            raise ma.ValidationError(f"{SEAT_SHAPES} Unknown field: {', '.join(unknown)}.")
+        if len({"human", "bot", "open"} & set(data)) != 1 or ("listed" in data
+                                                             and "open" not in data):
+            raise ma.ValidationError(SEAT_SHAPES)
+
+    @ma.post_load
+    def to_seat(self, data: dict, **kwargs) -> Seat:
+        if "human" in data:
+            return Seat.human(data["human"]["name"])
+        if "bot" in data:
+            return Seat.for_bot(data["bot"])
+        return Seat.empty(listed=data.get("listed", True))
+
+
 class GameCreateSchema(StrictSchema):
     kind = fields.String(required=True, metadata={"example": "factor-multiple"})
     options = fields.Dict(keys=fields.String(), load_default=dict,
                           metadata={"description": "Game options; see GET /kinds."})
-    seats = fields.List(fields.Dict(), required=True, validate=validate.Length(equal=2),
-                        metadata={"description": 'Two seats, each {"human": {"name": ...}}, '
-                                                 '{"bot": "<level>"} or {"open": true} (with '
-                                                 '"listed": false for an invited friend only).',
+    seats = fields.List(fields.Nested(SeatRequestSchema), required=True,
+                        validate=validate.Length(equal=2, error="A game has two seats."),
+                        metadata={"description": "Two seats. " + SEAT_SHAPES,
                                   "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
     first = fields.Raw(load_default="random",
                        validate=validate.OneOf([0, 1, "random"],
@@ -28,7 +82,7 @@ class GameCreateSchema(StrictSchema):
 
 
 class JoinSchema(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = PlayerName(required=True)
 
 
 class MoveBodySchema(StrictSchema):

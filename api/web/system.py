@@ -6,7 +6,7 @@ from flask import current_app
 from flask.views import MethodView
 from rq import Queue, Worker
 
-from api.jobs import QUEUES
+from api.followups import QUEUES
 from api.web.errors import Blueprint
 from api.web.schemas import HealthSchema
 

@@ -237,7 +237,7 @@ def test_an_invite_only_seat_stays_out_of_the_lobby_until_taken(client):
     assert [g["id"] for g in client.get("/api/v1/games?status=active").get_json()] == [game["id"]]
     bad = client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
         {"open": True, "listed": "no"}, {"open": True}]})
-    assert bad.status_code == 400 and "seats.0" in bad.get_json()["errors"]["json"]
+    assert bad.status_code == 400 and "seats.0.listed" in bad.get_json()["errors"]["json"]
 
 
 def test_429_too_many_requests_with_retry_after(redis_url, redis_client):

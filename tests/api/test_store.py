@@ -1,27 +1,41 @@
-"""The game store against a real Redis: optimistic concurrency, and documents kept exactly."""
+"""The game store against a real Redis: optimistic concurrency, and records kept exactly."""
 from __future__ import annotations
 
+from typing import Callable
+
+from api.games import get_game
+from api.play.record import GameRecord, Seat
 from api.store import keys
 from api.store.games import Change, GameStore
 from tests.api.helpers import create, move
 
 
-def test_a_change_made_from_an_older_document_runs_again_on_the_newer_one(redis_client):
+def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_client):
     store = GameStore(redis_client)
-    store.create({"id": "g1", "kind": "factor-multiple", "status": "active", "created_ts": 1.5,
-                  "version": 1, "notes": []}, {})
+    game = get_game("factor-multiple")
+    options = game.check_options({})
+    store.create(GameRecord.create("g1", game.slug, options, 1, 0,
+                                   [Seat.human("A"), Seat.human("B")], game.new(options, 0, 1),
+                                   0, {"type": "none"}, None, now=1.5), {})
     seen = []
 
-    def slow(doc: dict) -> Change:
-        seen.append(doc["version"])
+    def rename(seat: int, name: str) -> Callable[[GameRecord], Change]:
+        def change(record: GameRecord) -> Change:
+            record.seats[seat] = Seat.human(name)
+            record.touch(2.0)
+            return Change(record)
+        return change
+
+    def slow(record: GameRecord) -> Change:
+        seen.append(record.version)
         if len(seen) == 1:  # another writer lands while this change is being made
-            store.update("g1", lambda d: Change({**d, "version": 2, "notes": d["notes"] + ["b"]}))
-        return Change({**doc, "version": doc["version"] + 1, "notes": doc["notes"] + ["a"]})
+            store.update("g1", rename(1, "Bo"))
+        return rename(0, "Ada")(record)
 
     store.update("g1", slow)
     assert seen == [1, 2]
-    assert store.load("g1") == {"id": "g1", "kind": "factor-multiple", "status": "active",
-                                "created_ts": 1.5, "version": 3, "notes": ["b", "a"]}
+    record = store.load("g1")
+    assert record.version == 3 and [s.name for s in record.seats] == ["Ada", "Bo"]
     assert redis_client.zscore(keys.lobby_key("active", "factor-multiple"), "g1") == 1.5
 
 

@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 import redis
 from rq import Queue
 
-from api.jobs import QUEUE
+from api.followups import QUEUE
 from api.store.embedded import free_port, start_redis
 from api.store.games import GameStore
 
@@ -173,7 +173,7 @@ def bot_latency(url: str, port: int, env: dict, procs: list, rounds: int = 20) -
         _request(port, "POST", f"/api/v1/games/{game['id']}/moves",
                  {"move": {"type": "say", "number": 4}, "ply": 0},
                  {"Authorization": f"Bearer {game['tokens']['0']}"})
-        while store.load(game["id"])["ply"] < 2:
+        while store.load(game["id"]).ply < 2:
             time.sleep(0.002)
         bot.append(time.perf_counter() - start)
     empty_ms, bot_ms = statistics.median(empty) * 1000, statistics.median(bot) * 1000

@@ -15,18 +15,15 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue
 
-from api import play
-from api.jobs import CLOCK_QUEUE, RQFollowups
+from api.followups import CLOCK_QUEUE, RQFollowups
+from api.play import service
+from api.play.record import Seat, Status
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 
 GAMES = int(os.environ.get("BENCH_CLOCK_GAMES", "50"))
 SPACING_S = 0.3
 WORKERS = 2
-
-
-def _ts(iso: str) -> float:
-    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
 def _summary(name: str, values: list[float]) -> str:
@@ -78,19 +75,19 @@ def flag_falls(store: GameStore, followups: RQFollowups) -> list[float]:
     2 + i * SPACING_S seconds on its clock and never moves."""
     deadlines = {}
     for i in range(GAMES):
-        doc, _ = play.create_game(
-            store, followups, "factor-multiple", {}, [{"human": {"name": "A"}},
-                                                      {"human": {"name": "B"}}],
+        record, _ = service.create_game(
+            store, followups, "factor-multiple", {}, [Seat.human("A"), Seat.human("B")],
             first=0, time_control={"type": "fischer", "initial_s": 2 + i * SPACING_S,
                                    "increment_s": 0})
-        doc = play.play_move(store, followups, doc["id"], 0, play.parse_move(
-            doc, {"type": "say", "number": 4}), 0)
-        deadlines[doc["id"]] = _ts(play.public(doc)["deadline"])
+        record = service.play_move(store, followups, record.id, 0,
+                                   {"type": "say", "number": 4}, 0)
+        deadlines[record.id] = record.deadline()
     end = time.time() + GAMES * SPACING_S + 30
-    while time.time() < end and any(store.load(g)["status"] != "finished" for g in deadlines):
+    while time.time() < end and any(store.load(g).status is not Status.FINISHED
+                                    for g in deadlines):
         time.sleep(0.2)
-    return [_ts(doc["updated_at"]) - d for g, d in deadlines.items()
-            if (doc := store.load(g))["status"] == "finished"]
+    return [record.updated_ts - d for g, d in deadlines.items()
+            if (record := store.load(g)).status is Status.FINISHED]
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 import pytest
 
 from api import clocks
+from api.games import Outcome
 
 FISCHER = {"type": "fischer", "initial_s": 60, "increment_s": 5}
 BYOYOMI = {"type": "byoyomi", "main_s": 10, "periods": 3, "period_s": 30}
@@ -54,19 +55,15 @@ def test_banked_adds_the_increment_up_to_the_cap():
 
 
 def test_a_turn_of_several_actions_is_charged_once_at_its_end():
-    doc = {"time_control": FISCHER, "clocks": clocks.start(FISCHER), "turn_started_ts": 100.0}
-    clocks.charge(doc, 0, 110.0, next_seat=0)
-    assert doc["clocks"][0] == {"remaining_s": 60.0} and doc["turn_started_ts"] == 100.0
-    clocks.charge(doc, 0, 130.0, next_seat=1)
-    assert doc["clocks"][0] == {"remaining_s": 35.0} and doc["turn_started_ts"] == 130.0
+    both = clocks.start(FISCHER)
+    assert clocks.charge(FISCHER, both, 100.0, 0, 110.0, next_seat=0) == (both, 100.0)
+    charged, started = clocks.charge(FISCHER, both, 100.0, 0, 130.0, next_seat=1)
+    assert charged[0] == {"remaining_s": 35.0} and started == 130.0
+    assert both[0] == {"remaining_s": 60.0}  # the clocks given are left as they were
 
 
-def test_deadline_is_turn_start_plus_time_left_and_flag_falls_at_it():
-    doc = {"time_control": BYOYOMI, "clocks": clocks.start(BYOYOMI), "turn_started_ts": 1000.0,
-           "status": "active"}
-    assert clocks.deadline_ts(doc, 1) == 1000.0 + 10 + 3 * 30
-    assert not clocks.flagged(doc, 1, 1099.9)
-    assert clocks.flagged(doc, 1, 1100.0)
+def test_deadline_is_turn_start_plus_time_left():
+    assert clocks.deadline_ts(BYOYOMI, clocks.fresh_clock(BYOYOMI), 1000.0) == 1000.0 + 10 + 3 * 30
 
 
 def test_running_clock_shows_the_current_period():
@@ -74,13 +71,10 @@ def test_running_clock_shows_the_current_period():
     assert shown == {"remaining_s": 0.0, "periods_left": 2, "period_remaining_s": 15.0}
 
 
-def test_end_on_time_aborts_a_game_whose_first_move_never_came():
-    doc = {"time_control": FISCHER, "clocks": clocks.start(FISCHER), "ply": 0}
-    clocks.end_on_time(doc, 1)
-    assert doc["result"] == {"winner": None, "reason": "aborted", "scores": None}
-    doc = {"time_control": FISCHER, "clocks": clocks.start(FISCHER), "ply": 3}
-    clocks.end_on_time(doc, 1)
-    assert doc["result"] == {"winner": 0, "reason": "time", "scores": None}
+def test_time_out_aborts_a_game_whose_first_move_never_came():
+    assert clocks.time_out(FISCHER, 0, 1) == ({"remaining_s": 0.0}, Outcome(None, "aborted"))
+    assert clocks.time_out(BYOYOMI, 3, 1) == ({"remaining_s": 0.0, "periods_left": 0},
+                                              Outcome(0, "time"))
 
 
 @pytest.mark.parametrize("tc, field", [

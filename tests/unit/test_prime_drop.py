@@ -9,7 +9,7 @@ import api.games.prime_drop as prime_drop
 from api.bots.search import step
 from api.games.base import BadOption, IllegalMove, MalformedMove, Pass
 from api.games.prime_drop import (DEFAULT_TILES, Challenge, DoubleDown, Drop, PrimeDrop,
-                                  PrimeDropState, board_numbers, nontrivial_factor,
+                                  PrimeDropState, TimeoutRule, board_numbers, nontrivial_factor,
                                   timeout_rule_winner)
 
 
@@ -66,12 +66,12 @@ def test_tiles_option_replaces_the_table_for_both_players():
 
 def test_timeout_rule_is_settled_on_for_clocked_games_only():
     options = PrimeDrop.check_options({})
-    clocked = PrimeDrop.settle_options(options, {"type": "fischer", "initial_s": 60,
-                                                 "increment_s": 1})
+    settle = TimeoutRule().settle
+    clocked = settle(options, {"type": "fischer", "initial_s": 60, "increment_s": 1})
     assert clocked["timeout_rule"] == {"after_s": 3600, "streak": 10}
-    assert PrimeDrop.settle_options(options, {"type": "none"})["timeout_rule"] is None
+    assert settle(options, {"type": "none"})["timeout_rule"] is None
     own = PrimeDrop.check_options({"timeout_rule": {"after_s": 5, "streak": 2}})
-    assert PrimeDrop.settle_options(own, {"type": "byoyomi"})["timeout_rule"]["after_s"] == 5
+    assert settle(own, {"type": "byoyomi"})["timeout_rule"]["after_s"] == 5
 
 
 def test_timeout_rule_option_is_kept():

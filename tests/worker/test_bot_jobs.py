@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rq import Queue
 
-from api.jobs import QUEUE
+from api.followups import QUEUE
 from tests.api.helpers import create, move
 
 

@@ -4,13 +4,17 @@ restart (RQ keeps them in Redis)."""
 from __future__ import annotations
 
 import time
-from datetime import datetime
 
+import pytest
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
-from api import play
-from api.jobs import CLOCK_QUEUE
+from api.clocks import parse_iso
+from api.followups import CLOCK_QUEUE
+from api.games import Outcome
+from api.play import service
+from api.play.errors import TimeRanOut
+from api.play.record import Status
 from tests.api.helpers import create, move
 
 TWO_SECONDS = {"type": "fischer", "initial_s": 2, "increment_s": 0}
@@ -19,33 +23,28 @@ TWO_SECONDS = {"type": "fischer", "initial_s": 2, "increment_s": 0}
 def _wait_finished(store, game_id: str, timeout_s: float = 15) -> dict:
     end = time.time() + timeout_s
     while time.time() < end:
-        doc = store.load(game_id)  # straight from Redis: no request ever touches the game
-        if doc["status"] == "finished":
-            return doc
+        record = store.load(game_id)  # straight from Redis: no request ever touches the game
+        if record.status is Status.FINISHED:
+            return record
         time.sleep(0.05)
     raise AssertionError("the game did not end")
-
-
-def _ts(iso: str) -> float:
-    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
 def test_flag_falls_with_nobody_watching_and_never_early(client, store, start_worker):
     start_worker()
     game = create(client, first=0, time_control=TWO_SECONDS)
     after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
-    deadline = _ts(after["deadline"])
-    doc = _wait_finished(store, game["id"])
-    assert doc["result"] == {"winner": 0, "reason": "time", "scores": None}
-    assert _ts(doc["updated_at"]) >= deadline
-    assert doc["clocks"][1]["remaining_s"] == 0.0
+    deadline = parse_iso(after["deadline"])
+    record = _wait_finished(store, game["id"])
+    assert record.result == Outcome(0, "time")
+    assert record.updated_ts >= deadline
+    assert record.clocks[1]["remaining_s"] == 0.0
 
 
 def test_first_move_never_made_aborts_the_game(client, store, start_worker):
     start_worker()
     game = create(client, first=1, time_control=TWO_SECONDS)
-    doc = _wait_finished(store, game["id"])
-    assert doc["result"] == {"winner": None, "reason": "aborted", "scores": None}
+    assert _wait_finished(store, game["id"]).result == Outcome(None, "aborted")
 
 
 def test_scheduled_deadline_survives_a_worker_restart(client, store, redis_client,
@@ -58,9 +57,9 @@ def test_scheduled_deadline_survives_a_worker_restart(client, store, redis_clien
     registry = ScheduledJobRegistry(queue=Queue(CLOCK_QUEUE, connection=redis_client))
     assert any(job_id.startswith(f"deadline-{game['id']}") for job_id in registry.get_job_ids())
     time.sleep(2.5)
-    assert store.load(game["id"])["status"] == "active"  # nobody ended it meanwhile
+    assert store.load(game["id"]).status is Status.ACTIVE  # nobody ended it meanwhile
     start_worker()
-    assert _wait_finished(store, game["id"])["result"]["reason"] == "time"
+    assert _wait_finished(store, game["id"]).result.reason == "time"
 
 
 def test_a_stale_deadline_job_is_a_no_op(client, store, run_jobs):
@@ -70,21 +69,17 @@ def test_a_stale_deadline_job_is_a_no_op(client, store, run_jobs):
     move(client, after, game["tokens"]["1"], {"type": "say", "number": 8})
     time.sleep(2.2)  # the first two deadlines have passed; both turns were made in time
     run_jobs(with_scheduler=True)
-    doc = store.load(game["id"])
-    assert doc["status"] == "active" and doc["ply"] == 2
+    record = store.load(game["id"])
+    assert record.status is Status.ACTIVE and record.ply == 2
 
 
 def test_a_move_after_the_deadline_is_refused_and_the_game_ends_on_time(client, store):
     game = create(client, first=0, time_control=TWO_SECONDS)
     moved = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
-    late = _ts(moved["deadline"]) + 0.5
+    late = parse_iso(moved["deadline"]) + 0.5
     followups = client.application.extensions["postplay"]["followups"]
-    try:
-        play.play_move(store, followups, game["id"], 1, play.parse_move(moved, {
-            "type": "say", "number": 8}), 1, now=late)
-    except play.Conflict as refusal:
-        assert "time ran out" in refusal.message
-    else:
-        raise AssertionError("the late move was accepted")
-    doc = store.load(game["id"])
-    assert doc["result"] == {"winner": 0, "reason": "time", "scores": None} and doc["ply"] == 1
+    with pytest.raises(TimeRanOut, match="time ran out"):
+        service.play_move(store, followups, game["id"], 1, {"type": "say", "number": 8}, 1,
+                          now=late)
+    record = store.load(game["id"])
+    assert record.result == Outcome(0, "time") and record.ply == 1

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import time
 
+from api.games import Outcome
+from api.play.record import Status
 from tests.api.helpers import create, move
 
 
@@ -31,8 +33,8 @@ def test_timeout_rule_ends_a_prime_drop_game(client, store, run_jobs):
     play(1, {"type": "drop", "row": 5, "col": 5, "digit": 1})        # 36 vs 36: nobody leads
     play(0, {"type": "double", "tiles": [{"row": 0, "col": 1, "digit": 3},
                                          {"row": 5, "col": 6, "digit": 7}]})  # 34 vs 36
-    assert store.load(game["id"])["status"] == "active"              # a streak of one so far
+    assert store.load(game["id"]).status is Status.ACTIVE            # a streak of one so far
     play(1, {"type": "drop", "row": 10, "col": 10, "digit": 1})      # 34 vs 35: two in a row
-    doc = store.load(game["id"])
-    assert doc["status"] == "finished"
-    assert doc["result"] == {"winner": 0, "reason": "timeout-rule", "scores": None}
+    record = store.load(game["id"])
+    assert record.status is Status.FINISHED
+    assert record.result == Outcome(0, "timeout-rule")

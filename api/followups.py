@@ -1,6 +1,7 @@
-"""The follow-up jobs a change calls for, put on the RQ queue: a bot's move when a bot is to
-move, and a check at the deadline of the turn that just started. Jobs carry what they expect
-(the ply, the deadline), so a stale or duplicated job is a no-op."""
+"""The follow-up jobs a change calls for, put on the RQ queues: a bot's move when a bot is to
+move, a check at the deadline of the turn that just started, and a check of each of the game's
+background rules once it counts. Jobs carry what they expect (the ply, the deadline), so a stale
+or duplicated job is a no-op. The jobs themselves run in `worker.jobs`."""
 from __future__ import annotations
 
 import time
@@ -9,8 +10,9 @@ from datetime import datetime, timezone
 import redis
 from rq import Queue
 
-from api import clocks, timeout_rule
-from api.play import bot_to_move, load_state
+from api.games import get_game
+from api.play.record import GameRecord
+from api.play.service import bot_to_move
 from api.store import keys
 
 QUEUE = "postplay"
@@ -28,20 +30,20 @@ class RQFollowups:
         self.queue = Queue(QUEUE, connection=client)
         self.clock_queue = Queue(CLOCK_QUEUE, connection=client)
 
-    def after_change(self, doc: dict) -> None:
-        if doc["status"] != "active":
+    def after_change(self, record: GameRecord) -> None:
+        if record.to_move is None:
             return
-        mover = load_state(doc).to_move
-        if bot_to_move(doc, mover) is not None:
-            self.queue.enqueue("worker.jobs.bot_move", doc["id"], doc["ply"],
-                               job_id=f"bot-{doc['id']}-{doc['ply']}", result_ttl=60,
+        if bot_to_move(record) is not None:
+            self.queue.enqueue("worker.jobs.bot_move", record.id, record.ply,
+                               job_id=f"bot-{record.id}-{record.ply}", result_ttl=60,
                                failure_ttl=86400)
-        deadline = clocks.deadline_ts(doc, mover)
+        deadline = record.deadline()
         if deadline is not None:
-            self.schedule_deadline(doc["id"], deadline)
-        rule_start = timeout_rule.starts_at(doc)
-        if rule_start is not None:
-            self.schedule_timeout_rule(doc, rule_start)
+            self.schedule_deadline(record.id, deadline)
+        for rule in get_game(record.kind).background_rules:
+            start = rule.starts_at(record.options, record.first_move_ts)
+            if start is not None:
+                self.schedule_rule_check(record, rule.name, start)
 
     def request_analysis(self, game_id: str, ply: int) -> None:
         """Analyse the position on a worker; repeated requests meanwhile add nothing."""
@@ -50,16 +52,16 @@ class RQFollowups:
             self.queue.enqueue("worker.jobs.analyse", game_id, ply, job_id=job_id,
                                result_ttl=60, failure_ttl=3600)
 
-    def schedule_timeout_rule(self, doc: dict, rule_start: float) -> None:
-        """Evaluate the timeout rule when it starts counting, then after every turn."""
-        if time.time() < rule_start:
-            self.clock_queue.enqueue_at(datetime.fromtimestamp(rule_start, timezone.utc),
-                                        "worker.jobs.timeout_rule", doc["id"],
-                                        job_id=f"timeout-rule-{doc['id']}-start",
+    def schedule_rule_check(self, record: GameRecord, rule: str, start: float) -> None:
+        """Check a background rule when it starts counting, then after every turn."""
+        if time.time() < start:
+            self.clock_queue.enqueue_at(datetime.fromtimestamp(start, timezone.utc),
+                                        "worker.jobs.check_rule", record.id, rule,
+                                        job_id=f"{rule}-{record.id}-start",
                                         result_ttl=60, failure_ttl=86400)
         else:
-            self.clock_queue.enqueue("worker.jobs.timeout_rule", doc["id"],
-                                     job_id=f"timeout-rule-{doc['id']}-{doc['ply']}",
+            self.clock_queue.enqueue("worker.jobs.check_rule", record.id, rule,
+                                     job_id=f"{rule}-{record.id}-{record.ply}",
                                      result_ttl=60, failure_ttl=86400)
 
     def schedule_deadline(self, game_id: str, deadline: float, attempt: int = 0) -> None:

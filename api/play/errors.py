@@ -1,0 +1,61 @@
+"""The play service's refusals, in the game's words. They know nothing of HTTP: `api/web/errors`
+alone maps each class to a status. Every one carries `message`, a sentence for the player.
+
+Bad moves, options and time controls are the engines' own `ValueError`s (`MalformedMove`,
+`IllegalMove`, `BadOption`, `BadTimeControl`); these are the service's."""
+from __future__ import annotations
+
+
+class Refusal(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(Refusal):
+    """No such game (or position)."""
+
+
+class NoToken(Refusal):
+    """The request needs a seat's token and has none, or one that matches no seat."""
+
+
+class OtherGamesToken(Refusal):
+    """A real seat token, of another game."""
+
+
+class Conflict(Refusal):
+    """The request does not fit the game as it now stands: over, not started, not this seat's
+    turn, made at an older ply, no open seat left, or the mover's time ran out first."""
+
+
+class GameOver(Conflict):
+    pass
+
+
+class NotStarted(Conflict):
+    pass
+
+
+class NotYourTurn(Conflict):
+    pass
+
+
+class MovedOn(Conflict):
+    """The move was made at an older ply than the game's."""
+
+
+class NoOpenSeat(Conflict):
+    pass
+
+
+class TimeRanOut(Conflict):
+    """The mover's time ran out before the move arrived: the game is over on time."""
+
+
+class NotOffered(Refusal):
+    """The game has no such service (e.g. no solver to analyse it)."""
+
+
+class Stale(LookupError):
+    """A worker's job finds the game has moved on: it has nothing to do."""

@@ -1,0 +1,215 @@
+"""The stored game: one typed record, built in one place (`GameRecord.create`), ended only by
+`finish` and bumped only by `touch`. It serialises to the JSON document the store keeps, key for
+key as earlier versions stored it, so games saved before this class existed still load.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from api import clocks
+from api.clocks import iso, parse_iso
+from api.games import Move, Outcome, State, get_game
+
+
+class Status(str, enum.Enum):
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class Reason(str, enum.Enum):
+    """Why a game ended: the engines' own reasons, then the server's."""
+
+    ALL_TILES_PLAYED = "all-tiles-played"
+    NO_MOVES = "no-moves"
+    SCORE = "score"
+    BINGO = "bingo"
+    RESIGN = "resign"
+    TIME = "time"
+    TIMEOUT_RULE = "timeout-rule"
+    ABORTED = "aborted"
+
+
+def history_entry(ply: int, seat: int, move: Move, now: float) -> dict:
+    """One entry of a game's history, as `GET /games/{id}/moves` shows it."""
+    return {"ply": ply, "seat": seat, "move": move.to_dict(), "at": iso(now)}
+
+
+@dataclasses.dataclass
+class Seat:
+    """A seat: a person (`name`), a server bot (`bot` is its level), or open for anyone to join
+    (`listed` False keeps it out of the lobby, for an invited friend)."""
+
+    name: str | None
+    bot: str | None = None
+    open: bool = False
+    listed: bool = True
+
+    @classmethod
+    def human(cls, name: str) -> "Seat":
+        return cls(name)
+
+    @classmethod
+    def for_bot(cls, level: str) -> "Seat":
+        return cls(f"{level.capitalize()} bot", bot=level)
+
+    @classmethod
+    def empty(cls, listed: bool = True) -> "Seat":
+        return cls(None, open=True, listed=listed)
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "bot": self.bot, "open": self.open}
+        return {**out, "listed": self.listed} if self.open else out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Seat":
+        return cls(data["name"], data["bot"], data["open"], data.get("listed", True))
+
+
+@dataclasses.dataclass
+class GameRecord:
+    id: str
+    kind: str
+    options: dict
+    seed: int
+    first: int
+    seats: list[Seat]
+    status: Status
+    ply: int
+    version: int
+    state_data: dict  # the engine state's exact JSON form; `state()` gives the typed one
+    time_control: dict
+    clocks: list[dict] | None
+    turn_started_ts: float
+    created_ts: float
+    updated_ts: float
+    result: Outcome | None = None
+    first_move_ts: float | None = None
+    playtest: dict | None = None
+    _state: State | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def create(cls, game_id: str, kind: str, options: dict, seed: int, first: int,
+               seats: list[Seat], state: State, ply: int, time_control: dict,
+               clocks: list[dict] | None, now: float, playtest: dict | None = None
+               ) -> "GameRecord":
+        """A new game at `state`, `ply` moves in (the server's forced moves at the start, or a
+        whole game for a playtest's sample): waiting while a seat is open, else active, and
+        finished at once when `state` is over."""
+        record = cls(game_id, kind, options, seed, first, seats,
+                     Status.WAITING if any(s.open for s in seats) else Status.ACTIVE, ply, 1,
+                     state.to_dict(), time_control, clocks, now, now, now, playtest=playtest,
+                     _state=state)
+        record.finish_if_over()
+        return record
+
+    # -- the state -------------------------------------------------------------------------
+
+    def state(self) -> State:
+        """The engine state, read from its JSON form once per record."""
+        if self._state is None:
+            self._state = get_game(self.kind).state_class.from_dict(self.state_data)
+        return self._state
+
+    def set_state(self, state: State, ply: int) -> None:
+        self._state, self.state_data, self.ply = state, state.to_dict(), ply
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move while the game runs; None while it waits or once it is over."""
+        return self.state().to_move if self.status is Status.ACTIVE else None
+
+    @property
+    def unlisted(self) -> bool:
+        return any(s.open and not s.listed for s in self.seats)
+
+    @property
+    def all_bots(self) -> bool:
+        return all(s.bot for s in self.seats)
+
+    # -- clocks ----------------------------------------------------------------------------
+
+    def deadline(self) -> float | None:
+        """When the seat to move loses on time; None without a clock or a running turn."""
+        mover = self.to_move
+        if mover is None or self.time_control["type"] == "none":
+            return None
+        return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts)
+
+    def flagged(self, now: float) -> bool:
+        deadline = self.deadline()
+        return deadline is not None and now >= deadline
+
+    def end_turn(self, seat: int, next_seat: int | None, now: float) -> None:
+        """Charge `seat`'s clock for its turn, if the turn is over, and start the next."""
+        self.clocks, self.turn_started_ts = clocks.charge(
+            self.time_control, self.clocks, self.turn_started_ts, seat, now, next_seat)
+
+    def end_on_time(self) -> None:
+        """The seat to move ran out of time: it loses (or the game is aborted, at ply 0)."""
+        mover = self.to_move
+        self.clocks = list(self.clocks)
+        self.clocks[mover], outcome = clocks.time_out(self.time_control, self.ply, mover)
+        self.finish(outcome)
+
+    def clocks_view(self, now: float) -> list[dict] | None:
+        return clocks.view(self.time_control, self.clocks, self.to_move, self.turn_started_ts,
+                           now)
+
+    # -- the only ways to end or bump a game ---------------------------------------------
+
+    def finish(self, outcome: Outcome) -> None:
+        """End the game: every way a game ends (its rules, resignation, time, a background rule,
+        an abort) comes through here."""
+        Reason(outcome.reason)  # an unknown reason is a bug: refuse to store it
+        self.status = Status.FINISHED
+        self.result = outcome
+
+    def finish_if_over(self) -> None:
+        outcome = self.state().outcome()
+        if outcome is not None:
+            self.finish(outcome)
+
+    def touch(self, now: float) -> None:
+        """Mark the record changed: a new version (and so a new ETag)."""
+        self.version += 1
+        self.updated_ts = now
+
+    def start(self, now: float) -> None:
+        """The last open seat was taken: the game and the first mover's clock start."""
+        self.status = Status.ACTIVE
+        self.turn_started_ts = now
+
+    # -- serialisation ---------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {
+            "id": self.id, "kind": self.kind, "options": self.options, "seed": self.seed,
+            "status": self.status.value, "seats": [s.to_dict() for s in self.seats],
+            "first": self.first, "unlisted": self.unlisted, "ply": self.ply,
+            "version": self.version, "state": self.state_data,
+            "result": None if self.result is None else self.result.to_dict(),
+            "time_control": self.time_control, "clocks": self.clocks,
+            "turn_started_ts": self.turn_started_ts, "created_at": iso(self.created_ts),
+            "updated_at": iso(self.updated_ts), "created_ts": self.created_ts,
+            "updated_ts": self.updated_ts,
+        }
+        if self.first_move_ts is not None:
+            out["first_move_ts"] = self.first_move_ts
+        if self.playtest is not None:
+            out["playtest"] = self.playtest
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameRecord":
+        result = data.get("result")
+        return cls(
+            data["id"], data["kind"], data["options"], data["seed"], data["first"],
+            [Seat.from_dict(s) for s in data["seats"]], Status(data["status"]), data["ply"],
+            data["version"], data["state"], data.get("time_control") or {"type": "none"},
+            data.get("clocks"), data["turn_started_ts"], data["created_ts"],
+            data.get("updated_ts") or parse_iso(data["updated_at"]),
+            None if result is None else Outcome.from_dict(result),
+            data.get("first_move_ts"), data.get("playtest"))

@@ -1,0 +1,310 @@
+"""The one code path for everything that changes a game: create, join, move, resign, and the
+moves and verdicts the workers make (bots, clocks, background rules). Web routes and worker jobs
+both call these functions; they know nothing of HTTP and raise the refusals of `errors`.
+Data flows one way: engine -> record -> store -> follow-up jobs.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+import time
+import uuid
+from typing import Any, Callable, Iterator, Protocol
+
+from api import clocks
+from api.bots import choose_move
+from api.bots import levels as bot_levels
+from api.bots.match import PLY_LIMIT
+from api.clocks import parse_iso
+from api.games import GAMES, BadOption, Game, Move, Outcome, State, get_game
+from api.games.base import play_forced
+from api.play.errors import (Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken, NotStarted,
+                             NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
+from api.play.record import GameRecord, Seat, Status, history_entry
+from api.store.games import Change, GameStore, TokenOfAnotherGame, TokenUnknown
+
+
+class Followups(Protocol):
+    """The worker jobs that changes call for (bot moves, deadlines, background rules, analyses)."""
+
+    def after_change(self, record: GameRecord) -> None: ...
+
+    def request_analysis(self, game_id: str, ply: int) -> None: ...
+
+
+def create_game(store: GameStore, followups: Followups, kind: str, options: dict | None,
+                seats: list[Seat], first: int | str = "random", time_control: dict | None = None,
+                now: float | None = None) -> tuple[GameRecord, dict[str, str]]:
+    """A new game and the tokens of its human seats (`{"0": token}`)."""
+    now = time.time() if now is None else now
+    game = _game_for(kind)
+    checked = game.check_options(options)
+    _check_bots(game, seats)
+    tc = clocks.check(time_control if time_control is not None else game.default_time_control)
+    for rule in game.background_rules:
+        checked = rule.settle(checked, tc)
+    first = secrets.randbelow(2) if first == "random" else first
+    seed = secrets.randbits(32)
+    state, forced = _forced_moves(game.new(checked, first, seed), 0, now)
+    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, first, seats, state,
+                               len(forced), tc, clocks.start(tc), now)
+    tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats)
+              if not s.open and s.bot is None}
+    store.create(record, tokens, forced)
+    followups.after_change(record)
+    return record, {str(i): t for i, t in tokens.items()}
+
+
+def join(store: GameStore, followups: Followups, game_id: str, name: str,
+         now: float | None = None) -> tuple[GameRecord, str, int]:
+    """Take the first open seat; return the game, the seat's token and its index."""
+    now = time.time() if now is None else now
+    token = secrets.token_urlsafe(24)
+
+    def change(record: GameRecord) -> Change:
+        open_seats = [i for i, s in enumerate(record.seats) if s.open]
+        if not open_seats:
+            raise NoOpenSeat("This game has no open seat left.")
+        record.seats[open_seats[0]] = Seat.human(name)
+        if len(open_seats) == 1:
+            record.start(now)
+        record.touch(now)
+        return Change(record, tokens={open_seats[0]: token})
+
+    written = _update(store, game_id, change)
+    followups.after_change(written.record)
+    (seat,) = written.tokens
+    return written.record, token, seat
+
+
+def seat_of(store: GameStore, game_id: str, token: str | None) -> int:
+    """The seat `token` holds in `game_id`."""
+    if not token:
+        raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")
+    try:
+        return store.seat_for_token(game_id, token)
+    except KeyError:
+        raise NotFound(f"There is no game {game_id!r}.") from None
+    except TokenUnknown:
+        raise NoToken("That token does not belong to any seat.") from None
+    except TokenOfAnotherGame:
+        raise OtherGamesToken("That token belongs to a seat of another game.") from None
+
+
+def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move | Any,
+              ply: int, now: float | None = None) -> GameRecord:
+    """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
+    move given as the API's JSON object is parsed first, against the game as it is read for the
+    update (MalformedMove names the field at fault). A move that arrives after the mover's time
+    ran out ends the game on time instead, and is refused with TimeRanOut."""
+    now = time.time() if now is None else now
+
+    def change(record: GameRecord) -> Change:
+        typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
+        _check_turn(record, seat, ply)
+        if record.flagged(now):
+            record.end_on_time()
+            record.touch(now)
+            return Change(record)
+        after = record.state().apply(typed)
+        entries = [history_entry(record.ply, seat, typed, now)]
+        after, forced = _forced_moves(after, record.ply + 1, now)
+        record.end_turn(seat, after.to_move, now)
+        if record.first_move_ts is None:
+            record.first_move_ts = now
+        record.set_state(after, record.ply + len(entries) + len(forced))
+        record.finish_if_over()
+        record.touch(now)
+        return Change(record, entries + forced)
+
+    record = _update(store, game_id, change).record
+    followups.after_change(record)
+    if record.ply == ply:  # the change did not move: the flag fell first
+        raise TimeRanOut("Your time ran out before this move arrived: the game is over.")
+    return record
+
+
+def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
+           now: float | None = None) -> GameRecord:
+    now = time.time() if now is None else now
+
+    def change(record: GameRecord) -> Change:
+        if record.status is Status.FINISHED:
+            raise GameOver("The game is over.")
+        record.finish(Outcome(1 - seat, "resign"))
+        record.touch(now)
+        return Change(record)
+
+    record = _update(store, game_id, change).record
+    followups.after_change(record)
+    return record
+
+
+def end_on_time(store: GameStore, followups: Followups, game_id: str, deadline_ts: float,
+                now: float | None = None) -> GameRecord | None:
+    """The worker's deadline: end the game on time if its turn with that deadline is still
+    pending; None (a no-op) when the game has moved on."""
+    now = time.time() if now is None else now
+
+    def change(record: GameRecord) -> Change:
+        if record.deadline() != deadline_ts or now < deadline_ts:
+            raise Stale
+        record.end_on_time()
+        record.touch(now)
+        return Change(record)
+
+    return _update_unless_stale(store, followups, game_id, change)
+
+
+def check_background_rule(store: GameStore, followups: Followups, game_id: str, name: str,
+                          now: float | None = None) -> GameRecord | None:
+    """The worker's check of the game's background rule `name`: end the game if the rule now
+    gives an outcome; None (a no-op) when it gives none or the game has moved on."""
+    now = time.time() if now is None else now
+    record = store.load(game_id)
+    if record is None:
+        return None
+    rule = {r.name: r for r in get_game(record.kind).background_rules}[name]
+    ply = record.ply
+    history = store.moves(game_id)
+
+    def change(current: GameRecord) -> Change:
+        start = rule.starts_at(current.options, current.first_move_ts)
+        if current.status is not Status.ACTIVE or current.ply != ply or start is None \
+                or now < start:
+            raise Stale
+        turns = [(parse_iso(entry["at"]) - current.first_move_ts, state)
+                 for entry, state in zip(history, replay(current, history))]
+        outcome = rule.verdict(current.options, turns)
+        if outcome is None:
+            raise Stale
+        current.finish(outcome)
+        current.touch(now)
+        return Change(current)
+
+    return _update_unless_stale(store, followups, game_id, change)
+
+
+def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int,
+                  budget_s: float, now_fn=time.time,
+                  ply_limit: int = PLY_LIMIT) -> GameRecord | None:
+    """The worker's bot move for the game at `ply`; None (a no-op) when the game has moved on.
+    A game between two bots that reaches `ply_limit` is aborted instead."""
+    record = store.load(game_id)
+    if record is None or record.ply != ply:
+        return None
+    level = bot_to_move(record)
+    if level is None:
+        return None
+    if ply >= ply_limit and record.all_bots:
+        return _abort_at_ply_limit(store, followups, game_id, ply, now_fn())
+    state = record.state()
+    move = choose_move(state, level, random.Random(f"{record.seed}:{ply}"), budget_s)
+    try:
+        return play_move(store, followups, game_id, state.to_move, move, ply, now=now_fn())
+    except (GameOver, MovedOn, NotYourTurn, TimeRanOut):
+        return None  # someone else moved (a resignation, a duplicate job): nothing to do
+
+
+def bot_to_move(record: GameRecord) -> str | None:
+    """The level of the bot in the seat to move, if a running game has one there."""
+    mover = record.to_move
+    return None if mover is None else record.seats[mover].bot
+
+
+def replay(record: GameRecord, history: list[dict]) -> Iterator[State]:
+    """The game's state after each entry of `history`, replayed from its start."""
+    game = get_game(record.kind)
+    state = game.new(record.options, record.first, record.seed)
+    for entry in history:
+        move = state.forced_move() if entry["move"]["type"] == "pass" else game.parse_move(
+            entry["move"])
+        state = state.apply(move)
+        yield state
+
+
+def positions(record: GameRecord, history: list[dict],
+              start: int = 0) -> Iterator[tuple[int, State, dict | None]]:
+    """(ply, state after it, the history entry that led there) for every ply from `start` to
+    the game's last; ply 0 is the start position, reached by no entry."""
+    if start == 0:
+        game = get_game(record.kind)
+        yield 0, game.new(record.options, record.first, record.seed), None
+    for ply, (entry, state) in enumerate(zip(history, replay(record, history)), start=1):
+        if ply >= start:
+            yield ply, state, entry
+
+
+def position(store: GameStore, record: GameRecord, ply: int | None) -> State:
+    """The game's state at `ply` (its current one when None), replayed from the history."""
+    if ply is None or ply == record.ply:
+        return record.state()
+    if not 0 <= ply <= record.ply:
+        raise Conflict(f"The game has plies 0 to {record.ply}; there is no ply {ply}.")
+    state = None
+    for _, state, _ in positions(record, store.moves(record.id)[:ply], start=ply):
+        pass
+    return state
+
+
+def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, ply: int,
+                        now: float) -> GameRecord | None:
+    def change(record: GameRecord) -> Change:
+        if record.status is not Status.ACTIVE or record.ply != ply:
+            raise Stale
+        record.finish(Outcome(None, "aborted"))
+        record.touch(now)
+        return Change(record)
+
+    return _update_unless_stale(store, followups, game_id, change)
+
+
+def _check_turn(record: GameRecord, seat: int, ply: int) -> None:
+    if record.status is Status.FINISHED:
+        raise GameOver("The game is over.")
+    if record.status is Status.WAITING:
+        raise NotStarted("The game has not started: a seat is still open.")
+    if record.ply != ply:
+        raise MovedOn(f"The game has moved on: it is at ply {record.ply}, and your move was "
+                      f"made at ply {ply}. Reload and try again.")
+    if record.to_move != seat:
+        raise NotYourTurn("It is not your turn.")
+
+
+def _game_for(kind: str) -> type[Game]:
+    if kind not in GAMES:
+        raise BadOption("kind", f"There is no game {kind!r}; the games are "
+                                f"{', '.join(sorted(GAMES))}.")
+    return GAMES[kind]
+
+
+def _check_bots(game: type[Game], seats: list[Seat]) -> None:
+    levels = bot_levels(game.slug)
+    for i, seat in enumerate(seats):
+        if seat.bot is not None and seat.bot not in levels:
+            raise BadOption(f"seats.{i}.bot", f"{game.title} has no bot {seat.bot!r}; its bots "
+                                              f"are {', '.join(levels) or 'none yet'}.")
+
+
+def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]]:
+    """The server's own moves after `ply`, as history entries."""
+    state, played = play_forced(state)
+    return state, [history_entry(ply + i, seat, move, now) for i, (seat, move) in enumerate(played)]
+
+
+def _update(store: GameStore, game_id: str, change: Callable[[GameRecord], Change]) -> Change:
+    try:
+        return store.update(game_id, change)
+    except KeyError:
+        raise NotFound(f"There is no game {game_id!r}.") from None
+
+
+def _update_unless_stale(store: GameStore, followups: Followups, game_id: str,
+                         change: Callable[[GameRecord], Change]) -> GameRecord | None:
+    """A worker's change: None when the game has moved on (or is gone), else the follow-ups."""
+    try:
+        record = store.update(game_id, change).record
+    except (Stale, KeyError):
+        return None
+    followups.after_change(record)
+    return record
