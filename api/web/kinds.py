@@ -11,6 +11,7 @@ from api import clocks
 from api.bots import levels
 from api.games import GAMES
 from api.web.errors import Blueprint
+from api.web.rules_pages import to_html
 from api.web.schemas import KindSchema, RulesSchema
 
 blp = Blueprint("kinds", __name__, url_prefix="/api/v1/kinds",
@@ -38,10 +39,11 @@ class Kinds(MethodView):
 class Rules(MethodView):
     @blp.response(200, RulesSchema)
     def get(self, kind: str):
-        """A game's rules, as Postplay tells them (Markdown)"""
+        """A game's rules, as Postplay tells them (Markdown, and as HTML)"""
         if kind not in GAMES:
             abort(404, message=f"There is no game {kind!r}.")
         path = Path(current_app.config["SEEDS_DIR"]) / f"{kind}.md"
         if not path.is_file():
             abort(404, message=f"The rules page for {kind!r} is not written yet.")
-        return {"kind": kind, "format": "markdown", "text": path.read_text()}
+        text = path.read_text()
+        return {"kind": kind, "format": "markdown", "text": text, "html": to_html(text)}

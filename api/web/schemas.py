@@ -191,6 +191,7 @@ class RulesSchema(ma.Schema):
     kind = fields.String()
     format = fields.String()
     text = fields.String()
+    html = fields.String(metadata={"description": "The text as HTML, without its leading title."})
 
 
 class AnalysisArgsSchema(ma.Schema):

@@ -44,7 +44,8 @@ def main() -> None:
         page = PAGE.read_text()
         head, rest = page.split(BEGIN)
         _, tail = rest.split(END)
-        PAGE.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+        # the blank line ends the table: Markdown would read the end marker as one more row
+        PAGE.write_text(f"{head}{BEGIN}\n{text}\n\n{END}{tail}")
         print(f"written to {PAGE}", file=sys.stderr)
 
 

@@ -365,7 +365,7 @@ def test_an_open_game_is_joined_from_the_lobby(new_page, screenshot):
 
 
 def test_rules_page(new_page, console, live_server):
-    """The rules as Markdown from the API, or the API's message while they are not written."""
+    """The rules as HTML from the API, or the API's message while they are not written."""
     response = requests.get(f"{live_server}/api/v1/kinds/factor-multiple/rules", timeout=10)
     if response.status_code != 200:
         console.allow(REFUSED + r"kinds/factor-multiple/rules$")
@@ -377,4 +377,24 @@ def test_rules_page(new_page, console, live_server):
         assert page.locator(".markdown :is(h2, h3, h4, h5, h6)").count() == len(headings) > 0
     else:
         assert page.locator(".markdown").inner_text() == response.json()["message"]
+    assert_fits_phone(page)
+
+
+def test_rules_tables_are_tables_that_fit_a_phone(new_page):
+    page = new_page("/#/rules/factor-multiple")
+    page.wait_for_selector(".markdown table")
+    rows = page.locator(".markdown table").evaluate_all("ts => ts.map(t => t.rows.length)")
+    assert rows == [1 + 8, 1 + 199]  # the example game, and the results for n = 2 to 200
+    assert "| " not in page.locator(".markdown").inner_text()
+    assert_fits_phone(page)
+
+
+def test_rules_picture_is_shown_within_a_phone_screen(new_page, screenshot):
+    page = new_page("/#/rules/partition")
+    picture = page.locator(".markdown img")
+    picture.wait_for()
+    page.wait_for_function("document.querySelector('.markdown img').naturalWidth > 0")
+    box = picture.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    screenshot(page, "rules-partition")
     assert_fits_phone(page)

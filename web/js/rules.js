@@ -1,9 +1,8 @@
-// The rules pages: an index of the games, and each game's rules (Markdown from
-// GET /kinds/{kind}/rules) with its options and bots from GET /kinds.
+// The rules pages: an index of the games, and each game's rules (HTML rendered by the server from
+// its Markdown, GET /kinds/{kind}/rules) with its options and bots from GET /kinds.
 
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
-import { markdown } from "./markdown.js";
 
 export function mountRulesIndex(root) {
   api.kinds().then((kinds) => fill(root, h("section", { class: "card rules" },
@@ -31,8 +30,7 @@ export function mountRules(root, slug) {
         h("ul", {}, kind.bots.map((b) => h("li", {}, h("strong", {}, b.level), ": ", b.line)))) : null);
   }).catch(() => {});
   api.rules(slug).then((rules) => {
-    const heading = /^# (.+)\n/.exec(rules.text);  // the page's own title stands for it
-    body.innerHTML = markdown(heading ? rules.text.slice(heading[0].length) : rules.text);  // escaped
+    body.innerHTML = rules.html;  // the server escapes any HTML in the Markdown
   }).catch((err) => fill(body, h("p", { class: "muted" }, err.message)));
   return {};
 }
