@@ -145,7 +145,7 @@ export function create({ root, submit }) {
         const x = x0 + c;
         const y = TOP + r;
         const lastFill = last?.move.type === "fill" && last.move.letter === state.letters[b][r][c];
-        return s("g", { dataset: { value } },
+        return s("g", { dataset: { value }, "data-called": called.has(value) },
           s("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.06,
             class: ["fb-cell", gray.has(`${r},${c}`) && "gray", isLetter && value === letter && "letter-pick",
               !isLetter && seat !== null && hot.has(value) && "callable"] }),

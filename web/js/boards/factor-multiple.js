@@ -112,6 +112,7 @@ export function create({ root, submit, gameId }) {
 
   function render() {
     if (!view) return;
+    const saidAt = new Map(state.said.map((k, i) => [k, i]));
     const { game, state, seat } = view;
     const n = state.n;
     drawCircle(n);
@@ -135,6 +136,8 @@ export function create({ root, submit, gameId }) {
     }
     for (const button of grid.children) {
       const k = Number(button.dataset.n);
+      if (saidAt.has(k)) button.dataset.said = saidAt.get(k);
+      else delete button.dataset.said;
       const who = saidBy.get(k);
       button.className = [who !== undefined && `said seat${who}`, k === state.current && "current",
         playing && legal.has(k) && "legal", k === chosen && "chosen",

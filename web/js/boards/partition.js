@@ -288,7 +288,8 @@ export function create({ root, submit }) {
     const projected = owners(state);
     fill(seats, [0, 1].map((seat) => {
       const regions = projected.filter((o) => o.owner === seat).length;
-      return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"] },
+      return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"],
+                        "data-seat": seat },
         h("h3", {}, seatMark(seat), ` ${seatName(game, seat)}`),
         h("div", { class: "stats" },
           h("span", {}, "Colours ", state.claimed[seat].length
@@ -319,7 +320,7 @@ export function create({ root, submit }) {
       const [cx, cy] = centre(x);
       const colour = state.colours[x];
       const marker = [0, 1].find((s2) => colour && marked[s2].has(colour));
-      return s("g", { dataset: { hex: x } },
+      return s("g", { dataset: { hex: x }, "data-colour": colour, "data-closed": closedOf.get(x) >= 0 },
         s("polygon", { points: corners(x), class: ["pt-hex", closedOf.get(x) >= 0 && "closed",
           part?.has(x) && "part-a", (x === hex) && "selected"] }),
         colour ? s("circle", { cx, cy, r: 0.5, class: "pt-disc", fill: COLOUR_FILL[colour] })
@@ -333,7 +334,7 @@ export function create({ root, submit }) {
       return owner === null ? s("text", { x: cx - 0.62, y: cy - 0.3, class: "pt-owner" }, "=")
         : seatDot(owner, cx - 0.62, cy - 0.32, 0.16);
     });
-    const stickLines = state.sticks.map(([a, b]) => s("line", { ...side(a, b),
+    const stickLines = state.sticks.map(([a, b]) => s("line", { ...side(a, b), "data-stick": edgeKey(a, b),
       class: ["pt-stick", lastEdge === edgeKey(a, b) && "last"] }));
     const hits = seat === null ? [] : EDGES.filter(([a, b]) => !stickSet.has(edgeKey(a, b))
       && (legalEdges.has(edgeKey(a, b)) || !view.legal)).map(([a, b]) => s("line", { ...side(a, b),

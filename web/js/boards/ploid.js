@@ -141,7 +141,8 @@ export function create({ root, submit }) {
         ? h("button", { type: "button", class: "chip", disabled: !allowed.has(p), dataset: { piece: p },
                         "aria-pressed": String(piece === p), onclick: () => pick(p) }, label)
         : h("span", { class: "chip" }, label));
-      return h("div", { class: ["panel", game.status === "active" && game.to_move === i && "to-move"] },
+      return h("div", { class: ["panel", game.status === "active" && game.to_move === i && "to-move"],
+                        "data-seat": i },
         h("h3", {}, seatMark(i), ` ${seatName(game, i)} (${SEAT_COLOUR[i]}): ${state.placed[i]} placed`),
         h("div", { class: "chips", role: mine ? "group" : null, "aria-label": mine ? "Your hand" : null },
           hand.numbers.map((k) => item(k, String(k))),
@@ -165,7 +166,8 @@ export function create({ root, submit }) {
     board.forEach((row, r) => row.forEach((cell, c) => {
       const key = `${r},${c}`;
       cells.push(s("rect", { x: c + 0.03, y: r + 0.03, width: 0.94, height: 0.94, rx: 0.06,
-                             class: ["pl-cell", !cell && open.has(key) && "legal"], dataset: { cell: key } }));
+                             class: ["pl-cell", !cell && open.has(key) && "legal"], dataset: { cell: key },
+                             "data-seat": cell?.seat, "data-piece": cell?.piece }));
       for (const [nr, nc] of [[r, c + 1], [r + 1, c]]) {
         const other = board[nr]?.[nc];
         if (cell && other && other.seat === cell.seat) {

@@ -212,15 +212,19 @@ export function create({ root, submit }) {
 
   function renderPiles() {
     const { game, state, seat } = view;
-    fill(piles, [0, 1].map((i) => h("div", { class: ["panel", game.to_move === i && game.status === "active" && "to-move"] },
+    fill(piles, [0, 1].map((i) => h("div", {
+      class: ["panel", game.to_move === i && game.status === "active" && "to-move"], "data-seat": i },
       h("h3", {}, seatMark(i), ` ${seatName(game, i)}: ${state.tiles_left[i]} tiles`),
       h("div", { class: "chips", role: seat === i ? "group" : null,
                  "aria-label": seat === i ? "Your pile: pick a digit" : null },
         [...DIGITS].map((d) => {
           const n = state.piles[i][d];
-          if (seat !== i) return h("span", { class: "chip", "aria-label": `${n} × ${d}` }, d, h("span", { class: "count" }, `×${n}`));
+          if (seat !== i) {
+            return h("span", { class: "chip", "aria-label": `${n} × ${d}`, "data-count": n }, d,
+              h("span", { class: "count" }, `×${n}`));
+          }
           return h("button", { type: "button", class: "chip", disabled: n === 0 || mode === "challenge",
-                               "aria-pressed": String(digit === Number(d)), dataset: { digit: d },
+                               "aria-pressed": String(digit === Number(d)), dataset: { digit: d }, "data-count": n,
                                onclick: () => pickDigit(Number(d)) }, d, h("span", { class: "count" }, `×${n}`));
         })))));
   }
@@ -259,7 +263,8 @@ export function create({ root, submit }) {
         const d = state.board[r][c];
         const p = pendingAt.get(key);
         cells.push(s("rect", { x: c + 0.03, y: r + 0.03, width: 0.94, height: 0.94, rx: 0.08,
-          class: ["pd-cell", d === null && dropOk.has(key) && "drop-ok"], dataset: { cell: key } }));
+          class: ["pd-cell", d === null && dropOk.has(key) && "drop-ok"], dataset: { cell: key },
+          "data-digit": d }));
         if (d !== null || p) {
           const cls = p ? "pending" : run.has(key) ? "run" : lastTiles.has(key) ? "last" : "";
           cells.push(s("rect", { x: c + 0.08, y: r + 0.08, width: 0.84, height: 0.84, rx: 0.1,
