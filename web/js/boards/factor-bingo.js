@@ -30,27 +30,6 @@ function completeLines(board, called) {
   return LINES.filter((line) => line.every(([r, c]) => called.has(board[r][c])));
 }
 
-export function replay(game, history, ply) {
-  const { letters, numbers, starter, gray } = game.state;
-  const filled = {};
-  let start = null;
-  const called = [];
-  for (const { move } of history.slice(0, ply)) {
-    if (move.type === "fill") filled[move.letter] = move.number;
-    else if (move.type === "start") start = move.number;
-    else if (move.type === "call") called.push(move.number);
-  }
-  const boards = letters.map((board) => board.map((row) => row.map((x) => filled[x] ?? x)));
-  const used = new Set(Object.values(filled));
-  const calledSet = new Set(called);
-  return {
-    phase: Object.keys(filled).length < LETTERS.length ? "filling" : start === null ? "start" : "calling",
-    boards, numbers, unused: numbers.filter((n) => !used.has(n)), current: called.at(-1) ?? start,
-    called, lines: boards.map((b) => completeLines(b, calledSet).length), starter, letters, gray,
-    filled, start,
-  };
-}
-
 /** What may be called now: uncalled divisors and multiples of the current number, else any. */
 function callable(state) {
   const left = state.numbers.filter((n) => n !== state.start && !state.called.includes(n));

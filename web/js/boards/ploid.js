@@ -9,24 +9,6 @@ export function describe(move) {
   return `places ${move.piece === "blank" ? "a blank" : move.piece} at ${cellName(move.row, move.col)}`;
 }
 
-export function replay(game, history, ply) {
-  const n = game.options.n;
-  const board = Array.from({ length: n }, () => Array(n + 1).fill(null));
-  let lastNumber = null;
-  for (const { seat, move } of history.slice(0, ply)) {
-    if (move.type === "place") board[move.row][move.col] = { seat, piece: move.piece };
-    lastNumber = move.type === "place" && move.piece !== "blank" ? move.piece : null;
-  }
-  const pieces = board.flat().filter(Boolean);
-  const hands = [0, 1].map((seat) => {
-    const mine = pieces.filter((p) => p.seat === seat);
-    const numbers = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !mine.some((p) => p.piece === k));
-    return { numbers, blanks: (n * (n - 1)) / 2 - mine.filter((p) => p.piece === "blank").length };
-  });
-  return { n, rows: n, cols: n + 1, board, hands, last_number: lastNumber,
-           placed: [0, 1].map((seat) => pieces.filter((p) => p.seat === seat).length) };
-}
-
 /** Each group of one colour: its cells, size and smallest number (null for none). */
 function groups(board) {
   const seen = new Set();

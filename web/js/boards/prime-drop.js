@@ -23,43 +23,6 @@ function readNumber(board, from, to) {
   return digits.some((d) => d === null || d === undefined) ? null : BigInt(digits.join(""));
 }
 
-/** Whether challenging `value` with `factor` succeeds (RULES.md §1). */
-function challengeWins(value, factor) {
-  const f = BigInt(factor);
-  if (value === 1n) return false;
-  if (value === 0n) return f >= 2n;
-  return f > 1n && f < value && value % f === 0n;
-}
-
-export function replay(game, history, ply) {
-  const size = game.options.size;
-  const board = Array.from({ length: size }, () => Array(size).fill(null));
-  const piles = [0, 1].map(() => ({ ...game.options.tiles }));
-  let last = null;
-  for (const { seat, move } of history.slice(0, ply)) {
-    const tiles = move.type === "drop" ? [move] : move.type === "double" ? move.tiles : [];
-    for (const t of tiles) {
-      board[t.row][t.col] = t.digit;
-      piles[seat][t.digit] -= 1;
-    }
-    if (move.type === "challenge") {
-      const value = readNumber(board, move.from, move.to);
-      const success = challengeWins(value, move.factor);
-      const cells = lineCells(move.from, move.to);
-      if (success) {
-        for (const [r, c] of cells) {
-          piles[1 - seat][board[r][c]] += 1;
-          board[r][c] = null;
-        }
-      }
-      last = { seat, value: Number(value), factor: move.factor, success, from: move.from,
-               to: move.to, tiles: success ? cells.length : 0 };
-    }
-  }
-  const count = (pile) => Object.values(pile).reduce((a, b) => a + b, 0);
-  return { size, board, piles, tiles_left: piles.map(count), last_challenge: last };
-}
-
 /** Whether `from`..`to` is one whole run (or a lone tile): what a challenge may name. */
 function isNumber(board, from, to) {
   const [r0, c0] = from;
