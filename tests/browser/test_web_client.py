@@ -9,6 +9,8 @@ import re
 import pytest
 import requests
 
+from tests.browser.drawn import assert_replay_matches
+
 pytestmark = pytest.mark.browser
 
 REFUSED = r"status of 4\d\d .* at \S+/api/v1/"  # the line Chromium logs for an API refusal
@@ -52,30 +54,14 @@ def assert_fits_phone(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "horizontal scrolling"
 
 
-def assert_replay_matches(page, game_id: str) -> None:
-    """The board module's replay of the whole history gives the server's state."""
-    replayed, state = page.evaluate("""async (id) => {
-        const { BOARDS } = await import("/static/js/boards/index.js");
-        for (;;) {
-            const history = await (await fetch(`/api/v1/games/${id}/moves`)).json();
-            const game = await (await fetch(`/api/v1/games/${id}`)).json();
-            if (game.ply === history.length) {
-                return [BOARDS[game.kind].replay(game, history, history.length), game.state];
-            }
-        }
-    }""", game_id)
-    for key, value in replayed.items():
-        if isinstance(value, dict) and key != "filled":
-            assert {k: state[key][k] for k in value} == value, key
-        else:
-            assert state[key] == value, key
-
-
-def test_a_whole_factor_multiple_game_against_a_bot(new_page, console, screenshot):
+def test_a_whole_factor_multiple_game_against_a_bot(new_page, console, screenshot, live_server):
     page = new_page()
     polls = []
     page.on("request", lambda r: r.method == "GET" and re.search(r"/api/v1/games/\w+$", r.url)
             and polls.append(r.headers.get("if-none-match")))
+    fetched_from = []  # the `from` of every positions request: each asks only for what is new
+    page.on("request", lambda r: (m := re.search(r"/positions\?from=(\d+)$", r.url))
+            and fetched_from.append(int(m[1])))
     game_id = start_game(page, "factor-multiple", "bot:greedy", options={"n": 30},
                          clock={"type": "fischer", "initial": "10m", "increment": "0s"})
     say = page.locator("input[aria-label='Number to say']")
@@ -114,10 +100,12 @@ def test_a_whole_factor_multiple_game_against_a_bot(new_page, console, screensho
     count = len(polls)
     page.wait_for_timeout(2500)
     assert len(polls) == count, "still polling a finished game"
+    assert fetched_from[0] == 0 and fetched_from == sorted(set(fetched_from)), fetched_from
+    assert len(fetched_from) > 2 and fetched_from[-1] <= said, fetched_from
 
     screenshot(page, "factor-multiple")
     assert_fits_phone(page)
-    assert_replay_matches(page, game_id)
+    assert_replay_matches(page, live_server, game_id)
 
     # step-through replay
     page.click("button[aria-label='First position']")
@@ -136,7 +124,7 @@ def test_a_whole_factor_multiple_game_against_a_bot(new_page, console, screensho
     page.wait_for_selector(".fm-analysis p:not(:has-text('Computing'))")
 
 
-def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot):
+def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot, live_server):
     require_kind("prime-drop")
     page = new_page()
     game_id = start_game(page, "prime-drop", "local")
@@ -160,7 +148,7 @@ def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot):
     page.wait_for_selector(".pd .note:has-text('challenged 4 with 2: success')")
     assert page.locator(".pd .panel h3").first.inner_text().strip() == "Ada: 37 tiles"
     assert page.locator(".pd-digit").count() == 0
-    assert_replay_matches(page, game_id)
+    assert_replay_matches(page, live_server, game_id)
 
     page.click("button[aria-label='Previous move']")
     assert page.locator(".pd-digit").all_text_contents() == ["4"]
@@ -169,7 +157,7 @@ def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot):
     assert_fits_phone(page)
 
 
-def test_prime_drop_double_down(new_page, require_kind):
+def test_prime_drop_double_down(new_page, require_kind, live_server):
     """Two tiles in one turn, the second next to the first, each digit picked before its cell."""
     require_kind("prime-drop")
     page = new_page()
@@ -189,10 +177,10 @@ def test_prime_drop_double_down(new_page, require_kind):
     play(page)
     wait_for_moves(page, 2)
     assert sorted(page.locator(".pd-digit").all_text_contents()) == ["1", "3", "4"]
-    assert_replay_matches(page, game_id)
+    assert_replay_matches(page, live_server, game_id)
 
 
-def test_partition_sticks(new_page, require_kind, screenshot):
+def test_partition_sticks(new_page, require_kind, screenshot, live_server):
     require_kind("partition")
     page = new_page()
     game_id = start_game(page, "partition", "local")
@@ -211,7 +199,7 @@ def test_partition_sticks(new_page, require_kind, screenshot):
     play(page)
     wait_for_moves(page, 2)
     assert page.locator(".pt-stick").count() == 2
-    assert_replay_matches(page, game_id)
+    assert_replay_matches(page, live_server, game_id)
     screenshot(page, "partition")
     assert_fits_phone(page)
 
@@ -236,7 +224,7 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
     play(page)
     wait_for_moves(page, len(cut) + 1)
     assert page.locator(".pt-hex.closed").count() == 18
-    assert_replay_matches(page, game_id)
+    assert_replay_matches(page, live_server, game_id)
 
 
 def post_moves(live_server: str, game: dict, tokens: dict, moves: list[dict]) -> dict:
@@ -282,10 +270,10 @@ def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
     state = requests.get(f"{live_server}/api/v1/games/{game['id']}").json()["state"]
     assert state["claimed"][0] == ["red"] and state["subdivisions_left"] == [1, 2]
     assert [r["hexes"] for r in state["regions"] if r["closed"]] == [[0], [1, 2]]
-    assert_replay_matches(page, game["id"])
+    assert_replay_matches(page, live_server, game["id"])
 
 
-def test_ploid_piece(new_page, require_kind, screenshot):
+def test_ploid_piece(new_page, require_kind, screenshot, live_server):
     require_kind("ploid")
     page = new_page()
     game_id = start_game(page, "ploid", "bot:beginner")
@@ -297,7 +285,7 @@ def test_ploid_piece(new_page, require_kind, screenshot):
     wait_for_moves(page, 2)  # the bot answers on the worker
     assert page.locator(".pl-piece.seat0").count() == 1
     assert page.locator(".pl-piece.seat1").count() == 1
-    assert_replay_matches(page, game_id)
+    assert_replay_matches(page, live_server, game_id)
     screenshot(page, "ploid")
     assert_fits_phone(page)
 
@@ -307,7 +295,7 @@ def test_ploid_piece(new_page, require_kind, screenshot):
     assert "Ada resigned." in page.locator(".banner").inner_text()
 
 
-def test_factor_bingo_letter_fill(new_page, require_kind, screenshot):
+def test_factor_bingo_letter_fill(new_page, require_kind, screenshot, live_server):
     require_kind("factor-bingo")
     page = new_page()
     game_id = start_game(page, "factor-bingo", "bot:beginner")
@@ -321,7 +309,7 @@ def test_factor_bingo_letter_fill(new_page, require_kind, screenshot):
     play(page)
     wait_for_moves(page, 2)
     assert page.locator(".fb-text.number:text-is('48')").count() == 2
-    assert_replay_matches(page, game_id)
+    assert_replay_matches(page, live_server, game_id)
     screenshot(page, "factor-bingo")
     assert_fits_phone(page)
 

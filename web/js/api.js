@@ -65,6 +65,9 @@ export function listGames({ status, kind: slug, pageSize = 20 } = {}) {
 /** The game, or {status: 304} when `etag` is still current. */
 export const game = (id, etag) => request("GET", `/games/${id}`, { etag });
 export const history = (id) => request("GET", `/games/${id}/moves`).then((r) => r.data);
+/** The state after every ply from `from` on, as the server's engine computes it. */
+export const positions = (id, from = 0) => request("GET", `/games/${id}/positions?from=${from}`)
+  .then((r) => r.data);
 export const legalMoves = (id) => request("GET", `/games/${id}/legal-moves`).then((r) => r.data);
 export const create = (body) => request("POST", "/games", { body });
 export const join = (id, name) => request("POST", `/games/${id}/join`, { body: { name } });

@@ -26,7 +26,8 @@ class GameView {
     this.root = root;
     this.id = id;
     this.game = null;
-    this.history = null;
+    this.positions = [];  // the server's {ply, state, to_move, move} from ply 0, as far as fetched
+    this.moves = null;    // {seat, move} for each ply up to the game's, once fetched
     this.legal = null;
     this.viewPly = null;
     this.title = h("h1", {}, "Game");
@@ -121,28 +122,41 @@ class GameView {
     this.clocks.show(game);
     if (moved) {
       this.legal = null;
-      this.loadHistory();
+      this.loadPositions();
     }
     if (this.actingSeat() !== null && !this.legal) this.loadLegal();
     this.renderBoard();
   }
 
-  async loadHistory() {
-    const ply = this.game.ply;
+  /** Fetch the positions this page lacks, from the first missing ply up to the game's. */
+  async loadPositions() {
+    if (this.loadingPositions) return;  // the load under way goes on to the game's new ply
+    this.loadingPositions = true;
     try {
-      const entries = await api.history(this.id);
-      if (this.destroyed || this.game.ply !== ply) return;
-      if (entries.length > ply) {  // the game moved on meanwhile: show its state first
-        this.poller.now();
-        return;
+      while (this.positions.length <= this.game.ply) {
+        const fetched = await api.positions(this.id, this.positions.length);
+        if (this.destroyed) return;
+        if (!fetched.length) break;  // nothing newer on the server yet: the next change asks again
+        this.positions.push(...fetched);
       }
-      this.history = entries;
-      this.historyPanel.update(entries, this.game);
-      this.viewPly = this.historyPanel.viewPly;
-      this.renderBoard();
     } catch (err) {
       showAlert(this.alert, err.message);
+      return;
+    } finally {
+      this.loadingPositions = false;
     }
+    if (this.positions.length - 1 > this.game.ply) this.poller.now();  // show the newer game too
+    this.showMoves();
+  }
+
+  /** The move list up to the game's ply: each position's move, by the seat to move before it. */
+  showMoves() {
+    const upto = Math.min(this.positions.length - 1, this.game.ply);
+    this.moves = this.positions.slice(1, upto + 1)
+      .map(({ ply, move }) => ({ seat: this.positions[ply - 1].to_move, move }));
+    this.historyPanel.update(this.moves, this.game);
+    this.viewPly = this.historyPanel.viewPly;
+    this.renderBoard();
   }
 
   async loadLegal() {
@@ -160,16 +174,16 @@ class GameView {
   }
 
   renderBoard() {
-    const { game, history } = this;
-    const replaying = this.viewPly !== null && history;
-    const state = replaying ? this.module.replay(game, history, this.viewPly) : game.state;
+    const { game, moves } = this;
+    const replaying = this.viewPly !== null && moves;
     const ply = replaying ? this.viewPly : game.ply;
-    const last = history && history.length >= ply && ply > 0 ? history[ply - 1] : null;
+    const state = replaying ? this.positions[ply].state : game.state;
+    const last = moves && moves.length >= ply && ply > 0 ? moves[ply - 1] : null;
     const legal = this.legal && !this.legal.loading && this.legal.ply === game.ply ? this.legal : null;
     this.replayNote.hidden = !replaying;
     if (replaying) {
-      fill(this.replayNote, `Replay: the position after move ${ply} of ${history.length}. `,
-        h("button", { type: "button", class: "link", onclick: () => this.historyPanel.go(history.length) },
+      fill(this.replayNote, `Replay: the position after move ${ply} of ${moves.length}. `,
+        h("button", { type: "button", class: "link", onclick: () => this.historyPanel.go(moves.length) },
           "Back to the live game"));
     }
     this.board.update({ game, state, seat: replaying ? null : this.actingSeat(), mine: this.mine,

@@ -43,6 +43,7 @@ export class HistoryPanel {
     this.onView(this.viewPly);
   }
 
+  /** `entries`: the moves so far, each {seat, move}. */
   update(entries, game) {
     this.entries = entries;
     this.game = game;

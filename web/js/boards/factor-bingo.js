@@ -30,27 +30,6 @@ function completeLines(board, called) {
   return LINES.filter((line) => line.every(([r, c]) => called.has(board[r][c])));
 }
 
-export function replay(game, history, ply) {
-  const { letters, numbers, starter, gray } = game.state;
-  const filled = {};
-  let start = null;
-  const called = [];
-  for (const { move } of history.slice(0, ply)) {
-    if (move.type === "fill") filled[move.letter] = move.number;
-    else if (move.type === "start") start = move.number;
-    else if (move.type === "call") called.push(move.number);
-  }
-  const boards = letters.map((board) => board.map((row) => row.map((x) => filled[x] ?? x)));
-  const used = new Set(Object.values(filled));
-  const calledSet = new Set(called);
-  return {
-    phase: Object.keys(filled).length < LETTERS.length ? "filling" : start === null ? "start" : "calling",
-    boards, numbers, unused: numbers.filter((n) => !used.has(n)), current: called.at(-1) ?? start,
-    called, lines: boards.map((b) => completeLines(b, calledSet).length), starter, letters, gray,
-    filled, start,
-  };
-}
-
 /** What may be called now: uncalled divisors and multiples of the current number, else any. */
 function callable(state) {
   const left = state.numbers.filter((n) => n !== state.start && !state.called.includes(n));
@@ -145,7 +124,7 @@ export function create({ root, submit }) {
         const x = x0 + c;
         const y = TOP + r;
         const lastFill = last?.move.type === "fill" && last.move.letter === state.letters[b][r][c];
-        return s("g", { dataset: { value } },
+        return s("g", { dataset: { value }, "data-called": called.has(value) },
           s("rect", { x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.06,
             class: ["fb-cell", gray.has(`${r},${c}`) && "gray", isLetter && value === letter && "letter-pick",
               !isLetter && seat !== null && hot.has(value) && "callable"] }),

@@ -10,11 +10,6 @@ export function describe(move) {
   return move.type === "say" ? `says ${move.number}` : move.type;
 }
 
-export function replay(game, history, ply) {
-  const said = history.slice(0, ply).map((e) => e.move.number);
-  return { ...game.state, said, current: said.at(-1) ?? null };
-}
-
 const R = 1;  // the circle's radius in SVG units
 
 const point = (k, n, r = R) => {
@@ -117,6 +112,7 @@ export function create({ root, submit, gameId }) {
     drawCircle(n);
     const legal = legalNumbers();
     const verdict = verdicts();
+    const saidAt = new Map(state.said.map((k, i) => [k, i]));
     const saidBy = new Map(state.said.map((k, i) => [k, (game.first + i) % 2]));
     const playing = seat !== null;
 
@@ -140,6 +136,8 @@ export function create({ root, submit, gameId }) {
         playing && legal.has(k) && "legal", k === chosen && "chosen",
         verdict.has(k) && (verdict.get(k) ? "wins" : "loses")].filter(Boolean).join(" ");
       button.disabled = !playing || !legal.has(k);
+      if (saidAt.has(k)) button.dataset.said = saidAt.get(k);
+      else delete button.dataset.said;
       button.setAttribute("aria-pressed", String(k === chosen));
       button.title = who !== undefined ? `said by ${seatName(game, who)}`
         : verdict.has(k) ? (verdict.get(k) ? "a winning move" : "a losing move") : "";

@@ -1,11 +1,13 @@
-// One board module per game, keyed by the API's kind. Each exports:
+// One board module per game, keyed by the API's kind. A board draws the states the server sends
+// (the game's `state`, or a past one from GET /games/{id}/positions) and never applies a move
+// itself: what little it computes from a state serves the drawing and the move entry. Each exports:
 //   describe(move, game) -> a line for the move list
-//   replay(game, history, ply) -> the state (in the API's shape) after the first `ply` moves
 //   create({root, submit, gameId}) -> {update(view)}, where view is
 //     {game, state, seat, mine, legal, last, ply, live}: `seat` is the seat this browser moves
 //     for (null when it may not move now), `mine` every seat it holds, `legal` the legal-moves
-//     listing for this ply (or null), `last` the history entry that led to `state`, `ply` the
-//     number of moves behind `state`, `live` false during a replay.
+//     listing for this ply (or null), `last` the move that led to `state` as {seat, move} (null
+//     at the start or before the positions have loaded), `ply` the number of moves behind
+//     `state`, `live` false during a replay.
 
 import * as factorBingo from "./factor-bingo.js";
 import * as factorMultiple from "./factor-multiple.js";

@@ -9,8 +9,6 @@ const ROWS = 6;
 const COLS = 6;
 const HEXES = ROWS * COLS;
 const ACTIONS = 3;
-const FINAL_SPLIT_MAX = 5;
-const CLOSING_COLOURS = 3;
 const W = Math.sqrt(3);  // a hex's width for a circumradius of 1 (pointy top)
 const COLOUR_FILL = {
   red: "#e5484d", orange: "#f5a524", yellow: "#f7e35c", green: "#46a758", blue: "#3e8ef7", purple: "#9b5de5",
@@ -71,8 +69,6 @@ function flood(start, within, sticks) {
   return seen;
 }
 
-const colourCount = (hexes, colours) => new Set([...hexes].map((x) => colours[x]).filter(Boolean)).size;
-
 /** The two parts a stick on `edge` would cut `region` into, or null when it stays whole. */
 function splitBy(edge, region, sticks) {
   const cut = new Set(sticks).add(edgeKey(...edge));
@@ -88,64 +84,6 @@ export function describe(move) {
     case "subdivide": return `subdivides on ${move.edge.join("–")}`;
     default: return move.type;
   }
-}
-
-/** The start colours: the current ones, with each claimed disc put back (claims are in order). */
-function startColours(game, history) {
-  const colours = [...game.state.colours];
-  const taken = [0, 0];
-  for (const { seat, move } of history) {
-    if (move.type === "claim") colours[move.hex] = game.state.claimed[seat][taken[seat]++];
-  }
-  return colours;
-}
-
-export function replay(game, history, ply) {
-  const colours = startColours(game, history);
-  const sticks = new Set();
-  let open = new Set(Array.from({ length: HEXES }, (_, i) => i));
-  let closed = [];
-  const claimed = [[], []];
-  const subdivisions = [2, 2];
-  const points = [0, 0];
-  let turn = game.first;
-  let actions = ACTIONS;
-  for (const { seat, move } of history.slice(0, ply)) {
-    if (move.type === "claim") {
-      claimed[seat].push(colours[move.hex]);
-      colours[move.hex] = null;
-    } else {
-      const [a] = move.edge;
-      const region = move.type === "stick" ? open : closed.find((reg) => reg.has(a));
-      const parts = splitBy(move.edge, region, sticks);
-      sticks.add(edgeKey(...move.edge));
-      if (parts && move.type === "subdivide") {
-        closed = [...closed.filter((reg) => reg !== region), ...parts];
-        subdivisions[seat] -= 1;
-      } else if (parts) {
-        const [x, y] = parts;
-        const final = x.size === y.size && x.size <= FINAL_SPLIT_MAX;
-        const closing = final ? parts : x.size === y.size ? [x.has(move.close) ? x : y]
-          : [x.size < y.size ? x : y];
-        for (const part of closing) points[seat] += colourCount(part, colours) >= CLOSING_COLOURS ? 1 : 0;
-        closed = [...closed, ...closing];
-        open = final ? new Set() : closing[0] === x ? y : x;
-      }
-    }
-    actions -= 1;
-    if (actions === 0) {
-      actions = ACTIONS;
-      turn = 1 - turn;
-    }
-  }
-  const regions = [...closed.map((reg) => ({ hexes: [...reg].sort((a, b) => a - b), closed: true })),
-    ...(open.size ? [{ hexes: [...open].sort((a, b) => a - b), closed: false }] : [])]
-    .sort((p, q) => p.hexes[0] - q.hexes[0]);
-  return {
-    rows: ROWS, cols: COLS, colours, sticks: EDGES.filter((e) => sticks.has(edgeKey(...e))),
-    regions, claimed, claims_left: claimed.map((c) => 2 - c.length), subdivisions_left: subdivisions,
-    actions_left: actions, points, turn,
-  };
 }
 
 /** Per closed region, the seat with more discs of its claimed colours there (null on a tie). */
@@ -288,12 +226,13 @@ export function create({ root, submit }) {
     const projected = owners(state);
     fill(seats, [0, 1].map((seat) => {
       const regions = projected.filter((o) => o.owner === seat).length;
-      return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"] },
+      return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"],
+                        "data-seat": seat },
         h("h3", {}, seatMark(seat), ` ${seatName(game, seat)}`),
         h("div", { class: "stats" },
           h("span", {}, "Colours ", state.claimed[seat].length
             ? state.claimed[seat].map((col) => [h("span", { class: "swatch", style: `background:${COLOUR_FILL[col]}` }), `${col} `])
-            : "none", ` (${state.claims_left?.[seat] ?? 2 - state.claimed[seat].length} left)`),
+            : "none", ` (${state.claims_left[seat]} left)`),
           h("span", {}, "Subdivisions left ", h("b", {}, state.subdivisions_left[seat])),
           h("span", {}, "Closing points ", h("b", {}, state.points[seat])),
           h("span", {}, "Regions held ", h("b", {}, regions)),
@@ -319,7 +258,7 @@ export function create({ root, submit }) {
       const [cx, cy] = centre(x);
       const colour = state.colours[x];
       const marker = [0, 1].find((s2) => colour && marked[s2].has(colour));
-      return s("g", { dataset: { hex: x } },
+      return s("g", { dataset: { hex: x }, "data-colour": colour, "data-closed": closedOf.get(x) >= 0 },
         s("polygon", { points: corners(x), class: ["pt-hex", closedOf.get(x) >= 0 && "closed",
           part?.has(x) && "part-a", (x === hex) && "selected"] }),
         colour ? s("circle", { cx, cy, r: 0.5, class: "pt-disc", fill: COLOUR_FILL[colour] })
@@ -333,7 +272,7 @@ export function create({ root, submit }) {
       return owner === null ? s("text", { x: cx - 0.62, y: cy - 0.3, class: "pt-owner" }, "=")
         : seatDot(owner, cx - 0.62, cy - 0.32, 0.16);
     });
-    const stickLines = state.sticks.map(([a, b]) => s("line", { ...side(a, b),
+    const stickLines = state.sticks.map(([a, b]) => s("line", { ...side(a, b), "data-stick": edgeKey(a, b),
       class: ["pt-stick", lastEdge === edgeKey(a, b) && "last"] }));
     const hits = seat === null ? [] : EDGES.filter(([a, b]) => !stickSet.has(edgeKey(a, b))
       && (legalEdges.has(edgeKey(a, b)) || !view.legal)).map(([a, b]) => s("line", { ...side(a, b),

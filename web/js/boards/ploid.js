@@ -9,24 +9,6 @@ export function describe(move) {
   return `places ${move.piece === "blank" ? "a blank" : move.piece} at ${cellName(move.row, move.col)}`;
 }
 
-export function replay(game, history, ply) {
-  const n = game.options.n;
-  const board = Array.from({ length: n }, () => Array(n + 1).fill(null));
-  let lastNumber = null;
-  for (const { seat, move } of history.slice(0, ply)) {
-    if (move.type === "place") board[move.row][move.col] = { seat, piece: move.piece };
-    lastNumber = move.type === "place" && move.piece !== "blank" ? move.piece : null;
-  }
-  const pieces = board.flat().filter(Boolean);
-  const hands = [0, 1].map((seat) => {
-    const mine = pieces.filter((p) => p.seat === seat);
-    const numbers = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !mine.some((p) => p.piece === k));
-    return { numbers, blanks: (n * (n - 1)) / 2 - mine.filter((p) => p.piece === "blank").length };
-  });
-  return { n, rows: n, cols: n + 1, board, hands, last_number: lastNumber,
-           placed: [0, 1].map((seat) => pieces.filter((p) => p.seat === seat).length) };
-}
-
 /** Each group of one colour: its cells, size and smallest number (null for none). */
 function groups(board) {
   const seen = new Set();
@@ -141,7 +123,8 @@ export function create({ root, submit }) {
         ? h("button", { type: "button", class: "chip", disabled: !allowed.has(p), dataset: { piece: p },
                         "aria-pressed": String(piece === p), onclick: () => pick(p) }, label)
         : h("span", { class: "chip" }, label));
-      return h("div", { class: ["panel", game.status === "active" && game.to_move === i && "to-move"] },
+      return h("div", { class: ["panel", game.status === "active" && game.to_move === i && "to-move"],
+                        "data-seat": i },
         h("h3", {}, seatMark(i), ` ${seatName(game, i)} (${SEAT_COLOUR[i]}): ${state.placed[i]} placed`),
         h("div", { class: "chips", role: mine ? "group" : null, "aria-label": mine ? "Your hand" : null },
           hand.numbers.map((k) => item(k, String(k))),
@@ -165,7 +148,8 @@ export function create({ root, submit }) {
     board.forEach((row, r) => row.forEach((cell, c) => {
       const key = `${r},${c}`;
       cells.push(s("rect", { x: c + 0.03, y: r + 0.03, width: 0.94, height: 0.94, rx: 0.06,
-                             class: ["pl-cell", !cell && open.has(key) && "legal"], dataset: { cell: key } }));
+                             class: ["pl-cell", !cell && open.has(key) && "legal"], dataset: { cell: key },
+                             "data-seat": cell?.seat, "data-piece": cell?.piece }));
       for (const [nr, nc] of [[r, c + 1], [r + 1, c]]) {
         const other = board[nr]?.[nc];
         if (cell && other && other.seat === cell.seat) {

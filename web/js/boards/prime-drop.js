@@ -23,43 +23,6 @@ function readNumber(board, from, to) {
   return digits.some((d) => d === null || d === undefined) ? null : BigInt(digits.join(""));
 }
 
-/** Whether challenging `value` with `factor` succeeds (RULES.md §1). */
-function challengeWins(value, factor) {
-  const f = BigInt(factor);
-  if (value === 1n) return false;
-  if (value === 0n) return f >= 2n;
-  return f > 1n && f < value && value % f === 0n;
-}
-
-export function replay(game, history, ply) {
-  const size = game.options.size;
-  const board = Array.from({ length: size }, () => Array(size).fill(null));
-  const piles = [0, 1].map(() => ({ ...game.options.tiles }));
-  let last = null;
-  for (const { seat, move } of history.slice(0, ply)) {
-    const tiles = move.type === "drop" ? [move] : move.type === "double" ? move.tiles : [];
-    for (const t of tiles) {
-      board[t.row][t.col] = t.digit;
-      piles[seat][t.digit] -= 1;
-    }
-    if (move.type === "challenge") {
-      const value = readNumber(board, move.from, move.to);
-      const success = challengeWins(value, move.factor);
-      const cells = lineCells(move.from, move.to);
-      if (success) {
-        for (const [r, c] of cells) {
-          piles[1 - seat][board[r][c]] += 1;
-          board[r][c] = null;
-        }
-      }
-      last = { seat, value: Number(value), factor: move.factor, success, from: move.from,
-               to: move.to, tiles: success ? cells.length : 0 };
-    }
-  }
-  const count = (pile) => Object.values(pile).reduce((a, b) => a + b, 0);
-  return { size, board, piles, tiles_left: piles.map(count), last_challenge: last };
-}
-
 /** Whether `from`..`to` is one whole run (or a lone tile): what a challenge may name. */
 function isNumber(board, from, to) {
   const [r0, c0] = from;
@@ -212,15 +175,19 @@ export function create({ root, submit }) {
 
   function renderPiles() {
     const { game, state, seat } = view;
-    fill(piles, [0, 1].map((i) => h("div", { class: ["panel", game.to_move === i && game.status === "active" && "to-move"] },
+    fill(piles, [0, 1].map((i) => h("div", {
+      class: ["panel", game.to_move === i && game.status === "active" && "to-move"], "data-seat": i },
       h("h3", {}, seatMark(i), ` ${seatName(game, i)}: ${state.tiles_left[i]} tiles`),
       h("div", { class: "chips", role: seat === i ? "group" : null,
                  "aria-label": seat === i ? "Your pile: pick a digit" : null },
         [...DIGITS].map((d) => {
           const n = state.piles[i][d];
-          if (seat !== i) return h("span", { class: "chip", "aria-label": `${n} × ${d}` }, d, h("span", { class: "count" }, `×${n}`));
+          if (seat !== i) {
+            return h("span", { class: "chip", "aria-label": `${n} × ${d}`, "data-count": n }, d,
+              h("span", { class: "count" }, `×${n}`));
+          }
           return h("button", { type: "button", class: "chip", disabled: n === 0 || mode === "challenge",
-                               "aria-pressed": String(digit === Number(d)), dataset: { digit: d },
+                               "aria-pressed": String(digit === Number(d)), dataset: { digit: d }, "data-count": n,
                                onclick: () => pickDigit(Number(d)) }, d, h("span", { class: "count" }, `×${n}`));
         })))));
   }
@@ -259,7 +226,8 @@ export function create({ root, submit }) {
         const d = state.board[r][c];
         const p = pendingAt.get(key);
         cells.push(s("rect", { x: c + 0.03, y: r + 0.03, width: 0.94, height: 0.94, rx: 0.08,
-          class: ["pd-cell", d === null && dropOk.has(key) && "drop-ok"], dataset: { cell: key } }));
+          class: ["pd-cell", d === null && dropOk.has(key) && "drop-ok"], dataset: { cell: key },
+          "data-digit": d }));
         if (d !== null || p) {
           const cls = p ? "pending" : run.has(key) ? "run" : lastTiles.has(key) ? "last" : "";
           cells.push(s("rect", { x: c + 0.08, y: r + 0.08, width: 0.84, height: 0.84, rx: 0.1,
