@@ -7,10 +7,15 @@ from flask_smorest import abort
 
 from api import analysis, play
 from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
+from api.web.game_shapes import per_kind
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema,
                              GameListArgsSchema, GameSchema,
                              GameWithTokenSchema, GameWithTokensSchema, HistoryEntrySchema,
                              JoinSchema, LegalMovesSchema, MoveBodySchema)
+
+# game objects typed per kind (their state too): a oneOf on `kind` in the document
+GameOfKind, GameWithTokensOfKind, GameWithTokenOfKind = (
+    per_kind(GameSchema), per_kind(GameWithTokensSchema), per_kind(GameWithTokenSchema))
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
                 description="Games: create, join, read, move, resign.")
@@ -47,7 +52,7 @@ def _game_response(doc: dict) -> dict:
 class Games(MethodView):
     @blp.etag
     @blp.arguments(GameCreateSchema)
-    @blp.response(201, GameWithTokensSchema)
+    @blp.response(201, GameWithTokensOfKind)
     def post(self, body: dict):
         """Create a game"""
         store, followups = _ctx()
@@ -59,7 +64,7 @@ class Games(MethodView):
         return {**_game_response(doc), "tokens": tokens}
 
     @blp.arguments(GameListArgsSchema, location="query")
-    @blp.response(200, GameSchema(many=True))
+    @blp.response(200, GameOfKind(many=True))
     @blp.paginate()
     def get(self, args: dict, pagination_parameters):
         """List games, newest first (filter by status and kind; paginated)"""
@@ -73,7 +78,7 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class GameResource(MethodView):
     @blp.etag
-    @blp.response(200, GameSchema)
+    @blp.response(200, GameOfKind)
     def get(self, game_id: str):
         """A game (send If-None-Match with the ETag you have: 304 when nothing changed)"""
         return _game_response(_load(game_id))
@@ -83,7 +88,7 @@ class GameResource(MethodView):
 class Join(MethodView):
     @blp.etag
     @blp.arguments(JoinSchema)
-    @blp.response(201, GameWithTokenSchema)
+    @blp.response(201, GameWithTokenOfKind)
     def post(self, body: dict, game_id: str):
         """Take the first open seat"""
         store, followups = _ctx()
@@ -104,7 +109,7 @@ class Moves(MethodView):
 
     @blp.etag
     @blp.arguments(MoveBodySchema)
-    @blp.response(201, GameSchema)
+    @blp.response(201, GameOfKind)
     def post(self, body: dict, game_id: str):
         """Make a move (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
@@ -134,7 +139,7 @@ class LegalMoves(MethodView):
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.etag
-    @blp.response(201, GameSchema)
+    @blp.response(201, GameOfKind)
     def post(self, game_id: str):
         """Resign (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
