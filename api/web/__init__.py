@@ -13,6 +13,7 @@ from swagger_ui_bundle import swagger_ui_path
 from api.followups import RQFollowups
 from api.store.games import GameStore
 from api.web.errors import PostplayApi
+from api.web.game_shapes import ShapesPlugin
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BODY_BYTES = 64 * 1024
@@ -49,7 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "followups": RQFollowups(client)}
     Limiter(get_remote_address, app=app)
 
-    api = PostplayApi(app)
+    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
     from api.web import games, kinds, playtests, system
 
     for module in (kinds, games, playtests, system):

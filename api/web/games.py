@@ -12,10 +12,15 @@ from api.clocks import iso
 from api.play import service as play
 from api.play.record import GameRecord, Status
 from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
+from api.web.game_shapes import per_kind
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema,
                              GameListArgsSchema, GameSchema, GameWithTokenSchema,
                              GameWithTokensSchema, HistoryEntrySchema, JoinSchema, LegalMovesSchema,
                              MoveBodySchema, PositionsArgsSchema, PositionSchema)
+
+# game objects typed per kind (their state too): a oneOf on `kind` in the document
+GameOfKind, GameWithTokensOfKind, GameWithTokenOfKind = (
+    per_kind(GameSchema), per_kind(GameWithTokensSchema), per_kind(GameWithTokenSchema))
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
                 description="Games: create, join, read, move, resign.")
@@ -68,7 +73,7 @@ def _game_response(record: GameRecord) -> dict:
 class Games(MethodView):
     @blp.etag
     @blp.arguments(GameCreateSchema)
-    @blp.response(201, GameWithTokensSchema)
+    @blp.response(201, GameWithTokensOfKind)
     def post(self, body: dict):
         """Create a game"""
         store, followups = _ctx()
@@ -80,7 +85,7 @@ class Games(MethodView):
         return {**_game_response(record), "tokens": tokens}
 
     @blp.arguments(GameListArgsSchema, location="query")
-    @blp.response(200, GameSchema(many=True))
+    @blp.response(200, GameOfKind(many=True))
     @blp.paginate()
     def get(self, args: dict, pagination_parameters):
         """List games, newest first (filter by status and kind; paginated)"""
@@ -94,7 +99,7 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class GameResource(MethodView):
     @blp.etag
-    @blp.response(200, GameSchema)
+    @blp.response(200, GameOfKind)
     def get(self, game_id: str):
         """A game (send If-None-Match with the ETag you have: 304 when nothing changed)"""
         return _game_response(_load(game_id))
@@ -104,7 +109,7 @@ class GameResource(MethodView):
 class Join(MethodView):
     @blp.etag
     @blp.arguments(JoinSchema)
-    @blp.response(201, GameWithTokenSchema)
+    @blp.response(201, GameWithTokenOfKind)
     def post(self, body: dict, game_id: str):
         """Take the first open seat"""
         store, followups = _ctx()
@@ -125,7 +130,7 @@ class Moves(MethodView):
 
     @blp.etag
     @blp.arguments(MoveBodySchema)
-    @blp.response(201, GameSchema)
+    @blp.response(201, GameOfKind)
     def post(self, body: dict, game_id: str):
         """Make a move (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
@@ -169,7 +174,7 @@ class LegalMoves(MethodView):
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @blp.etag
-    @blp.response(201, GameSchema)
+    @blp.response(201, GameOfKind)
     def post(self, game_id: str):
         """Resign (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()

@@ -7,6 +7,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.play.record import Seat
+from api.web.game_shapes import LISTED_MOVES, PLAYED_MOVES, PLAYER_MOVES, MoveField
 
 
 class StrictSchema(ma.Schema):
@@ -86,8 +87,8 @@ class JoinSchema(StrictSchema):
 
 
 class MoveBodySchema(StrictSchema):
-    move = fields.Dict(required=True, metadata={"description": "The move, in the game's shape.",
-                                                "example": {"type": "say", "number": 98}})
+    move = MoveField(PLAYER_MOVES, required=True, metadata={
+        "description": "The move, in the game's shape.", "example": {"type": "say", "number": 98}})
     ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                          metadata={"description": "The game's ply as you saw it."})
 
@@ -146,7 +147,7 @@ class GameWithTokenSchema(GameSchema):
 class HistoryEntrySchema(ma.Schema):
     ply = fields.Integer()
     seat = fields.Integer()
-    move = fields.Dict()
+    move = MoveField(PLAYED_MOVES)
     at = fields.String()
 
 
@@ -167,7 +168,7 @@ class PositionSchema(ma.Schema):
 class LegalMovesSchema(ma.Schema):
     seat = fields.Integer(allow_none=True)
     ply = fields.Integer()
-    moves = fields.List(fields.Dict())
+    moves = fields.List(MoveField(LISTED_MOVES))
     complete = fields.Boolean(metadata={"description": "False when some moves are not listed."})
     note = fields.String(allow_none=True)
 
