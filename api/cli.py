@@ -12,10 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     redis_parser = sub.add_parser("redis")
     redis_parser.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT)
     redis_parser.add_argument("--data", default=str(ROOT / "var" / "redis"))
-    sub.add_parser("worker")
+    worker_parser = sub.add_parser("worker")
+    worker_parser.add_argument(
+        "--role", choices=("all", "players"), default="all",
+        help="all: every queue (players', then bot games', then playtests'); players: only the "
+             "players' queue, so a bot's reply to a person never waits behind a batch")
     openapi = sub.add_parser("openapi")
     openapi.add_argument("--check", action="store_true",
                          help="exit 1 when the committed document differs from the code's")
@@ -53,22 +54,21 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def redis_alone(args) -> int:
-    from api.store.embedded import start_redis
+    """The embedded Redis alone, supervised like `run`'s."""
+    from api.store.embedded import redis_argv
+    from api.supervisor import Child, supervise
 
-    proc, url = start_redis(args.data, port=args.port)
-    print(f"Redis at {url} (data in {args.data}); Ctrl-C stops it.", flush=True)
-    return _wait([proc])
+    argv, url = redis_argv(args.data, port=args.port)
+    os.environ["REDIS_URL"] = url
+    return supervise([Child("redis", argv, log=Path(args.data) / "redis.log")],
+                     f"Redis at {url} (data in {args.data}); Ctrl-C stops it.",
+                     ready=_wait_for_redis)
 
 
-def worker(args=None) -> int:
-    import redis
-    from rq import Queue, Worker
+def worker(args) -> int:
+    from api.workers import work
 
-    from api.followups import QUEUES
-
-    client = redis.Redis.from_url(_redis_url())
-    queues = [Queue(name, connection=client) for name in QUEUES]
-    Worker(queues, connection=client).work(with_scheduler=True)
+    work(_redis_url(), args.role)
     return 0
 
 
@@ -77,22 +77,27 @@ def serve(args) -> int:
 
 
 def run(args) -> int:
-    procs: list[subprocess.Popen] = []
+    """Everything on this machine, supervised: a piece that dies is restarted."""
+    from api.supervisor import Child, supervise
+
+    children = []
     if not os.environ.get("REDIS_URL"):
-        from api.store.embedded import start_redis
+        from api.store.embedded import redis_argv
 
         data = ROOT / "var" / "redis"
-        proc, os.environ["REDIS_URL"] = start_redis(data, port=DEFAULT_REDIS_PORT)
-        procs.append(proc)
+        argv, os.environ["REDIS_URL"] = redis_argv(data, port=DEFAULT_REDIS_PORT)
+        children.append(Child("redis", argv, log=data / "redis.log"))
         print(f"Embedded Redis at {os.environ['REDIS_URL']} (data in {data})", flush=True)
-    # own sessions: Ctrl-C reaches only this process, which stops them in order
-    for _ in range(args.workers):
-        procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"],
-                                      start_new_session=True))
-    procs.append(subprocess.Popen(_gunicorn_argv(args), start_new_session=True))
-    print(f"Postplay is running at http://{args.host}:{args.port}/  (API docs at "
-          f"http://{args.host}:{args.port}/docs); Ctrl-C stops it.", flush=True)
-    return _wait(procs)
+    for i in range(args.workers):
+        # the first of two or more keeps to the players' queue: a bot's reply to a person never
+        # waits behind bot-vs-bot games or a playtest
+        role = "players" if i == 0 and args.workers > 1 else "all"
+        children.append(Child(f"worker {i + 1} ({role})",
+                              [sys.executable, "-m", "api.cli", "worker", "--role", role]))
+    children.append(Child("web", _gunicorn_argv(args)))
+    banner = (f"Postplay is running at http://{args.host}:{args.port}/  (API docs at "
+              f"http://{args.host}:{args.port}/docs); Ctrl-C stops it.")
+    return supervise(children, banner, ready=_wait_for_redis)
 
 
 def write_openapi(args) -> int:
@@ -113,6 +118,14 @@ def write_openapi(args) -> int:
     return 0
 
 
+def _wait_for_redis(child) -> None:
+    """After the embedded Redis starts: wait until it answers, so the others find it."""
+    from api.store.embedded import wait_for_redis
+
+    if child.name == "redis" and not wait_for_redis(os.environ["REDIS_URL"], child.proc):
+        sys.exit(f"the embedded Redis did not start; see {child.log}")
+
+
 def _redis_url() -> str:
     url = os.environ.get("REDIS_URL")
     if not url:
@@ -125,29 +138,6 @@ def _gunicorn_argv(args) -> list[str]:
     return [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}",
             "--workers", str(args.web_workers), "--worker-class", "gthread", "--threads", "4",
             "--access-logfile", "-", "api.web.wsgi:app"]
-
-
-def _wait(procs: list[subprocess.Popen]) -> int:
-    """Wait until Ctrl-C or until one process dies, then stop them all (last started first)."""
-    stopping = False
-
-    def stop(*_):
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    while not stopping and all(p.poll() is None for p in procs):
-        time.sleep(0.2)
-    for proc in reversed(procs):
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    print("Postplay stopped.", flush=True)
-    return 0 if stopping else 1
 
 
 if __name__ == "__main__":

@@ -22,7 +22,8 @@ from api.games import GAMES, BadOption
 
 MAX_GAMES = 1000
 DEFAULT_BUDGET_S = 0.1
-MAX_BUDGET_S = 5.0
+# a batch at most this many seconds a move: a chunk of long searches must not hold a worker for hours
+MAX_BUDGET_S = 2.0
 DEFAULT_CHUNK_GAMES = 10
 MAX_CHUNK_GAMES = 100
 DEFAULT_SAMPLES = 4  # games 0..3: each bot in each seat, moving first and second

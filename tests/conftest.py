@@ -4,6 +4,7 @@ mode."""
 from __future__ import annotations
 
 import os
+import time
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -12,6 +13,7 @@ from rq import Queue, SimpleWorker
 from rq.registry import FinishedJobRegistry
 
 from api.followups import QUEUES
+from api.play.background import Background
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 
@@ -63,13 +65,15 @@ def run_jobs(redis_client, monkeypatch):
     """Run queued jobs with a real RQ worker in burst mode until the queue is empty."""
     monkeypatch.setenv("POSTPLAY_BOT_BUDGET_S", "0.05")
 
-    def run(with_scheduler: bool = False) -> int:
-        """Returns how many jobs finished."""
+    def run(with_due_checks: bool = False) -> int:
+        """Returns how many jobs finished. With `with_due_checks`, the checks due by now
+        (deadlines, background rules) run first, as a worker's background thread runs them."""
+        if with_due_checks:
+            Background(redis_client, "test-burst").run_due(time.time())
         queues = [Queue(name, connection=redis_client) for name in QUEUES]
         registries = [FinishedJobRegistry(queue=queue) for queue in queues]
         before = sum(r.count for r in registries)
-        SimpleWorker(queues, connection=redis_client).work(burst=True,
-                                                          with_scheduler=with_scheduler)
+        SimpleWorker(queues, connection=redis_client).work(burst=True)
         return sum(r.count for r in registries) - before
 
     return run

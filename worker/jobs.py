@@ -1,11 +1,11 @@
 """Job functions, importable by name (`worker.jobs.bot_move`), each one line into the play
 service. Each takes what it expects of the game and does nothing when the game has moved on, so a
-retried or duplicated job never acts twice. `api.followups` enqueues them.
+retried or duplicated job never acts twice. `api.followups` enqueues them. Deadlines and background
+rules are not jobs: every worker's background thread runs them (`api.play.background`).
 """
 from __future__ import annotations
 
 import os
-import time
 
 from rq import get_current_job
 
@@ -14,10 +14,6 @@ from api.bots.match import PLY_LIMIT
 from api.followups import RQFollowups
 from api.play import service
 from api.store.games import GameStore
-
-# RQ's scheduler keeps whole seconds and polls once a second, so a deadline job may run up to
-# about a second early: it waits that out; finding more time left (clock skew), it re-arms
-MAX_EARLY_WAIT_S = 1.5
 
 
 def _store() -> tuple[GameStore, RQFollowups]:
@@ -40,25 +36,3 @@ def bot_move(game_id: str, ply: int) -> bool:
 def analyse(game_id: str, ply: int) -> bool:
     """Compute and cache the analysis of `game_id` at `ply`."""
     return analysis.compute_on_worker(_store()[0], game_id, ply)
-
-
-def check_rule(game_id: str, rule: str) -> str:
-    """End the game by its background rule `rule` if the rule now gives an outcome."""
-    record = service.check_background_rule(*_store(), game_id, rule)
-    return "no outcome yet" if record is None else record.result.reason
-
-
-def deadline(game_id: str, deadline_ts: float, attempt: int = 0) -> str:
-    """End the game on time if the turn whose deadline was `deadline_ts` is still pending."""
-    store, followups = _store()
-    record = store.load(game_id)
-    if record is None or record.deadline() != deadline_ts:
-        return "stale"
-    early = deadline_ts - time.time()
-    if early > MAX_EARLY_WAIT_S:
-        followups.schedule_deadline(game_id, deadline_ts, attempt + 1)
-        return "re-armed"
-    if early > 0:
-        time.sleep(early)
-    record = service.end_on_time(store, followups, game_id, deadline_ts)
-    return "stale" if record is None else record.result.reason

@@ -53,6 +53,10 @@ class TimeRanOut(Conflict):
     """The mover's time ran out before the move arrived: the game is over on time."""
 
 
+class Busy(Refusal):
+    """The client already has as much running as one client may (bot-vs-bot games)."""
+
+
 class NotOffered(Refusal):
     """The game has no such service (e.g. no solver to analyse it)."""
 

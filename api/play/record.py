@@ -122,6 +122,31 @@ class GameRecord:
         return self.state().to_move if self.status is Status.ACTIVE else None
 
     @property
+    def bot_to_move(self) -> str | None:
+        """The level of the server bot in the seat to move, if there is one."""
+        mover = self.to_move
+        return None if mover is None else self.seats[mover].bot
+
+    def due_checks(self) -> dict[str, float]:
+        """What the workers owe this game while it stands as it is, and when: the turn's
+        deadline, and each background rule once it counts (from its start, then after every
+        change). Every other check the game could have (`possible_checks`) is not due."""
+        due: dict[str, float] = {}
+        if self.status is not Status.ACTIVE:
+            return due
+        deadline = self.deadline()
+        if deadline is not None:
+            due["deadline"] = deadline
+        for rule in get_game(self.kind).background_rules:
+            start = rule.starts_at(self.options, self.first_move_ts)
+            if start is not None:
+                due[f"rule:{rule.name}"] = max(start, self.updated_ts)
+        return due
+
+    def possible_checks(self) -> list[str]:
+        return ["deadline", *(f"rule:{rule.name}" for rule in get_game(self.kind).background_rules)]
+
+    @property
     def unlisted(self) -> bool:
         return any(s.open and not s.listed for s in self.seats)
 

@@ -5,6 +5,7 @@ Data flows one way: engine -> record -> store -> follow-up jobs.
 """
 from __future__ import annotations
 
+import os
 import random
 import secrets
 import time
@@ -18,10 +19,13 @@ from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
 from api.games import GAMES, BadOption, Game, Move, Outcome, State, get_game
 from api.games.base import play_forced
-from api.play.errors import (Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken, NotStarted,
+from api.play.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken, NotStarted,
                              NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
 from api.play.record import GameRecord, Seat, Status, history_entry
 from api.store.games import Change, GameStore, TokenOfAnotherGame, TokenUnknown
+
+# games between two server bots one client may have running at once: each holds a worker
+MAX_BOT_GAMES_PER_CLIENT = int(os.environ.get("POSTPLAY_MAX_BOT_GAMES_PER_CLIENT", "20"))
 
 
 class Followups(Protocol):
@@ -34,8 +38,10 @@ class Followups(Protocol):
 
 def create_game(store: GameStore, followups: Followups, kind: str, options: dict | None,
                 seats: list[Seat], first: int | str = "random", time_control: dict | None = None,
-                now: float | None = None) -> tuple[GameRecord, dict[str, str]]:
-    """A new game and the tokens of its human seats (`{"0": token}`)."""
+                now: float | None = None, client: str | None = None
+                ) -> tuple[GameRecord, dict[str, str]]:
+    """A new game and the tokens of its human seats (`{"0": token}`). A game between two
+    server bots counts against its `client`'s bot games running (Busy past the limit)."""
     now = time.time() if now is None else now
     game = _game_for(kind)
     checked = game.check_options(options)
@@ -48,9 +54,13 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     state, forced = _forced_moves(game.new(checked, first, seed), 0, now)
     record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, first, seats, state,
                                len(forced), tc, clocks.start(tc), now)
+    counted = client if record.all_bots and record.status is Status.ACTIVE else None
+    if counted is not None and store.running_bot_games(counted) >= MAX_BOT_GAMES_PER_CLIENT:
+        raise Busy(f"You have {MAX_BOT_GAMES_PER_CLIENT} games between bots running; start "
+                   f"another when one of them ends.")
     tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats)
               if not s.open and s.bot is None}
-    store.create(record, tokens, forced)
+    store.create(record, tokens, forced, bot_games_of=counted)
     followups.after_change(record)
     return record, {str(i): t for i, t in tokens.items()}
 
@@ -193,7 +203,7 @@ def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int
     record = store.load(game_id)
     if record is None or record.ply != ply:
         return None
-    level = bot_to_move(record)
+    level = record.bot_to_move
     if level is None:
         return None
     if ply >= ply_limit and record.all_bots:
@@ -204,12 +214,6 @@ def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int
         return play_move(store, followups, game_id, state.to_move, move, ply, now=now_fn())
     except (GameOver, MovedOn, NotYourTurn, TimeRanOut):
         return None  # someone else moved (a resignation, a duplicate job): nothing to do
-
-
-def bot_to_move(record: GameRecord) -> str | None:
-    """The level of the bot in the seat to move, if a running game has one there."""
-    mover = record.to_move
-    return None if mover is None else record.seats[mover].bot
 
 
 def replay(record: GameRecord, history: list[dict]) -> Iterator[State]:

@@ -48,17 +48,62 @@ return 1
 """
 
 
+# claim up to ARGV[3] checks due by ARGV[1], pushing each one's score to ARGV[2] (the lease's
+# end); returns member, due score, member, due score...
+CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3])
+for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
+return due
+"""
+# done with a claimed check: remove it unless a newer write has set it due again
+RELEASE_DUE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class DueCheck:
+    """A check a worker has claimed: `check` ("deadline" or "rule:<name>") of game `game_id`,
+    due at `due`, leased until `lease`."""
+
+    game_id: str
+    check: str
+    due: float
+    lease: float
+
+    @property
+    def member(self) -> str:
+        return f"{self.game_id}|{self.check}"
+
+
 class GameStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
+        self._claim_due = client.register_script(CLAIM_DUE)
+        self._release_due = client.register_script(RELEASE_DUE)
 
-    def create(self, record: GameRecord, tokens: dict[int, str], moves: list[dict] = ()) -> None:
-        """Store a new game (version 1) with its seat tokens (kept only as hashes)."""
+    def create(self, record: GameRecord, tokens: dict[int, str], moves: list[dict] = (),
+               bot_games_of: str | None = None) -> None:
+        """Store a new game (version 1) with its seat tokens (kept only as hashes); with
+        `bot_games_of`, counted among that client's running bot games."""
         with self.redis.pipeline(transaction=True) as pipe:
             for command in _writes(None, Change(record, list(moves), tokens)):
                 pipe.execute_command(*command)
+            if bot_games_of is not None:
+                pipe.sadd(keys.client_bot_games_key(hash_token(bot_games_of)), record.id)
             pipe.execute()
+
+    def running_bot_games(self, client: str) -> int:
+        """How many of `client`'s bot games still run (those that ended are dropped here)."""
+        key = keys.client_bot_games_key(hash_token(client))
+        ids = [i.decode() for i in self.redis.smembers(key)]
+        running = {r.id for r in self.load_many(ids) if r.status is not Status.FINISHED}
+        ended = [i for i in ids if i not in running]
+        if ended:
+            self.redis.srem(key, *ended)
+        return len(running)
 
     def load(self, game_id: str) -> GameRecord | None:
         raw = self.redis.get(keys.game_key(game_id))
@@ -118,6 +163,30 @@ class GameStore:
         ids = [i.decode() for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
         return self.load_many(ids), self.redis.zcard(key)
 
+    def claim_due(self, now: float, lease_s: float, limit: int = 100) -> list[DueCheck]:
+        """Claim the checks due by `now` for `lease_s` seconds: no other worker gets them until
+        they are released or the lease runs out."""
+        lease = now + lease_s
+        raw = self._claim_due(keys=[keys.due_key()], args=[repr(now), repr(lease), limit])
+        claimed = []
+        for member, due in zip(raw[::2], raw[1::2]):
+            game_id, check = member.decode().split("|", 1)
+            claimed.append(DueCheck(game_id, check, float(due), lease))
+        return claimed
+
+    def release_due(self, claimed: DueCheck) -> None:
+        self._release_due(keys=[keys.due_key()], args=[claimed.member, repr(claimed.lease)])
+
+    def next_due(self) -> float | None:
+        """When the earliest check is due (None: nothing is)."""
+        first = self.redis.zrange(keys.due_key(), 0, 0, withscores=True)
+        return first[0][1] if first else None
+
+    def bots_to_move(self, changed_before: float) -> list[str]:
+        """The games where a server bot is to move, unchanged since before `changed_before`."""
+        return [g.decode() for g in self.redis.zrangebyscore(keys.bots_to_move_key(), "-inf",
+                                                             repr(changed_before))]
+
     def cache_analysis(self, game_id: str, ply: int, analysis: dict, ttl_s: int = 86400) -> None:
         self.redis.set(keys.analysis_key(game_id, ply), json.dumps(analysis), ex=ttl_s)
 
@@ -138,12 +207,30 @@ def _writes(before: dict | None, change: Change) -> list[list]:
         token_hash = hash_token(token)
         writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
         writes.append(["SET", keys.token_key(token_hash), f"{game_id}:{seat}"])
+    writes += _work_writes(change.record)
     if before is not None and before["status"] == doc["status"]:
         return writes  # the lobby indexes already hold it
     new_keys = _lobby_keys(doc)
     if before is not None:
         writes += [["ZREM", key, game_id] for key in sorted(_lobby_keys(before) - new_keys)]
     writes += [["ZADD", key, repr(doc["created_ts"]), game_id] for key in sorted(new_keys)]
+    return writes
+
+
+def _work_writes(record: GameRecord) -> list[list]:
+    """The writes that keep the workers' indexes true to the record, in the same script as the
+    record itself, so no check or bot move a change calls for can be lost between two writes:
+    its due checks, and whether a bot is to move."""
+    due = record.due_checks()
+    writes: list[list] = [["ZADD", keys.due_key(), repr(at), f"{record.id}|{check}"]
+                          for check, at in due.items()]
+    gone = [f"{record.id}|{check}" for check in record.possible_checks() if check not in due]
+    if gone:
+        writes.append(["ZREM", keys.due_key(), *gone])
+    if record.bot_to_move is None:
+        writes.append(["ZREM", keys.bots_to_move_key(), record.id])
+    else:
+        writes.append(["ZADD", keys.bots_to_move_key(), repr(record.updated_ts), record.id])
     return writes
 
 

@@ -27,6 +27,45 @@ def analysis_key(game_id: str, ply: int) -> str:
     return f"{PREFIX}:game:{game_id}:analysis:{ply}"
 
 
+def due_key() -> str:
+    """Sorted set of the checks the workers owe the games, by when they are due: members
+    "<game id>|deadline" and "<game id>|rule:<name>". A worker claims a due member by pushing its
+    score a lease ahead, and removes it once done, so a worker that dies mid-check leaves it to
+    be claimed again when the lease runs out."""
+    return f"{PREFIX}:due"
+
+
+def bots_to_move_key() -> str:
+    """Sorted set of the games where a server bot is to move, by when its turn began: what the
+    reconciler checks against the bot-move jobs, so that a lost job is found."""
+    return f"{PREFIX}:bots-to-move"
+
+
+def client_bot_games_key(client_hash: str) -> str:
+    """Set of the bot-vs-bot games a client (its address, hashed) started, to limit them."""
+    return f"{PREFIX}:client:{client_hash}:bot-games"
+
+
+def worker_key(name: str) -> str:
+    """A live worker's heartbeat (expires unless renewed): what /health counts."""
+    return f"{PREFIX}:worker:{name}"
+
+
+def workers_key() -> str:
+    """Set of the names of the workers that have sent a heartbeat."""
+    return f"{PREFIX}:workers"
+
+
+def reconciler_key() -> str:
+    """The lock that elects the one worker that reconciles, with its name."""
+    return f"{PREFIX}:reconciler"
+
+
+def attempts_key(job_id: str) -> str:
+    """How often the reconciler has enqueued a job again."""
+    return f"{PREFIX}:attempts:{job_id}"
+
+
 def pending_key(job_id: str) -> str:
     """Marks a job as requested, so that polling does not enqueue it again."""
     return f"{PREFIX}:pending:{job_id}"

@@ -20,7 +20,7 @@ DOMAIN_ERRORS = (refusals.Refusal, ValueError)
 # the play service's refusals and the HTTP status of each (the first class that matches wins)
 STATUS_OF = ((refusals.NotFound, 404), (refusals.NoToken, 401),
              (refusals.OtherGamesToken, 403), (refusals.Conflict, 409),
-             (refusals.NotOffered, 422))
+             (refusals.NotOffered, 422), (refusals.Busy, 429))
 
 
 class BodyParser(FlaskParser):
@@ -51,7 +51,8 @@ class PostplayApi(flask_smorest.Api):
         if "message" not in payload:
             payload["message"] = _first_message(payload.get("errors")) or error.description
         if code == 429:
-            payload["message"] = "Too many requests: slow down and try again shortly."
+            if not getattr(error, "data", {}).get("message"):  # the rate limiter's own
+                payload["message"] = "Too many requests: slow down and try again shortly."
             retry = getattr(error, "retry_after", None)
             headers = dict(headers or {})
             headers.setdefault("Retry-After", str(int(retry or 60)))

@@ -79,7 +79,8 @@ class Games(MethodView):
         store, followups = _ctx()
         try:
             record, tokens = play.create_game(store, followups, body["kind"], body["options"],
-                                              body["seats"], body["first"], body["time_control"])
+                                              body["seats"], body["first"], body["time_control"],
+                                              client=request.remote_addr)
         except DOMAIN_ERRORS as exc:
             refuse(exc)
         return {**_game_response(record), "tokens": tokens}

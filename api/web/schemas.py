@@ -209,9 +209,16 @@ class AnalysisSchema(ma.Schema):
         "description": 'Every legal move with its verdict: {"move": {...}, "wins": bool}.'})
 
 
+class QueueHealthSchema(ma.Schema):
+    depth = fields.Integer(metadata={"description": "Jobs waiting."})
+    oldest_waiting_s = fields.Float(allow_none=True, metadata={
+        "description": "How long the oldest waiting job has waited, in seconds."})
+
+
 class HealthSchema(ma.Schema):
     web = fields.String()
     redis = fields.String()
-    workers = fields.Integer()
-    queued = fields.Integer()
+    workers = fields.Integer(metadata={"description": "Workers whose heartbeat is fresh."})
+    queued = fields.Integer(metadata={"description": "Jobs waiting in all queues."})
+    queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueHealthSchema))
     status = fields.String()

@@ -271,3 +271,25 @@ def test_positions_give_the_server_state_after_every_ply(client):
     assert client.get(f"/api/v1/games/{game['id']}/positions?from=9").get_json() == []
     assert client.get(f"/api/v1/games/{game['id']}/positions?from=-1").status_code == 400
     assert client.get("/api/v1/games/nosuchgame/positions").status_code == 404
+
+
+def test_a_client_may_run_only_so_many_games_between_bots(client, store, monkeypatch):
+    from api.games import Outcome
+    from api.play import service
+    from api.store.games import Change
+
+    monkeypatch.setattr(service, "MAX_BOT_GAMES_PER_CLIENT", 2)
+    bots = {"kind": "factor-multiple", "seats": [{"bot": "greedy"}, {"bot": "random"}]}
+    first, _ = (client.post("/api/v1/games", json=bots).get_json() for _ in range(2))
+    refused = client.post("/api/v1/games", json=bots)
+    assert refused.status_code == 429 and "2 games between bots" in refused.get_json()["message"]
+    assert refused.headers["Retry-After"]
+    assert client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
+        {"human": {"name": "Ada"}}, {"bot": "greedy"}]}).status_code == 201  # not a bot game
+
+    def abort(record):
+        record.finish(Outcome(None, "aborted"))
+        return Change(record)
+
+    store.update(first["id"], abort)
+    assert client.post("/api/v1/games", json=bots).status_code == 201

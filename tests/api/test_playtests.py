@@ -34,7 +34,7 @@ def test_start_answers_202_with_an_id_a_seed_and_the_planned_chunks(client):
     ({"games": 0}, "games", "1 to 1000 games"),
     ({"games": 1001}, "games", "1 to 1000 games"),
     ({"budget_s": 0}, "budget_s", "budget_s"),
-    ({"budget_s": 60}, "budget_s", "at most 5.0"),
+    ({"budget_s": 60}, "budget_s", "at most 2.0"),
     ({"chunk_games": 0}, "chunk_games", "1 to 100"),
     ({"samples": 21}, "samples", "0 to 20"),
     ({"seed": -1}, "seed", "seed"),

@@ -1,16 +1,13 @@
 """Clocks are enforced by the worker: a game whose time runs out ends on time with nobody
-looking, never early; stale deadline jobs do nothing; scheduled deadlines survive a worker
-restart (RQ keeps them in Redis)."""
+looking, never early; stale deadline jobs do nothing; a deadline is stored with the move that
+starts its turn, so it survives a worker restart."""
 from __future__ import annotations
 
 import time
 
 import pytest
-from rq import Queue
-from rq.registry import ScheduledJobRegistry
-
 from api.clocks import parse_iso
-from api.followups import CLOCK_QUEUE
+from api.store import keys
 from api.games import Outcome
 from api.play import service
 from api.play.errors import TimeRanOut
@@ -47,15 +44,15 @@ def test_first_move_never_made_aborts_the_game(client, store, start_worker):
     assert _wait_finished(store, game["id"]).result == Outcome(None, "aborted")
 
 
-def test_scheduled_deadline_survives_a_worker_restart(client, store, redis_client,
-                                                       start_worker):
+def test_a_deadline_is_stored_with_its_move_and_survives_a_worker_restart(
+        client, store, redis_client, start_worker):
     worker = start_worker()
     game = create(client, first=0, time_control=TWO_SECONDS)
-    move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})
-    worker.terminate()  # a restart: the worker and its scheduler stop before the deadline
+    after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
+    worker.terminate()  # a restart: no worker runs while the deadline passes
     worker.wait(timeout=10)
-    registry = ScheduledJobRegistry(queue=Queue(CLOCK_QUEUE, connection=redis_client))
-    assert any(job_id.startswith(f"deadline-{game['id']}") for job_id in registry.get_job_ids())
+    due = redis_client.zscore(keys.due_key(), f"{game['id']}|deadline")
+    assert due == pytest.approx(parse_iso(after["deadline"]), abs=0.001)
     time.sleep(2.5)
     assert store.load(game["id"]).status is Status.ACTIVE  # nobody ended it meanwhile
     start_worker()
@@ -68,7 +65,7 @@ def test_a_stale_deadline_job_is_a_no_op(client, store, run_jobs):
     after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
     move(client, after, game["tokens"]["1"], {"type": "say", "number": 8})
     time.sleep(2.2)  # the first two deadlines have passed; both turns were made in time
-    run_jobs(with_scheduler=True)
+    run_jobs(with_due_checks=True)
     record = store.load(game["id"])
     assert record.status is Status.ACTIVE and record.ply == 2
 

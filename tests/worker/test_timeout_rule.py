@@ -26,7 +26,7 @@ def test_timeout_rule_ends_a_prime_drop_game(client, store, run_jobs):
         response = move(client, game, tokens[str(seat)], body)
         assert response.status_code == 201, response.get_json()
         game = response.get_json()
-        run_jobs(with_scheduler=True)
+        run_jobs(with_due_checks=True)
 
     play(0, {"type": "drop", "row": 0, "col": 0, "digit": 1})        # 36 vs 37, before the rule
     time.sleep(1.1)

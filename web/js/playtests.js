@@ -13,7 +13,7 @@ const POLL_MS = 1000;         // a running playtest, with If-None-Match
 const LIST_POLL_MS = 3000;    // the list, while one of its playtests runs
 const LIST_IDLE_MS = 30000;   // the list otherwise
 // The server's limits and defaults (api/playtests.py); it refuses anything else with a message.
-const LIMITS = { games: [1, 1000], budget_s: [0, 5], chunk_games: [1, 100], samples: [0, 20] };
+const LIMITS = { games: [1, 1000], budget_s: [0, 2], chunk_games: [1, 100], samples: [0, 20] };
 const DEFAULTS = { games: 100, budget_s: 0.1, chunk_games: 10, samples: 4 };
 const RUNNING = new Set(["running", "cancelling"]);
 

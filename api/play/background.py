@@ -1,0 +1,150 @@
+"""What every worker does besides its RQ jobs, in a thread of its own, so that nothing a game is
+owed is lost when a process dies:
+
+- **due checks** (turn deadlines, background rules) are claimed from one sorted set that every
+  worker polls, run in this thread (no fork per check), and released when done; a worker that
+  dies mid-check leaves its claim to run out, and another worker takes the check over;
+- **a heartbeat**, so /health counts only live workers, and the reconciler knows whose jobs are
+  gone with them;
+- **the reconciler**, run by one elected worker at a time: it finds the games where a bot is to
+  move and no job will move it (its job failed, or died with its worker, or was never enqueued
+  because Redis failed after the write) and enqueues that bot's move again.
+
+Checks and jobs carry what they expect (the deadline, the ply), so one run twice acts once.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import redis
+from rq.job import Job, JobStatus
+
+from api.followups import RQFollowups, bot_job_id
+from api.play import service
+from api.store import keys
+from api.store.games import DueCheck, GameStore
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.1  # how often a worker looks for due checks: the most a deadline fires late, idle
+LEASE_S = 10.0  # a claimed check's lease: how long a dead worker's check waits to be taken over
+HEARTBEAT_S = 2.0
+HEARTBEAT_TTL_S = 10  # a worker silent for longer counts as dead (health asks <= 30 s)
+RECONCILE_S = 3.0
+GRACE_S = 2.0  # a bot to move for less long is left to the job its change enqueued
+MAX_ATTEMPTS = 5  # enqueues of one bot move by the reconciler before it gives up and says so
+# a started job whose worker is still alive is pending; these statuses say a job will still run
+PENDING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+
+class Background:
+    def __init__(self, client: redis.Redis, worker_name: str):
+        self.redis = client
+        self.name = worker_name
+        self.store = GameStore(client)
+        self.followups = RQFollowups(client)
+
+    def run(self, stop: threading.Event) -> None:
+        """Until `stop` is set: checks as they fall due, a heartbeat, and reconciling when
+        elected. A Redis outage is waited out."""
+        next_beat = next_reconcile = 0.0
+        while not stop.is_set():
+            now = time.time()
+            try:
+                if now >= next_beat:
+                    self.beat(now)
+                    next_beat = now + HEARTBEAT_S
+                self.run_due(now)
+                if now >= next_reconcile:
+                    if self.elected():
+                        self.reconcile(now)
+                    next_reconcile = now + RECONCILE_S
+            except redis.RedisError:
+                log.warning("Redis is unreachable; the worker's background thread waits",
+                            exc_info=True)
+                stop.wait(1.0)
+            stop.wait(TICK_S)
+        self.redis.srem(keys.workers_key(), self.name)
+        self.redis.delete(keys.worker_key(self.name))
+
+    def beat(self, now: float) -> None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(keys.worker_key(self.name), repr(now), ex=HEARTBEAT_TTL_S)
+            pipe.sadd(keys.workers_key(), self.name)
+            pipe.execute()
+
+    def run_due(self, now: float) -> int:
+        """Run every check due by `now` that this worker can claim; how many ran."""
+        claimed = self.store.claim_due(now, LEASE_S)
+        for check in claimed:
+            try:
+                self.run_check(check)
+            except Exception:  # a bug in one check must not stop the others: its lease runs out
+                log.exception("check %s failed; it will be tried again", check.member)
+                continue
+            self.store.release_due(check)
+        return len(claimed)
+
+    def run_check(self, check: DueCheck) -> None:
+        if check.check == "deadline":
+            service.end_on_time(self.store, self.followups, check.game_id, check.due)
+        elif check.check.startswith("rule:"):
+            service.check_background_rule(self.store, self.followups, check.game_id,
+                                          check.check.removeprefix("rule:"))
+
+    def elected(self) -> bool:
+        """Whether this worker holds the reconciler's lock (taking it when it is free)."""
+        lock, ttl_ms = keys.reconciler_key(), int(RECONCILE_S * 2 * 1000)
+        if self.redis.set(lock, self.name, nx=True, px=ttl_ms):
+            return True
+        if self.redis.get(lock) == self.name.encode():
+            self.redis.pexpire(lock, ttl_ms)
+            return True
+        return False
+
+    def reconcile(self, now: float) -> list[str]:
+        """Enqueue again every bot move that no job will make; the games it did that for."""
+        again = []
+        for game_id in self.store.bots_to_move(changed_before=now - GRACE_S):
+            record = self.store.load(game_id)
+            if record is None or record.bot_to_move is None:
+                continue
+            job_id = bot_job_id(record)
+            if self.job_will_run(job_id):
+                continue
+            attempts = self.redis.incr(keys.attempts_key(job_id))
+            self.redis.expire(keys.attempts_key(job_id), 86400)
+            if attempts > MAX_ATTEMPTS:
+                if attempts == MAX_ATTEMPTS + 1:
+                    log.error("bot move %s failed %d times; giving up on it", job_id,
+                              MAX_ATTEMPTS)
+                continue
+            log.warning("bot move %s was lost; enqueued again (attempt %d)", job_id, attempts)
+            self.followups.enqueue_bot_move(record)
+            again.append(game_id)
+        return again
+
+    def job_will_run(self, job_id: str) -> bool:
+        job = Job.fetch_many([job_id], connection=self.redis)[0]
+        if job is None:
+            return False
+        status = job.get_status(refresh=False)
+        if status in PENDING:
+            return True
+        return status == JobStatus.STARTED and bool(
+            job.worker_name and self.redis.exists(keys.worker_key(job.worker_name)))
+
+
+def live_workers(client: redis.Redis) -> int:
+    """Workers whose heartbeat is fresh; the names of dead ones are dropped on the way."""
+    names = [n.decode() for n in client.smembers(keys.workers_key())]
+    with client.pipeline(transaction=False) as pipe:
+        for name in names:
+            pipe.exists(keys.worker_key(name))
+        flags = pipe.execute()
+    dead = [n for n, flag in zip(names, flags) if not flag]
+    if dead:
+        client.srem(keys.workers_key(), *dead)
+    return len(names) - len(dead)
