@@ -4,6 +4,7 @@
     postplay redis      the embedded Redis alone (data under var/redis), printing its URL
     postplay worker     one RQ worker with its scheduler, against REDIS_URL
     postplay serve      gunicorn on HOST:PORT against REDIS_URL
+    postplay gc         delete what the retention rules let go (the workers do it every 10 min)
     postplay openapi    write the OpenAPI document to openapi/openapi.json (or --check it)
     postplay playtest   a batch of bot-vs-bot games and its report (see `postplay playtest -h`)
 """
@@ -37,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     redis_parser = sub.add_parser("redis")
     redis_parser.add_argument("--port", type=int, default=DEFAULT_REDIS_PORT)
     redis_parser.add_argument("--data", default=str(ROOT / "var" / "redis"))
+    sub.add_parser("gc", help="delete now what the retention rules let go (workers also do it "
+                              "every 10 minutes)")
     worker_parser = sub.add_parser("worker")
     worker_parser.add_argument(
         "--role", choices=("all", "players"), default="all",
@@ -49,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 
     playtest_cli.add_parser(sub)
     args = parser.parse_args(argv)
-    return {"run": run, "serve": serve, "redis": redis_alone, "worker": worker,
+    return {"run": run, "serve": serve, "redis": redis_alone, "worker": worker, "gc": gc,
             "openapi": write_openapi, "playtest": playtest_cli.run}[args.command](args)
 
 
@@ -69,6 +72,19 @@ def worker(args) -> int:
     from api.workers import work
 
     work(_redis_url(), args.role)
+    return 0
+
+
+def gc(args) -> int:
+    import time
+
+    import redis
+
+    from api.play.background import collect_garbage
+
+    deleted = collect_garbage(redis.Redis.from_url(_redis_url()), time.time())
+    print(f"deleted {deleted['games']} games that ended with no move made and "
+          f"{deleted['playtests']} playtests past their retention")
     return 0
 
 

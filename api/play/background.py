@@ -15,6 +15,7 @@ Checks and jobs carry what they expect (the deadline, the ply), so one run twice
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -25,6 +26,7 @@ from api.followups import RQFollowups, bot_job_id
 from api.play import service
 from api.store import keys
 from api.store.games import DueCheck, GameStore
+from api.store.playtests import PlaytestStore
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,8 @@ HEARTBEAT_S = 2.0
 HEARTBEAT_TTL_S = 10  # a worker silent for longer counts as dead (health asks <= 30 s)
 RECONCILE_S = 3.0
 GRACE_S = 2.0  # a bot to move for less long is left to the job its change enqueued
+GC_S = 600.0  # how often the elected worker collects what the retention rules let go
+PLAYTEST_KEPT_S = float(os.environ.get("POSTPLAY_PLAYTEST_RETENTION_DAYS", "30")) * 86400
 MAX_ATTEMPTS = 5  # enqueues of one bot move by the reconciler before it gives up and says so
 # a started job whose worker is still alive is pending; these statuses say a job will still run
 PENDING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
@@ -49,7 +53,7 @@ class Background:
     def run(self, stop: threading.Event) -> None:
         """Until `stop` is set: checks as they fall due, a heartbeat, and reconciling when
         elected. A Redis outage is waited out."""
-        next_beat = next_reconcile = 0.0
+        next_beat = next_reconcile = next_gc = 0.0
         while not stop.is_set():
             now = time.time()
             try:
@@ -60,6 +64,9 @@ class Background:
                 if now >= next_reconcile:
                     if self.elected():
                         self.reconcile(now)
+                        if now >= next_gc:
+                            collect_garbage(self.redis, now)
+                            next_gc = now + GC_S
                     next_reconcile = now + RECONCILE_S
             except redis.RedisError:
                 log.warning("Redis is unreachable; the worker's background thread waits",
@@ -80,19 +87,21 @@ class Background:
         claimed = self.store.claim_due(now, LEASE_S)
         for check in claimed:
             try:
-                self.run_check(check)
+                self.run_check(check, now)
             except Exception:  # a bug in one check must not stop the others: its lease runs out
                 log.exception("check %s failed; it will be tried again", check.member)
                 continue
             self.store.release_due(check)
         return len(claimed)
 
-    def run_check(self, check: DueCheck) -> None:
+    def run_check(self, check: DueCheck, now: float) -> None:
         if check.check == "deadline":
-            service.end_on_time(self.store, self.followups, check.game_id, check.due)
+            service.end_on_time(self.store, self.followups, check.game_id, check.due, now)
+        elif check.check == "abandoned":
+            service.abort_abandoned(self.store, self.followups, check.game_id, now)
         elif check.check.startswith("rule:"):
             service.check_background_rule(self.store, self.followups, check.game_id,
-                                          check.check.removeprefix("rule:"))
+                                          check.check.removeprefix("rule:"), now)
 
     def elected(self) -> bool:
         """Whether this worker holds the reconciler's lock (taking it when it is free)."""
@@ -135,6 +144,23 @@ class Background:
             return True
         return status == JobStatus.STARTED and bool(
             job.worker_name and self.redis.exists(keys.worker_key(job.worker_name)))
+
+
+def collect_garbage(client: redis.Redis, now: float) -> dict[str, int]:
+    """Delete what the retention rules let go: games that ended with no move made, a week after
+    (lobby games nobody joined, untimed games never started: their abort is a due check), and
+    playtests older than POSTPLAY_PLAYTEST_RETENTION_DAYS, with their sample games. How many of
+    each went."""
+    games = GameStore(client)
+    deleted = {"games": 0, "playtests": 0}
+    while batch := games.deletable(now):
+        deleted["games"] += sum(games.delete(game_id) for game_id in batch)
+    playtests = PlaytestStore(client)
+    while batch := playtests.ended_before(now - PLAYTEST_KEPT_S):
+        for playtest_id in batch:
+            playtests.delete(playtest_id, games)
+        deleted["playtests"] += len(batch)
+    return deleted
 
 
 def live_workers(client: redis.Redis) -> int:

@@ -9,7 +9,7 @@ import enum
 from typing import Any
 
 from api import clocks
-from api.clocks import iso, parse_iso
+from api.clocks import DAY_S, iso, parse_iso
 from api.games import Move, Outcome, State, get_game
 
 
@@ -66,6 +66,13 @@ class Seat:
     @classmethod
     def from_dict(cls, data: dict) -> "Seat":
         return cls(data["name"], data["bot"], data["open"], data.get("listed", True))
+
+
+# RULES.md, "Abandoned games": a lobby game nobody joins, and an untimed game whose first move
+# never comes, are aborted after these; a game that ends with no move at all is then deleted
+UNJOINED_S = 14 * DAY_S
+UNSTARTED_S = 7 * DAY_S
+EMPTY_KEPT_S = 7 * DAY_S
 
 
 @dataclasses.dataclass
@@ -132,8 +139,12 @@ class GameRecord:
         deadline, and each background rule once it counts (from its start, then after every
         change). Every other check the game could have (`possible_checks`) is not due."""
         due: dict[str, float] = {}
+        if self.status is Status.WAITING:
+            return {"abandoned": self.created_ts + UNJOINED_S}
         if self.status is not Status.ACTIVE:
             return due
+        if self.first_move_ts is None and self.time_control["type"] == "none":
+            due["abandoned"] = self.turn_started_ts + UNSTARTED_S
         deadline = self.deadline()
         if deadline is not None:
             due["deadline"] = deadline
@@ -144,7 +155,19 @@ class GameRecord:
         return due
 
     def possible_checks(self) -> list[str]:
-        return ["deadline", *(f"rule:{rule.name}" for rule in get_game(self.kind).background_rules)]
+        rules = get_game(self.kind).background_rules
+        return ["abandoned", "deadline", *(f"rule:{rule.name}" for rule in rules)]
+
+    def abandoned(self, now: float) -> bool:
+        """Whether nobody came: still waiting for a player, or for the first move of an
+        untimed game, past the time the rules allow."""
+        return "abandoned" in (due := self.due_checks()) and now >= due["abandoned"]
+
+    def deletable_at(self) -> float | None:
+        """When a game that ended with no move made may be deleted (None: it is kept)."""
+        if self.status is not Status.FINISHED or self.first_move_ts is not None:
+            return None
+        return self.updated_ts + EMPTY_KEPT_S
 
     @property
     def unlisted(self) -> bool:

@@ -166,6 +166,22 @@ def end_on_time(store: GameStore, followups: Followups, game_id: str, deadline_t
     return _update_unless_stale(store, followups, game_id, change)
 
 
+def abort_abandoned(store: GameStore, followups: Followups, game_id: str,
+                    now: float | None = None) -> GameRecord | None:
+    """The worker's check of an abandoned game: abort it if still nobody came (RULES.md,
+    "Abandoned games"); None (a no-op) when somebody did."""
+    now = time.time() if now is None else now
+
+    def change(record: GameRecord) -> Change:
+        if not record.abandoned(now):
+            raise Stale
+        record.finish(Outcome(None, "aborted"))
+        record.touch(now)
+        return Change(record)
+
+    return _update_unless_stale(store, followups, game_id, change)
+
+
 def check_background_rule(store: GameStore, followups: Followups, game_id: str, name: str,
                           now: float | None = None) -> GameRecord | None:
     """The worker's check of the game's background rule `name`: end the game if the rule now

@@ -187,6 +187,31 @@ class GameStore:
         return [g.decode() for g in self.redis.zrangebyscore(keys.bots_to_move_key(), "-inf",
                                                              repr(changed_before))]
 
+    def delete(self, game_id: str) -> bool:
+        """Remove a game and every key and index entry it has; False when it is gone already."""
+        record = self.load(game_id)
+        if record is None:
+            self.redis.zrem(keys.deletable_key(), game_id)
+            return False
+        token_hashes = [h.decode() for h in self.redis.hvals(keys.seat_hashes_key(game_id))]
+        analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
+                        keys.seat_hashes_key(game_id), *analyses,
+                        *(keys.token_key(h) for h in token_hashes))
+            for key in keys.lobby_keys(record.status.value, record.kind):
+                pipe.zrem(key, game_id)
+            pipe.zrem(keys.due_key(), *(f"{game_id}|{c}" for c in record.possible_checks()))
+            pipe.zrem(keys.bots_to_move_key(), game_id)
+            pipe.zrem(keys.deletable_key(), game_id)
+            pipe.execute()
+        return True
+
+    def deletable(self, now: float, limit: int = 1000) -> list[str]:
+        """Games that ended with no move made, kept long enough to be deleted by `now`."""
+        return [g.decode() for g in self.redis.zrangebyscore(keys.deletable_key(), "-inf",
+                                                             repr(now), start=0, num=limit)]
+
     def cache_analysis(self, game_id: str, ply: int, analysis: dict, ttl_s: int = 86400) -> None:
         self.redis.set(keys.analysis_key(game_id, ply), json.dumps(analysis), ex=ttl_s)
 
@@ -227,6 +252,9 @@ def _work_writes(record: GameRecord) -> list[list]:
     gone = [f"{record.id}|{check}" for check in record.possible_checks() if check not in due]
     if gone:
         writes.append(["ZREM", keys.due_key(), *gone])
+    deletable = record.deletable_at()
+    if deletable is not None:
+        writes.append(["ZADD", keys.deletable_key(), repr(deletable), record.id])
     if record.bot_to_move is None:
         writes.append(["ZREM", keys.bots_to_move_key(), record.id])
     else:

@@ -46,6 +46,11 @@ def client_bot_games_key(client_hash: str) -> str:
     return f"{PREFIX}:client:{client_hash}:bot-games"
 
 
+def deletable_key() -> str:
+    """Sorted set of the games that ended with no move made, by when they may be deleted."""
+    return f"{PREFIX}:deletable"
+
+
 def worker_key(name: str) -> str:
     """A live worker's heartbeat (expires unless renewed): what /health counts."""
     return f"{PREFIX}:worker:{name}"

@@ -134,6 +134,28 @@ class PlaytestStore:
                 job.cancel()
             self.end_chunk(playtest_id, chunk, ChunkStatus.CANCELLED)
 
+    def ended_before(self, before: float, limit: int = 100) -> list[str]:
+        """Playtests created before `before` that no longer run, oldest first."""
+        ids = [i.decode() for i in self.redis.zrangebyscore(playtest_key(), "-inf", repr(before),
+                                                            start=0, num=limit)]
+        return [pid for pid in ids
+                if (view := self.view(pid, with_report=False)) is None
+                or view["status"] not in RUNNING_STATUSES]
+
+    def delete(self, playtest_id: str, games: GameStore) -> None:
+        """Remove a playtest with its records and its sample games."""
+        doc = self.load(playtest_id)
+        if doc is not None:
+            for index in range(doc["samples"]):
+                games.delete(sample_game_id(playtest_id, index))
+            jobs = Job.fetch_many([chunk_job_id(playtest_id, i) for i in range(len(doc["chunks"]))],
+                                  connection=self.redis)
+            for job in filter(None, jobs):
+                job.delete()
+        self.redis.delete(*(playtest_key(playtest_id, part)
+                            for part in (None, "games", "chunks", "cancelled")))
+        self.redis.zrem(playtest_key(), playtest_id)
+
     def is_cancelled(self, playtest_id: str) -> bool:
         return bool(self.redis.exists(playtest_key(playtest_id, "cancelled")))
 
