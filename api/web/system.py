@@ -7,7 +7,7 @@ from flask.views import MethodView
 from rq import Queue, Worker
 
 from api.followups import QUEUES
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, redis_unreachable
 from api.web.schemas import HealthSchema
 
 blp = Blueprint("system", __name__, url_prefix="/api/v1", description="Service health.")
@@ -16,6 +16,8 @@ blp = Blueprint("system", __name__, url_prefix="/api/v1", description="Service h
 @blp.route("/health")
 class Health(MethodView):
     @blp.response(200, HealthSchema)
+    @blp.alt_response(503, description="Redis cannot be reached: nothing can be read or changed "
+                                       "until it is back (the error body, with Retry-After).")
     def get(self):
         """Web, Redis and worker status"""
         client = current_app.extensions["postplay"]["redis"]
@@ -23,7 +25,7 @@ class Health(MethodView):
             client.ping()
             workers = Worker.count(connection=client)
             queued = sum(Queue(name, connection=client).count for name in QUEUES)
-        except redis.RedisError:
-            return {"web": "ok", "redis": "down", "workers": 0, "queued": 0, "status": "down"}
+        except redis.RedisError as exc:
+            raise redis_unreachable() from exc
         return {"web": "ok", "redis": "ok", "workers": workers, "queued": queued,
                 "status": "ok" if workers else "degraded"}
