@@ -9,6 +9,7 @@ import re
 import pytest
 import requests
 
+from tests.browser.conftest import wait_until
 from tests.browser.test_web_client import assert_fits_phone, start_game
 
 pytestmark = pytest.mark.browser
@@ -95,7 +96,7 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     samples.first.locator("a").click()
     page.wait_for_url(re.compile(f"#/game/{sample['game_id']}$"))
     page.wait_for_selector(".banner:not([hidden])")
-    page.wait_for_function(f"document.querySelectorAll('.moves li').length === {sample['plies']}")
+    wait_until(page, f"document.querySelectorAll('.moves li').length === {sample['plies']}")
     page.click("button[aria-label='First position']")
     page.wait_for_selector(".replay-note:not([hidden])")
     assert page.locator(".fm-grid button.said").count() == 0
