@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import hmac
 import json
 import time
 import uuid
@@ -23,7 +24,7 @@ from api.bots.match import PlayedGame
 from api.clocks import iso
 from api.followups import PLAYTEST_QUEUE
 from api.play.record import GameRecord, Seat, history_entry
-from api.store.games import GameStore
+from api.store.games import GameStore, hash_token
 from api.store.keys import playtest_key
 
 CHUNK_JOB = "worker.playtests.run_chunk"
@@ -60,10 +61,13 @@ class PlaytestStore:
         self.redis = client
         self.queue = Queue(PLAYTEST_QUEUE, connection=client)
 
-    def start(self, spec: dict, now: float | None = None) -> dict:
-        """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk."""
+    def start(self, spec: dict, owner_token: str | None = None, now: float | None = None) -> dict:
+        """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk.
+        The owner token, which alone may cancel the playtest over HTTP, is kept only as a hash;
+        a playtest without one (started from the command line) is cancelled where it runs."""
         now = time.time() if now is None else now
-        doc = {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now}
+        doc = {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now,
+               "owner_hash": None if owner_token is None else hash_token(owner_token)}
         pid = doc["id"]
         queued = json.dumps({"status": ChunkStatus.QUEUED.value, "error": None})
         jobs = [Queue.prepare_data(CHUNK_JOB, args=(pid, i), job_id=chunk_job_id(pid, i),
@@ -119,6 +123,12 @@ class PlaytestStore:
                                                         offset + limit - 1)]
         views = [self.view(pid, with_report=False) for pid in ids]
         return [v for v in views if v is not None], self.redis.zcard(playtest_key())
+
+    def is_owner(self, playtest_id: str, token: str) -> bool:
+        """Whether `token` is the owner token the playtest was started with."""
+        doc = self.load(playtest_id)
+        owner_hash = doc and doc.get("owner_hash")
+        return bool(owner_hash) and hmac.compare_digest(owner_hash, hash_token(token))
 
     def cancel(self, playtest_id: str) -> None:
         """Ask the batch to stop: queued chunks are cancelled now, a running chunk stops after

@@ -6,17 +6,27 @@ from pathlib import Path
 
 import redis
 from flask import Flask, send_from_directory
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from swagger_ui_bundle import swagger_ui_path
 
 from api.followups import RQFollowups
 from api.store.games import GameStore
 from api.web.errors import PostplayApi
 from api.web.game_shapes import ShapesPlugin
+from api.web.headers import init_headers
+from api.web.limits import init_limits
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BODY_BYTES = 64 * 1024
+# how long a request waits on Redis: down or unreachable, it is answered 503 instead of hanging
+REDIS_TIMEOUT_S = 2.0
+# Swagger UI's files change only with the installed package: a day in the browser's cache is safe.
+# The client's own files (and index.html) are not fingerprinted, and its modules must change
+# together, so they keep Flask's `no-cache`: revalidated every time, a 304 while unchanged.
+DOCS_ASSETS_MAX_AGE_S = 86400
+
+
+def _on(name: str, default: str) -> bool:
+    return os.environ.get(name, default).lower() not in ("off", "0", "false", "no")
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -32,23 +42,28 @@ def create_app(test_config: dict | None = None) -> Flask:
         OPENAPI_JSON_PATH="api/v1/openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        # offline, and without sending the document to a validator on another site
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
         API_SPEC_OPTIONS={"info": {"description": (
             "Play five small abstract number games by correspondence: against friends, against "
             "bots that think on the workers, or from any client. Every game's moves and states are "
             "in this document's schemas and in the project's docs/api.md; errors carry a "
             "`message` a player can read.")}},
-        RATELIMIT_ENABLED=os.environ.get("POSTPLAY_RATELIMIT", "on") != "off",
-        RATELIMIT_DEFAULT=os.environ.get("POSTPLAY_RATELIMIT_DEFAULT", "600 per minute"),
-        RATELIMIT_HEADERS_ENABLED=True,
+        RATELIMIT_ENABLED=_on("POSTPLAY_RATELIMIT", "on"),
+        # one budget per client, shared by every endpoint
+        RATELIMIT_APPLICATION=os.environ.get("POSTPLAY_RATELIMIT_DEFAULT", "600 per minute"),
+        LIMIT_NEW_GAME=os.environ.get("POSTPLAY_RATELIMIT_NEW_GAME", "30 per minute"),
+        LIMIT_NEW_PLAYTEST=os.environ.get("POSTPLAY_RATELIMIT_NEW_PLAYTEST", "20 per hour"),
+        TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
+        FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
     )
     if test_config:
         app.config.update(test_config)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
 
-    client = redis.Redis.from_url(app.config["REDIS_URL"])
+    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=REDIS_TIMEOUT_S,
+                                  socket_connect_timeout=REDIS_TIMEOUT_S)
     app.extensions["postplay"] = {"redis": client, "store": GameStore(client),
                                   "followups": RQFollowups(client)}
-    Limiter(get_remote_address, app=app)
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
     from api.web import games, kinds, playtests, system
@@ -67,6 +82,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     @app.get("/docs/assets/<path:name>")
     def swagger_assets(name: str):
-        return send_from_directory(swagger_ui_path, name)
+        return send_from_directory(swagger_ui_path, name, max_age=DOCS_ASSETS_MAX_AGE_S)
 
+    init_limits(app, REDIS_TIMEOUT_S)
+    init_headers(app)
     return app

@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 
 import flask_smorest
+import redis
 from flask_smorest import abort
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 from api.clocks import BadTimeControl
 from api.games import BadOption, IllegalMove, MalformedMove
@@ -21,6 +22,11 @@ DOMAIN_ERRORS = (refusals.Refusal, ValueError)
 STATUS_OF = ((refusals.NotFound, 404), (refusals.NoToken, 401),
              (refusals.OtherGamesToken, 403), (refusals.Conflict, 409),
              (refusals.NotOffered, 422), (refusals.Busy, 429))
+# what redis-py raises when Redis cannot answer at all (down, unreachable, still loading its data,
+# a replica without its primary): the service is unavailable, not broken
+REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+                     redis.exceptions.MasterDownError)
+REDIS_RETRY_AFTER_S = 5
 
 
 class BodyParser(FlaskParser):
@@ -40,6 +46,9 @@ class PostplayApi(flask_smorest.Api):
     def handle_unexpected(self, error: Exception):
         if isinstance(error, HTTPException):
             return self.handle_http_exception(error)
+        if isinstance(error, REDIS_UNREACHABLE):
+            log.warning("Redis cannot be reached: %s", error)
+            return self.handle_http_exception(redis_unreachable())
         log.exception("unexpected error")
         return self.handle_http_exception(InternalServerError())
 
@@ -57,6 +66,15 @@ class PostplayApi(flask_smorest.Api):
             headers = dict(headers or {})
             headers.setdefault("Retry-After", str(int(retry or 60)))
         return payload, code, headers
+
+
+def redis_unreachable() -> ServiceUnavailable:
+    """The 503 of an outage: a message a player can read, and when to try again."""
+    error = ServiceUnavailable()
+    error.data = {"message": "The game store (Redis) cannot be reached just now: nothing can be "
+                             "read or changed. Try again in a few seconds.",
+                  "headers": {"Retry-After": str(REDIS_RETRY_AFTER_S)}}
+    return error
 
 
 def refuse(exc: Exception):

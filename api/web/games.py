@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from flask import current_app, request
+from flask import current_app
 from flask.views import MethodView
 from flask_smorest import abort
 
@@ -11,6 +11,7 @@ from api import analysis
 from api.clocks import iso
 from api.play import service as play
 from api.play.record import GameRecord, Status
+from api.web.auth import bearer_token
 from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
 from api.web.game_shapes import per_kind
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema,
@@ -39,10 +40,8 @@ def _load(game_id: str) -> GameRecord:
 
 
 def _seat(game_id: str) -> int:
-    header = request.headers.get("Authorization", "")
-    token = header[7:].strip() if header.lower().startswith("bearer ") else None
     try:
-        return play.seat_of(_ctx()[0], game_id, token)
+        return play.seat_of(_ctx()[0], game_id, bearer_token())
     except DOMAIN_ERRORS as exc:
         refuse(exc)
 

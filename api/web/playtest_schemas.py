@@ -138,3 +138,9 @@ class PlaytestSchema(ma.Schema):
     chunks = fields.List(fields.Nested(ChunkSchema))
     report = fields.Nested(ReportSchema, allow_none=True,
                            metadata={"description": "Once no chunk runs any more."})
+
+
+class PlaytestCreatedSchema(PlaytestSchema):
+    owner_token = fields.String(metadata={
+        "description": "A secret, shown only here: send it as `Authorization: Bearer "
+                       "<owner_token>` to cancel the playtest. Nobody else can."})

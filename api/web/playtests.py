@@ -1,14 +1,17 @@
 """The playtest resources: start a batch of bot-vs-bot games, watch it, read its report, cancel it."""
 from __future__ import annotations
 
+import secrets
+
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import abort
 
 from api import playtests
 from api.store.playtests import RUNNING_STATUSES, PlaytestStore
+from api.web.auth import bearer_token
 from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
-from api.web.playtest_schemas import PlaytestCreateSchema, PlaytestSchema
+from api.web.playtest_schemas import PlaytestCreatedSchema, PlaytestCreateSchema, PlaytestSchema
 
 blp = Blueprint("playtests", __name__, url_prefix="/api/v1/playtests",
                 description="Playtests: batches of bot-vs-bot games on the workers, with reports.")
@@ -28,15 +31,17 @@ def _view(playtest_id: str) -> dict:
 @blp.route("")
 class Playtests(MethodView):
     @blp.arguments(PlaytestCreateSchema)
-    @blp.response(202, PlaytestSchema)
+    @blp.response(202, PlaytestCreatedSchema)
     def post(self, body: dict):
-        """Start a playtest: its games run on the workers, in chunks"""
+        """Start a playtest: its games run on the workers, in chunks (keep the `owner_token`:
+        it alone may cancel the playtest)"""
         try:
             spec = playtests.check_request(**body)
         except DOMAIN_ERRORS as exc:
             refuse(exc)
         store = _store()
-        return store.view(store.start(spec)["id"])
+        owner_token = secrets.token_urlsafe(24)
+        return {**store.view(store.start(spec, owner_token)["id"]), "owner_token": owner_token}
 
     @blp.response(200, PlaytestSchema(many=True))
     @blp.paginate()
@@ -59,10 +64,18 @@ class PlaytestResource(MethodView):
 
     @blp.response(200, PlaytestSchema)
     def delete(self, playtest_id: str):
-        """Cancel a playtest: queued chunks never run, a running chunk stops after its current
-        game; the games played are kept and reported"""
-        if _view(playtest_id)["status"] not in RUNNING_STATUSES:
-            abort(409, message="The playtest is over: there is nothing to cancel.")
+        """Cancel a playtest (Authorization: Bearer <owner token>): queued chunks never run, a
+        running chunk stops after its current game; the games played are kept and reported"""
+        view = _view(playtest_id)
+        token = bearer_token()
         store = _store()
+        if token is None:
+            abort(401, message="Cancelling needs the playtest's owner token: send "
+                               "'Authorization: Bearer <owner_token>'.")
+        if not store.is_owner(playtest_id, token):
+            abort(403, message="That is not this playtest's owner token: only whoever started "
+                               "it may cancel it.")
+        if view["status"] not in RUNNING_STATUSES:
+            abort(409, message="The playtest is over: there is nothing to cancel.")
         store.cancel(playtest_id)
         return store.view(playtest_id)

@@ -12,7 +12,7 @@ from rq.job import Job
 
 from api.followups import QUEUES
 from api.play.background import live_workers
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, redis_unreachable
 from api.web.schemas import HealthSchema
 
 blp = Blueprint("system", __name__, url_prefix="/api/v1", description="Service health.")
@@ -21,6 +21,8 @@ blp = Blueprint("system", __name__, url_prefix="/api/v1", description="Service h
 @blp.route("/health")
 class Health(MethodView):
     @blp.response(200, HealthSchema)
+    @blp.alt_response(503, description="Redis cannot be reached: nothing can be read or changed "
+                                       "until it is back (the error body, with Retry-After).")
     def get(self):
         """Web, Redis and worker status"""
         client = current_app.extensions["postplay"]["redis"]
@@ -28,8 +30,8 @@ class Health(MethodView):
             client.ping()
             workers = live_workers(client)
             queues = {name: _queue_health(Queue(name, connection=client)) for name in QUEUES}
-        except redis.RedisError:
-            return {"web": "ok", "redis": "down", "workers": 0, "queued": 0, "status": "down"}
+        except redis.RedisError as exc:
+            raise redis_unreachable() from exc
         return {"web": "ok", "redis": "ok", "workers": workers,
                 "queued": sum(q["depth"] for q in queues.values()), "queues": queues,
                 "status": "ok" if workers else "degraded"}

@@ -244,7 +244,7 @@ def test_429_too_many_requests_with_retry_after(redis_url, redis_client):
     from api.web import create_app
 
     app = create_app({"TESTING": True, "REDIS_URL": redis_url,
-                      "RATELIMIT_DEFAULT": "3 per minute"})
+                      "RATELIMIT_APPLICATION": "3 per minute"})
     client = app.test_client()
     statuses = [client.get("/api/v1/kinds").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]

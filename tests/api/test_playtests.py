@@ -1,7 +1,12 @@
 """The playtest resources over HTTP: start (202), read, list, cancel, and every refusal."""
 from __future__ import annotations
 
+import json
+
 import pytest
+
+from api.store.games import hash_token
+from api.store.keys import playtest_key
 
 SLUG = "factor-multiple"
 
@@ -23,6 +28,8 @@ def test_start_answers_202_with_an_id_a_seed_and_the_planned_chunks(client):
     assert [(c["index"], c["first_game"], c["games"], c["status"], c["done"])
             for c in playtest["chunks"]] == [(0, 0, 10, "queued", 0), (1, 10, 10, "queued", 0),
                                             (2, 20, 5, "queued", 0)]
+    owner_token = playtest.pop("owner_token")
+    assert len(owner_token) >= 32
     assert client.get(f"/api/v1/playtests/{playtest['id']}").get_json() == playtest
 
 
@@ -84,14 +91,34 @@ def test_read_carries_etag_and_304_until_progress(client, run_jobs):
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 200
 
 
+def owner(playtest: dict) -> dict:
+    return {"Authorization": f"Bearer {playtest['owner_token']}"}
+
+
+def test_only_the_owner_token_cancels(client, redis_client):
+    playtest, other = post(client, games=30).get_json(), post(client, games=3).get_json()
+    url = f"/api/v1/playtests/{playtest['id']}"
+    missing = client.delete(url)
+    assert missing.status_code == 401 and "owner token" in missing.get_json()["message"]
+    for token in ("nope", other["owner_token"]):
+        wrong = client.delete(url, headers={"Authorization": f"Bearer {token}"})
+        assert wrong.status_code == 403 and "owner token" in wrong.get_json()["message"]
+    assert client.get(url).get_json()["status"] == "running"
+    assert client.delete(url, headers=owner(playtest)).status_code == 200
+    # kept only as a hash, like seat tokens
+    stored = redis_client.get(playtest_key(playtest["id"]))
+    assert playtest["owner_token"].encode() not in stored
+    assert json.loads(stored)["owner_hash"] == hash_token(playtest["owner_token"])
+
+
 def test_cancel_before_any_chunk_ran_then_409_on_a_second_cancel(client, run_jobs):
     playtest = post(client, games=30).get_json()
-    response = client.delete(f"/api/v1/playtests/{playtest['id']}")
+    response = client.delete(f"/api/v1/playtests/{playtest['id']}", headers=owner(playtest))
     assert response.status_code == 200
     cancelled = response.get_json()
     assert cancelled["status"] == "cancelled" and cancelled["done"] == 0
     assert {c["status"] for c in cancelled["chunks"]} == {"cancelled"}
     assert run_jobs() == 0
     assert cancelled["report"]["games"] == 0 and cancelled["report"]["length"] is None
-    again = client.delete(f"/api/v1/playtests/{playtest['id']}")
+    again = client.delete(f"/api/v1/playtests/{playtest['id']}", headers=owner(playtest))
     assert again.status_code == 409 and "over" in again.get_json()["message"]

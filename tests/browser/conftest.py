@@ -108,6 +108,17 @@ def browser(chromium_path):
         browser.close()
 
 
+def wait_until(page, expression: str, timeout_s: float = 15) -> None:
+    """Wait until the JavaScript `expression` is true on the page, as `page.wait_for_function`
+    would; that one evaluates its predicate with eval() in the page, which the app's
+    Content-Security-Policy refuses, while `page.evaluate` comes from outside the page."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout_s} s: {expression}")
+        page.wait_for_timeout(100)
+
+
 class Console:
     """The browser console's errors and uncaught exceptions, minus those a test allows."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import requests
 
+from tests.browser.conftest import wait_until
+
 # Per kind, a function of the page returning what the board on show draws (JSON-able).
 READ = {
     "prime-drop": """() => ({
@@ -71,7 +73,7 @@ def assert_replay_matches(page, base: str, game_id: str) -> int:
     kind = requests.get(f"{base}/api/v1/games/{game_id}", timeout=10).json()["kind"]
     last = positions[-1]["ply"]
     assert [p["ply"] for p in positions] == list(range(last + 1))
-    page.wait_for_function(f"document.querySelectorAll('.moves li').length === {last}")
+    wait_until(page, f"document.querySelectorAll('.moves li').length === {last}")
     if last:
         page.click("button[aria-label='First position']")
     for position in positions:

@@ -9,6 +9,7 @@ import re
 import pytest
 import requests
 
+from tests.browser.conftest import wait_until
 from tests.browser.test_web_client import assert_fits_phone, start_game
 
 pytestmark = pytest.mark.browser
@@ -95,7 +96,7 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     samples.first.locator("a").click()
     page.wait_for_url(re.compile(f"#/game/{sample['game_id']}$"))
     page.wait_for_selector(".banner:not([hidden])")
-    page.wait_for_function(f"document.querySelectorAll('.moves li').length === {sample['plies']}")
+    wait_until(page, f"document.querySelectorAll('.moves li').length === {sample['plies']}")
     page.click("button[aria-label='First position']")
     page.wait_for_selector(".replay-note:not([hidden])")
     assert page.locator(".fm-grid button.said").count() == 0
@@ -135,3 +136,33 @@ def test_an_invite_only_game_is_joined_through_its_link(new_page, live_server):
     host.wait_for_selector(".player:has-text('Bo')")
     host.wait_for_selector(".status:has-text('Your turn')")
     assert_fits_phone(guest)
+
+
+def test_only_the_browser_that_started_a_playtest_may_cancel_it(new_page, live_server):
+    # someone else's playtest (long, so it keeps the worker busy while the page's waits in queue)
+    others = requests.post(f"{live_server}/api/v1/playtests", timeout=10, json={
+        "kind": "factor-multiple", "bots": ["greedy", "random"], "games": 1000,
+        "chunk_games": 100, "budget_s": 0.05}).json()
+    try:
+        page = new_page(f"/#/playtest/{others['id']}")
+        page.wait_for_selector(".pt-progress .status:has-text('Running')")
+        assert page.locator(".playtest button:has-text('Cancel')").count() == 0
+
+        page.goto("/#/playtests")
+        page.select_option("select[name=kind]", "factor-multiple")
+        page.fill("input[name=games]", "300")
+        page.fill("input[name=budget]", "0.05")
+        page.click("button:has-text('Start the playtest')")
+        page.wait_for_url(re.compile(r"#/playtest/\w+$"))
+        mine = page.url.rsplit("/", 1)[1]
+        token = page.evaluate("JSON.parse(localStorage.getItem('postplay.playtests'))")[mine]
+        assert token and requests.delete(f"{live_server}/api/v1/playtests/{mine}",
+                                         timeout=10).status_code == 401
+        page.click("button:has-text('Cancel the playtest')")
+        page.wait_for_selector(".pt-progress .status:has-text('Cancel')")
+        page.wait_for_selector(".report .card", timeout=PLAYTEST_TIMEOUT_MS)
+        assert requests.get(f"{live_server}/api/v1/playtests/{mine}",
+                            timeout=10).json()["status"] == "cancelled"
+    finally:
+        requests.delete(f"{live_server}/api/v1/playtests/{others['id']}", timeout=10,
+                        headers={"Authorization": f"Bearer {others['owner_token']}"})

@@ -9,6 +9,7 @@ import re
 import pytest
 import requests
 
+from tests.browser.conftest import wait_until
 from tests.browser.drawn import assert_replay_matches
 
 pytestmark = pytest.mark.browser
@@ -39,7 +40,7 @@ def play(page) -> None:
 
 
 def wait_for_moves(page, count: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('.moves li').length >= {count}")
+    wait_until(page, f"document.querySelectorAll('.moves li').length >= {count}")
 
 
 def open_with_tokens(page, game_id: str, kind: str, tokens: dict):
@@ -359,7 +360,7 @@ def test_rules_page(new_page, console, live_server):
         console.allow(REFUSED + r"kinds/factor-multiple/rules$")
     page = new_page("/#/rules/factor-multiple")
     page.wait_for_selector(".rules h1:has-text('Factor/Multiple')")
-    page.wait_for_function("!document.querySelector('.markdown').textContent.includes('Loading')")
+    wait_until(page, "!document.querySelector('.markdown').textContent.includes('Loading')")
     if response.status_code == 200:
         headings = re.findall(r"^#{2,6} ", response.json()["text"], re.M)
         assert page.locator(".markdown :is(h2, h3, h4, h5, h6)").count() == len(headings) > 0
@@ -381,7 +382,7 @@ def test_rules_picture_is_shown_within_a_phone_screen(new_page, screenshot):
     page = new_page("/#/rules/partition")
     picture = page.locator(".markdown img")
     picture.wait_for()
-    page.wait_for_function("document.querySelector('.markdown img').naturalWidth > 0")
+    wait_until(page, "document.querySelector('.markdown img').naturalWidth > 0")
     box = picture.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     screenshot(page, "rules-partition")

@@ -83,4 +83,5 @@ export const listPlaytests = ({ pageSize = 20 } = {}) =>
   request("GET", `/playtests?page_size=${pageSize}`).then((r) => r.data);
 /** The playtest, or {status: 304} when `etag` is still current. */
 export const playtest = (id, etag) => request("GET", `/playtests/${id}`, { etag });
-export const cancelPlaytest = (id) => request("DELETE", `/playtests/${id}`);
+/** Cancel a playtest: only its owner token may. */
+export const cancelPlaytest = (id, token) => request("DELETE", `/playtests/${id}`, { token });

@@ -11,6 +11,8 @@ function build(el, attrs, children) {
       el.setAttribute("class", value.filter(Boolean).join(" "));
     } else if (name === "dataset") {
       Object.assign(el.dataset, value);
+    } else if (name === "style") {
+      el.style.cssText = value;  // through the CSSOM: the Content-Security-Policy refuses style attributes
     } else if (name === "value" && "value" in el) {
       el.value = value;
     } else if (name === "checked" || name === "disabled" || name === "selected") {

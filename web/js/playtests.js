@@ -8,6 +8,7 @@ import { alertBox, fill, h, showAlert } from "./dom.js";
 import { ago } from "./format.js";
 import { optionsFieldset } from "./options.js";
 import { Poller } from "./poller.js";
+import { playtestToken, rememberPlaytest } from "./storage.js";
 
 const POLL_MS = 1000;         // a running playtest, with If-None-Match
 const LIST_POLL_MS = 3000;    // the list, while one of its playtests runs
@@ -45,6 +46,13 @@ async function loadKinds() {
 }
 
 const titleOf = (slug) => kindTitles[slug] || slug;
+
+/** Start a playtest and keep its owner token, so this browser may cancel it; its id. */
+async function startPlaytest(body) {
+  const { data } = await api.startPlaytest(body);
+  rememberPlaytest(data.id, data.owner_token);
+  return data.id;
+}
 
 /** The two bots' names as the report shows them ("greedy A" and "greedy B" in a mirror match). */
 export function botNames(bots) {
@@ -206,9 +214,9 @@ class PlaytestsView {
       }
       submit.disabled = true;
       try {
-        const response = await api.startPlaytest(body);
+        const id = await startPlaytest(body);
         showAlert(this.alert, null);
-        location.hash = `#/playtest/${response.data.id}`;
+        location.hash = `#/playtest/${id}`;
       } catch (err) {
         showAlert(this.alert, err.message);
       } finally {
@@ -329,8 +337,9 @@ class PlaytestView {
       h("p", { class: "muted jobs" }, `Worker jobs: ${Object.entries(jobs).map(([k, n]) => `${n} ${k}`).join(", ")}.`),
       failed.filter((c) => c.error).map((c) => h("p", { class: "note bad" },
         `Games ${c.first_game + 1}–${c.first_game + c.games}: ${c.status}. ${c.error}`)));
-    if (running && p.status === "running") {
-      const cancel = h("button", { type: "button", class: "danger", onclick: () => this.cancel(cancel) },
+    const token = playtestToken(p.id);  // only the browser that started it may cancel it
+    if (running && p.status === "running" && token) {
+      const cancel = h("button", { type: "button", class: "danger", onclick: () => this.cancel(cancel, token) },
         "Cancel the playtest");
       fill(this.actions, cancel);
     } else if (!running) {
@@ -341,10 +350,10 @@ class PlaytestView {
     }
   }
 
-  async cancel(button) {
+  async cancel(button, token) {
     button.disabled = true;
     try {
-      const response = await api.cancelPlaytest(this.id);
+      const response = await api.cancelPlaytest(this.id, token);
       this.apply(response.data);
     } catch (err) {
       showAlert(this.alert, err.message);
@@ -357,10 +366,10 @@ class PlaytestView {
     const p = this.playtest;
     button.disabled = true;
     try {
-      const response = await api.startPlaytest({
+      const id = await startPlaytest({
         kind: p.kind, options: p.options, bots: p.bots, games: p.total, seed: p.seed,
         budget_s: p.budget_s, chunk_games: p.chunk_games, samples: p.samples });
-      location.hash = `#/playtest/${response.data.id}`;
+      location.hash = `#/playtest/${id}`;
     } catch (err) {
       showAlert(this.alert, err.message);
       button.disabled = false;

@@ -1,14 +1,21 @@
-// What the browser remembers: the player's name and the seat tokens of their games.
+// What the browser remembers: the player's name, the seat tokens of their games and the owner
+// tokens of the playtests it started.
 
 const GAMES_KEY = "postplay.games";
 const NAME_KEY = "postplay.name";
+const PLAYTESTS_KEY = "postplay.playtests";
 
-function load() {
+/** The object stored under `key`, or {} when there is none (or it is not JSON). */
+function read(key) {
   try {
-    return JSON.parse(localStorage.getItem(GAMES_KEY)) || {};
+    return JSON.parse(localStorage.getItem(key)) || {};
   } catch {
     return {};
   }
+}
+
+function load() {
+  return read(GAMES_KEY);
 }
 
 function save(games) {
@@ -48,4 +55,16 @@ export function playerName() {
 
 export function setPlayerName(name) {
   localStorage.setItem(NAME_KEY, name);
+}
+
+/** Keep the owner token of a playtest this browser started: it alone may cancel it. */
+export function rememberPlaytest(id, ownerToken) {
+  const owned = read(PLAYTESTS_KEY);
+  owned[id] = ownerToken;
+  localStorage.setItem(PLAYTESTS_KEY, JSON.stringify(owned));
+}
+
+/** The owner token of playtest `id`, when this browser started it. */
+export function playtestToken(id) {
+  return read(PLAYTESTS_KEY)[id] || null;
 }

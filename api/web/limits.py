@@ -1,0 +1,45 @@
+"""Rate limits: one budget per client across every endpoint, stricter limits on what costs the
+server most, and the client's address as the trusted proxies report it.
+
+The limiter keeps its counts in Redis, so every web process shares them. When Redis cannot be
+reached the limiter lets requests through (it fails open): the request then meets the outage
+itself and is answered 503, which is the truth, rather than 500 from the limiter.
+"""
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+# The stricter limits, each on one endpoint and method, with the config key of its limit string.
+# Accounts will add their sign-in here, keyed by the account as well as by the address, so that
+# guessing one account's password from many addresses is slowed too.
+STRICT_LIMITS = (
+    ("games.Games", "POST", "LIMIT_NEW_GAME"),
+    ("playtests.Playtests", "POST", "LIMIT_NEW_PLAYTEST"),
+)
+
+
+def init_limits(app: Flask, redis_timeout_s: float) -> Limiter | None:
+    """Trust X-Forwarded-For through `TRUSTED_PROXIES` proxies, then limit per client address."""
+    proxies = int(app.config["TRUSTED_PROXIES"])
+    if proxies:
+        # each trusted proxy appends the address it saw; one more would be the client's own lie
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+    if not app.config.get("RATELIMIT_ENABLED", True):
+        return None
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
+        "socket_connect_timeout": redis_timeout_s, "socket_timeout": redis_timeout_s})
+    limiter = Limiter(
+        get_remote_address, app=app,
+        application_limits=[lambda: app.config["RATELIMIT_APPLICATION"]],
+        # a browser's CORS preflight is not a request of its own: it should not halve the budget
+        application_limits_exempt_when=lambda: request.method == "OPTIONS",
+        headers_enabled=True, swallow_errors=True)
+    for endpoint, method, setting in STRICT_LIMITS:
+        app.view_functions[endpoint] = limiter.limit(
+            lambda setting=setting: app.config[setting], methods=[method],
+            scope=endpoint)(app.view_functions[endpoint])
+    return limiter
