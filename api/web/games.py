@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from flask import current_app
+from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import abort
 
