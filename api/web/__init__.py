@@ -14,13 +14,15 @@ from api.followups import RQFollowups
 from api.store.games import GameStore
 from api.web.errors import PostplayApi
 from api.web.game_shapes import ShapesPlugin
+from api.web.limits import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_BODY_BYTES = 64 * 1024
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=str(ROOT / "web"), static_url_path="/static")
+    app.json = BoundedJSONProvider(app)
+    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, MAX_BODY_BYTES)
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         SEEDS_DIR=str(ROOT / "seeds"),
