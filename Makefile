@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench ladders openapi check-openapi clean
+.PHONY: run test fuzz bench ladders openapi check-openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q --doctest-modules api tests
+
+# schemathesis against the OpenAPI document, long (make test runs a short pass): its figures at the end
+FUZZ_EXAMPLES ?= 800
+fuzz: $(STAMP)
+	POSTPLAY_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q tests/api/test_fuzz.py
 
 bench: $(STAMP)
 	$(PY) -m tests.benchmarks

@@ -151,9 +151,19 @@ def _redis_url() -> str:
 
 def _gunicorn_argv(args) -> list[str]:
     _redis_url()
-    return [sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}",
-            "--workers", str(args.web_workers), "--worker-class", "gthread", "--threads", "4",
-            "--access-logfile", "-", "api.web.wsgi:app"]
+    return [sys.executable, "-m", "gunicorn", *gunicorn_options(),
+            "--bind", f"{args.host}:{args.port}", "--workers", str(args.web_workers),
+            "--threads", "4", "--access-logfile", "-", "api.web.wsgi:app"]
+
+
+def gunicorn_options() -> list[str]:
+    """The worker (gthread, answering gunicorn's own errors as JSON) and its request limits."""
+    from api.web import gunicorn_worker as w
+
+    return ["--worker-class", "api.web.gunicorn_worker.JsonErrorsWorker",
+            "--limit-request-line", str(w.LIMIT_REQUEST_LINE),
+            "--limit-request-fields", str(w.LIMIT_REQUEST_FIELDS),
+            "--limit-request-field_size", str(w.LIMIT_REQUEST_FIELD_SIZE)]
 
 
 if __name__ == "__main__":

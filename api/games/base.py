@@ -7,7 +7,8 @@ storage or job imports below `api/games/`.
 
 Two errors, both `ValueError`, tell a move that is not of the game's shape (`MalformedMove`, an
 HTTP 400 naming the field) from a well-formed move the rules forbid here (`IllegalMove`, an HTTP
-422 whose message a player can read). A bad option is `BadOption`, naming the option.
+422 whose message a player can read). A field the move's shape does not have is `UnknownField`
+(422, naming it). A bad option is `BadOption`, naming the option.
 """
 from __future__ import annotations
 
@@ -22,6 +23,16 @@ class MalformedMove(ValueError):
     """The move is not of the game's shape; `field` names the part at fault (`move.row`)."""
 
     def __init__(self, message: str, field: str = "move"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class UnknownField(ValueError):
+    """A move (or a part of one) carries a field its shape does not have; `field` names it
+    (`move.evil`). Well formed, yet not accepted: an HTTP 422."""
+
+    def __init__(self, message: str, field: str):
         super().__init__(message)
         self.message = message
         self.field = field
@@ -254,14 +265,24 @@ class Game(abc.ABC):
 
 # Reading move fields, shared by every game's parse_move.
 
-def move_object(data: Any, types: tuple[str, ...]) -> str:
-    """Check `data` is an object whose `type` is one of `types`; return the type."""
+def move_object(data: Any, shapes: dict[str, tuple[str, ...]]) -> str:
+    """Check `data` is an object whose `type` is one of `shapes` (move type -> its field names)
+    and that has no other field; return the type."""
     if not isinstance(data, dict):
         raise MalformedMove("A move must be a JSON object.", "move")
     kind = data.get("type")
-    if kind not in types:
-        raise MalformedMove(f"Move type must be one of {_listing(types)}.", "move.type")
+    if not isinstance(kind, str) or kind not in shapes:
+        raise MalformedMove(f"Move type must be one of {_listing(shapes)}.", "move.type")
+    known_fields(data, ("type", *shapes[kind]), "move", f"A {kind!r} move")
     return kind
+
+
+def known_fields(data: dict, names: tuple[str, ...], prefix: str, what: str) -> None:
+    """Refuse a field of `data` that is not in `names`, naming the first one (UnknownField)."""
+    for name in data:
+        if name not in names:
+            raise UnknownField(f"{what} has no field {name!r}; its fields are "
+                               f"{', '.join(names)}.", f"{prefix}.{name}")
 
 
 def int_field(data: dict, name: str, lo: int | None = None, hi: int | None = None,

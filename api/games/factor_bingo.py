@@ -88,7 +88,8 @@ class FactorBingo(Game):
 
     @classmethod
     def parse_move(cls, data: Any) -> Move:
-        kind = move_object(data, ("fill", "start", "call"))
+        kind = move_object(data, {"fill": ("letter", "number"), "start": ("number",),
+                                  "call": ("number",)})
         number = int_field(data, "number")
         if kind == "start":
             return Start(number)

@@ -45,7 +45,7 @@ class FactorMultiple(Game):
 
     @classmethod
     def parse_move(cls, data: Any) -> Say:
-        move_object(data, ("say",))
+        move_object(data, {"say": ("number",)})
         return Say(int_field(data, "number"))
 
 

@@ -143,7 +143,8 @@ class Partition(Game):
 
     @classmethod
     def parse_move(cls, data: Any) -> Move:
-        kind = move_object(data, ("stick", "claim", "subdivide"))
+        kind = move_object(data, {"stick": ("edge", "close"), "claim": ("hex",),
+                                  "subdivide": ("edge",)})
         if kind == "claim":
             return Claim(int_field(data, "hex"))
         edge = tuple(sorted(pair_field(data, "edge")))

@@ -63,7 +63,7 @@ class Ploid(Game):
 
     @classmethod
     def parse_move(cls, data: Any) -> Move:
-        if move_object(data, ("place", "pass")) == "pass":
+        if move_object(data, {"place": ("row", "col", "piece"), "pass": ()}) == "pass":
             return Pass()
         row, col = int_field(data, "row"), int_field(data, "col")
         piece = data.get("piece")

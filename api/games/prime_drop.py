@@ -23,7 +23,8 @@ from typing import Any, Iterable, NamedTuple
 import flint
 
 from api.games.base import (BackgroundRule, Game, IllegalMove, MalformedMove, Move, Option, Outcome,
-                            Pass, State, int_field, move_object, pair_field)
+                            Pass, State, int_field, known_fields, move_object,
+                            pair_field)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -38,6 +39,9 @@ DEFAULT_TILES = {"0": 2, "1": 5, "2": 3, "3": 5, "4": 3, "5": 3, "6": 3, "7": 5,
 MAX_TILES = 99
 # What the server switches on for games with a clock when the creator leaves `timeout_rule` null.
 CLOCKED_TIMEOUT_RULE = {"after_s": 3600, "streak": 10}
+# the timeout rule's bounds, so its first check is always a date the job queue can schedule
+TIMEOUT_RULE_MAX = {"after_s": 30 * 24 * 3600, "streak": 10_000}
+TILE_FIELDS = ("row", "col", "digit")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,10 +119,10 @@ def check_timeout_rule(value: Any) -> dict | None:
     if not isinstance(value, dict) or set(value) != {"after_s", "streak"}:
         raise ValueError('Option timeout_rule must be null or '
                          '{"after_s": seconds, "streak": turns}.')
-    for name in ("after_s", "streak"):
+    for name, most in TIMEOUT_RULE_MAX.items():
         n = value[name]
-        if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-            raise ValueError(f"timeout_rule.{name} must be a whole number above 0.")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 < n <= most:
+            raise ValueError(f"timeout_rule.{name} must be a whole number from 1 to {most}.")
     return dict(value)
 
 
@@ -162,8 +166,9 @@ class PrimeDrop(Game):
                check=check_tiles),
         Option("timeout_rule", "json", None,
                'null (on as {"after_s": 3600, "streak": 10} when the game has a clock, else off) '
-               'or {"after_s", "streak"}: after after_s seconds, the first player to hold fewer '
-               "tiles at the end of streak turns in a row wins.",
+               'or {"after_s", "streak"}: after after_s seconds (at most 30 days), the first '
+               "player to hold fewer tiles at the end of streak turns (at most 10000) in a row "
+               "wins.",
                check=check_timeout_rule),
     )
     background_rules = (TimeoutRule(),)
@@ -176,7 +181,8 @@ class PrimeDrop(Game):
 
     @classmethod
     def parse_move(cls, data: Any) -> Move:
-        kind = move_object(data, ("drop", "double", "challenge", "pass"))
+        kind = move_object(data, {"drop": TILE_FIELDS, "double": ("tiles",),
+                                  "challenge": ("from", "to", "factor"), "pass": ()})
         if kind == "drop":
             return _parse_tile(data, "move")
         if kind == "double":
@@ -188,6 +194,7 @@ class PrimeDrop(Game):
                 if not isinstance(tile, dict):
                     raise MalformedMove("Each tile must be an object with row, col and digit.",
                                         f"move.tiles[{k}]")
+                known_fields(tile, TILE_FIELDS, f"move.tiles[{k}]", "A tile")
             return DoubleDown(*(_parse_tile(t, f"move.tiles[{k}]") for k, t in enumerate(tiles)))
         if kind == "challenge":
             return Challenge(pair_field(data, "from"), pair_field(data, "to"),

@@ -20,6 +20,7 @@ import threading
 import time
 
 import redis
+from rq import Queue
 from rq.job import Job, JobStatus
 
 from api.followups import RQFollowups, bot_job_id
@@ -39,8 +40,9 @@ GRACE_S = 2.0  # a bot to move for less long is left to the job its change enque
 GC_S = 600.0  # how often the elected worker collects what the retention rules let go
 PLAYTEST_KEPT_S = float(os.environ.get("POSTPLAY_PLAYTEST_RETENTION_DAYS", "30")) * 86400
 MAX_ATTEMPTS = 5  # enqueues of one bot move by the reconciler before it gives up and says so
-# a started job whose worker is still alive is pending; these statuses say a job will still run
-PENDING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+# a job will still run when it is waiting in its queue, scheduled or deferred, or started by a
+# worker that is still alive
+WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
 class Background:
@@ -140,10 +142,13 @@ class Background:
         if job is None:
             return False
         status = job.get_status(refresh=False)
-        if status in PENDING:
-            return True
-        return status == JobStatus.STARTED and bool(
-            job.worker_name and self.redis.exists(keys.worker_key(job.worker_name)))
+        if status == JobStatus.QUEUED:
+            # still "queued" once a worker took it, until its horse marks it started: a worker
+            # killed between the two leaves it in no queue at all
+            return Queue(job.origin, connection=self.redis).get_job_position(job_id) is not None
+        if status == JobStatus.STARTED:
+            return bool(job.worker_name and self.redis.exists(keys.worker_key(job.worker_name)))
+        return status in WAITING
 
 
 def collect_garbage(client: redis.Redis, now: float) -> dict[str, int]:

@@ -13,10 +13,10 @@ from api.store.games import GameStore
 from api.web.errors import PostplayApi
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
+from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 from api.web.limits import init_limits
 
 ROOT = Path(__file__).resolve().parents[2]
-MAX_BODY_BYTES = 64 * 1024
 # how long a request waits on Redis: down or unreachable, it is answered 503 instead of hanging
 REDIS_TIMEOUT_S = 2.0
 # Swagger UI's files change only with the installed package: a day in the browser's cache is safe.
@@ -31,6 +31,8 @@ def _on(name: str, default: str) -> bool:
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=str(ROOT / "web"), static_url_path="/static")
+    app.json = BoundedJSONProvider(app)
+    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, MAX_BODY_BYTES)
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         SEEDS_DIR=str(ROOT / "seeds"),

@@ -5,14 +5,18 @@ from __future__ import annotations
 import logging
 
 import flask_smorest
+import marshmallow as ma
 import redis
+from flask import current_app
 from flask_smorest import abort
-from webargs.flaskparser import FlaskParser
+from webargs.core import missing
+from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 from api.clocks import BadTimeControl
-from api.games import BadOption, IllegalMove, MalformedMove
+from api.games import BadOption, IllegalMove, MalformedMove, UnknownField
 from api.play import errors as refusals
+from api.web.input_bounds import MAX_PAGE, BadJson
 
 log = logging.getLogger(__name__)
 
@@ -29,13 +33,58 @@ REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutE
 REDIS_RETRY_AFTER_S = 5
 
 
+class Unacceptable(str):
+    """A validation message for a value that is well formed but not allowed (a name with a
+    control character): the request is a 422 when every message is one of these."""
+
+
 class BodyParser(FlaskParser):
+    """Malformed input is a 400 naming the field; JSON is read through the app's bounded loader
+    (api/web/input_bounds.py), so a body too deep or with too long a number is a 400 too."""
+
     DEFAULT_VALIDATION_STATUS = 400
+
+    def load_json(self, req, schema):
+        if not is_json_request(req):
+            return missing
+        data = req.get_data(cache=True)
+        if not data.strip():
+            return missing
+        try:
+            return current_app.json.loads(data)
+        except BadJson as exc:
+            abort(400, message=exc.message)
+
+    def handle_error(self, error, req, schema, *, error_status_code, error_headers):
+        messages = list(_leaves(error.messages))
+        if messages and all(isinstance(m, Unacceptable) for m in messages):
+            error_status_code = 422
+        super().handle_error(error, req, schema, error_status_code=error_status_code,
+                             error_headers=error_headers)
+
+
+class PageParser(FlaskParser):
+    """A page or page size out of range is well formed but not served: 422 naming it."""
+
+    DEFAULT_VALIDATION_STATUS = 422
 
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = BodyParser()
-    PAGINATION_ARGUMENTS_PARSER = BodyParser()
+    PAGINATION_ARGUMENTS_PARSER = PageParser()
+
+    def paginate(self, pager=None, **kwargs):
+        """flask-smorest's pagination, with `page` bounded by MAX_PAGE too (in the document as
+        well: the parameters' schema is the one the wrapper reads)."""
+        decorate = super().paginate(pager, **kwargs)
+
+        def decorator(func):
+            wrapper = decorate(func)
+            page = wrapper._apidoc["pagination"]["parameters"]["schema"]._declared_fields["page"]
+            page.validators = [ma.validate.Range(min=1, max=MAX_PAGE)]
+            return wrapper
+
+        return decorator
 
 
 class PostplayApi(flask_smorest.Api):
@@ -81,7 +130,7 @@ def refuse(exc: Exception):
     """Turn a domain error into the API's response (this never returns)."""
     if isinstance(exc, MalformedMove):
         abort(400, message=exc.message, errors={"json": {exc.field: [exc.message]}})
-    if isinstance(exc, (BadOption, BadTimeControl)):
+    if isinstance(exc, (BadOption, BadTimeControl, UnknownField)):
         abort(422, message=exc.message, errors={"json": {exc.field: [exc.message]}})
     if isinstance(exc, IllegalMove):
         abort(422, message=exc.message)
@@ -89,6 +138,18 @@ def refuse(exc: Exception):
         if isinstance(exc, cls):
             abort(status, message=exc.message)
     raise exc
+
+
+def _leaves(tree):
+    """Every message in webargs' nested errors."""
+    if isinstance(tree, dict):
+        for sub in tree.values():
+            yield from _leaves(sub)
+    elif isinstance(tree, list):
+        for sub in tree:
+            yield from _leaves(sub)
+    else:
+        yield tree
 
 
 def _flatten(tree, path: tuple[str, ...] = ()) -> dict[str, list]:

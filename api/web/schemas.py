@@ -7,6 +7,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.play.record import Seat
+from api.web.errors import Unacceptable
 from api.web.game_shapes import LISTED_MOVES, PLAYED_MOVES, PLAYER_MOVES, MoveField
 
 
@@ -22,13 +23,45 @@ SEAT_SHAPES = ('A seat is {"human": {"name": ...}}, {"bot": "<level>"} or {"open
 
 
 class PlayerName(fields.String):
-    """A player's name: stripped, then 1 to 40 characters."""
+    """A player's name: stripped, then 1 to 40 printable characters. Control and format
+    characters (Unicode Cc and Cf: bidi overrides and isolates, zero-width joiners...) are
+    refused, so a name cannot reorder or hide the text around it. A string that is no name is a
+    422; a value that is not a string stays a 400."""
+
+    MAX = 40
+
+    def __init__(self, **kwargs):
+        super().__init__(metadata={"description": f"1 to {self.MAX} printable characters, "
+                                                  "without control or format characters.",
+                                   "minLength": 1, "maxLength": self.MAX}, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         name = super()._deserialize(value, attr, data, **kwargs).strip()
-        if not 1 <= len(name) <= 40:
-            raise ma.ValidationError("A name is 1 to 40 characters.")
+        if not 1 <= len(name) <= self.MAX:
+            raise ma.ValidationError(Unacceptable(f"A name is 1 to {self.MAX} characters."))
+        # not printable: Unicode's Cc and Cf (bidi overrides and isolates, zero-width characters),
+        # separators other than the space, unassigned code points and lone surrogates
+        if not name.isprintable():
+            raise ma.ValidationError(Unacceptable(
+                "A name may not hold control or format characters (such as a right-to-left "
+                "override)."))
         return name
+
+
+class FirstSeat(fields.Field):
+    """`first`: exactly 0, 1 or "random" (not 0.0, not true)."""
+
+    CHOICES = {"oneOf": [{"type": "integer", "enum": [0, 1]},
+                         {"type": "string", "enum": ["random"]}],
+               "description": 'Seat that moves first: 0, 1 or "random".'}
+
+    def __init__(self, **kwargs):
+        super().__init__(metadata=self.CHOICES, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == "random" or (type(value) is int and value in (0, 1)):
+            return value
+        raise ma.ValidationError('first must be 0, 1 or "random".')
 
 
 class HumanSchema(StrictSchema):
@@ -74,10 +107,7 @@ class GameCreateSchema(StrictSchema):
                         validate=validate.Length(equal=2, error="A game has two seats."),
                         metadata={"description": "Two seats. " + SEAT_SHAPES,
                                   "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
-    first = fields.Raw(load_default="random",
-                       validate=validate.OneOf([0, 1, "random"],
-                                               error="first must be 0, 1 or \"random\"."),
-                       metadata={"description": "Seat that moves first: 0, 1 or \"random\"."})
+    first = FirstSeat(load_default="random")
     time_control = fields.Dict(load_default=None, allow_none=True,
                                metadata={"description": "See GET /kinds for the shapes."})
 

@@ -1,0 +1,38 @@
+"""The gunicorn worker `postplay serve` runs: gunicorn's threaded worker, whose own answers (a
+request line or header over its limits, a request that is not HTTP) are JSON like every other
+error of the API, rather than gunicorn's HTML page. gunicorn writes them before the request
+reaches Flask, through `gunicorn.util.write_error`, which this worker replaces in its process."""
+from __future__ import annotations
+
+import json
+
+from gunicorn import util
+from gunicorn.workers.gthread import ThreadWorker
+
+# gunicorn's request line and header limits (`--limit-request-line`, `--limit-request-fields`,
+# `--limit-request-field_size`), which `postplay serve` passes
+LIMIT_REQUEST_LINE = 4094
+LIMIT_REQUEST_FIELDS = 100
+LIMIT_REQUEST_FIELD_SIZE = 8190
+MESSAGES = {
+    400: "The request is not valid HTTP.",
+    414: f"The request line is too long: the URL may be at most {LIMIT_REQUEST_LINE} bytes.",
+    431: f"The request headers are too large: at most {LIMIT_REQUEST_FIELDS} of them, each at "
+         f"most {LIMIT_REQUEST_FIELD_SIZE} bytes.",
+    500: "The server encountered an internal error.",
+}
+
+
+def write_json_error(sock, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's `write_error`, writing the API's error body `{code, status, message}`."""
+    body = json.dumps({"code": status_int, "status": reason,
+                       "message": MESSAGES.get(status_int, reason + ".")}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+    util.write_nonblock(sock, head.encode("latin1") + body)
+
+
+class JsonErrorsWorker(ThreadWorker):
+    def init_process(self):
+        util.write_error = write_json_error
+        super().init_process()

@@ -1,0 +1,92 @@
+"""Bounds on what a request may carry, so no input can reach past the schemas into a 500: the
+body's size (chunked bodies included), the JSON's nesting depth and the size of its integers, and
+the page a list may ask for."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import Any
+
+from flask.json.provider import DefaultJSONProvider
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_JSON_DEPTH = 32
+MAX_INT_DIGITS = 100
+MAX_PAGE = 1_000_000
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class BadJson(ValueError):
+    """The body is not JSON the API reads; `message` says why, for the player."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def load_json(text: str | bytes) -> Any:
+    """The body's JSON, refused (BadJson) when it is invalid, nested deeper than MAX_JSON_DEPTH,
+    holds a whole number of more than MAX_INT_DIGITS digits, or NaN or Infinity (not JSON)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadJson("The body is not UTF-8 text.") from None
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise BadJson(f"The JSON body is nested more than {MAX_JSON_DEPTH} levels deep.")
+    try:
+        return json.loads(text, parse_int=_whole, parse_constant=_no_constant)
+    except BadJson:
+        raise
+    except (ValueError, RecursionError):
+        raise BadJson("The body is not valid JSON.") from None
+
+
+class BoundedJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, reading request bodies through `load_json`."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return load_json(s)
+
+
+class BoundedChunkedBody:
+    """WSGI middleware: a chunked body (which has no Content-Length) is read here, up to one byte past
+    MAX_BODY_BYTES, and handed on as a plain body with its length, so Werkzeug's
+    MAX_CONTENT_LENGTH check answers an oversized one with 413. (Werkzeug reads a chunked stream
+    only up to the limit and stops there without an error: the body was cut short, and its
+    JSON was a 400, or even valid.)"""
+
+    def __init__(self, app, limit: int = MAX_BODY_BYTES):
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ, start_response):
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if chunked and environ.get("wsgi.input_terminated"):
+            body = environ["wsgi.input"].read(self.limit + 1)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.app(environ, start_response)
+
+
+def _depth(text: str) -> int:
+    """How deep arrays and objects nest, brackets inside strings aside."""
+    depth = deepest = 0
+    for bracket in _BRACKET.findall(_STRING.sub('""', text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _whole(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise BadJson(f"A number in the body has more than {MAX_INT_DIGITS} digits.")
+    return int(digits)
+
+
+def _no_constant(name: str):
+    raise BadJson(f"{name} is not a JSON value.")

@@ -1,0 +1,135 @@
+"""Schemathesis against the app's own OpenAPI document, in process: every operation, with
+positive and negative data, its examples and boundary values. Path parameters are often a real
+game or playtest and the bearer token a real seat's, so moves and resignations reach the engines.
+
+No request may get a 5xx, every response must match the document, and every error must be JSON
+with a `message`. `make test` runs a bounded pass; `make fuzz` a long one
+(POSTPLAY_FUZZ_EXAMPLES, per operation) that prints its figures.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from schemathesis import checks
+from schemathesis.core.failures import Failure, FailureGroup, ServerError
+from schemathesis.openapi.checks import JsonSchemaError
+
+from api.bots import levels
+from api.games import GAMES
+from api.web import create_app
+from tests.api.helpers import create
+
+EXAMPLES = int(os.environ.get("POSTPLAY_FUZZ_EXAMPLES", "40"))
+CHECKS = [checks.not_a_server_error, checks.response_schema_conformance,
+          checks.content_type_conformance]
+
+# the document as the code makes it (`postplay openapi` does the same), loaded at import: the
+# fixture loader (`schemathesis.pytest.from_fixture`) sets a node attribute pytest 9.2 no longer
+# has. Requests go to the test's `app`, which has the test Redis.
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json",
+                                        create_app({"RATELIMIT_ENABLED": False}))
+# real ids and tokens for the hook below, made afresh for each operation's test
+POOL: dict = {"games": [], "playtests": []}
+
+
+class Tally:
+    """What the fuzzer sent and what came back."""
+
+    def __init__(self):
+        self.requests = 0
+        self.server_errors = 0
+        self.schema_violations = 0
+        self.other_failures = 0
+        self.by_status: dict[int, int] = {}
+        self.started = time.monotonic()
+
+    def count(self, status: int) -> None:
+        self.requests += 1
+        self.by_status[status] = self.by_status.get(status, 0) + 1
+        self.server_errors += status >= 500
+
+    def failed(self, exc: BaseException) -> None:
+        failures = exc.exceptions if isinstance(exc, FailureGroup) else [exc]
+        self.schema_violations += any(isinstance(f, JsonSchemaError) for f in failures)
+        self.other_failures += any(not isinstance(f, (JsonSchemaError, ServerError))
+                                   for f in failures)
+
+    def line(self) -> str:
+        statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.by_status.items()))
+        return (f"fuzz: {self.requests} requests, {self.server_errors} server errors (5xx), "
+                f"{self.schema_violations} schema violations, {self.other_failures} other "
+                f"failures, in {time.monotonic() - self.started:.0f} s ({statuses})")
+
+
+@pytest.fixture(scope="module")
+def tally(request):
+    figures = Tally()
+    yield figures
+    with request.config.pluginmanager.get_plugin("capturemanager").global_and_fixture_disabled():
+        print("\n" + figures.line())
+
+
+@pytest.fixture(autouse=True)
+def pool(client):
+    """Real games of every kind (two people, one open seat, a bot) and a playtest, with the
+    seat tokens of their human seats."""
+    games = []
+    for kind in sorted(GAMES):
+        for seats in ([{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
+                      [{"human": {"name": "Ada"}}, {"open": True}],
+                      [{"human": {"name": "Ada"}}, {"bot": next(iter(levels(kind)))}]):
+            game = create(client, kind=kind, seats=seats, first=0)
+            games.append((game["id"], sorted(game["tokens"].values())))
+    playtest = client.post("/api/v1/playtests", json={"kind": "factor-multiple",
+                                                      "bots": ["random", "random"], "games": 2})
+    assert playtest.status_code == 202, playtest.get_json()
+    POOL.update(games=games, playtests=[playtest.get_json()["id"]],
+                ply=lambda game_id: client.get(f"/api/v1/games/{game_id}").get_json()["ply"])
+
+
+@schema.hook
+def flatmap_case(context, case):
+    return st.tuples(st.integers(0, 3 * len(GAMES)), st.integers(0, 2),
+                     st.booleans()).map(lambda drawn: _with_real_ids(case, POOL, *drawn))
+
+
+def _with_real_ids(case, pool, game: int, seat: int, current_ply: bool):
+    """Put a pool game (or keep the generated id, at index len) and one of its seat tokens (or
+    none, at seat 2) in the case, and for a move, the game's current ply when `current_ply`."""
+    params = case.path_parameters or {}
+    if "game_id" in params and game < len(pool["games"]):
+        game_id, tokens = pool["games"][game]
+        params["game_id"] = game_id
+        if seat < len(tokens):
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {tokens[seat]}"}
+        if current_ply and isinstance(case.body, dict) and "ply" in case.body:
+            case.body["ply"] = pool["ply"](game_id)
+    if "playtest_id" in params and game % 2:
+        params["playtest_id"] = pool["playtests"][0]
+    return case
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_no_server_error_and_every_response_as_documented(case, app, tally):
+    # uncompressed: schemathesis reads the body as it comes (compression is tested on its own)
+    case.headers = {**(case.headers or {}), "Accept-Encoding": "identity"}
+    response = case.call(app=app)
+    tally.count(response.status_code)
+    try:
+        case.validate_response(response, checks=CHECKS)
+    except (Failure, FailureGroup) as exc:
+        tally.failed(exc)
+        raise
+    if response.status_code >= 400:
+        body = response.json()
+        if not (isinstance(body, dict) and isinstance(body.get("message"), str)
+                and body["message"]):
+            tally.other_failures += 1
+            pytest.fail(f"an error without a message: {body!r}")

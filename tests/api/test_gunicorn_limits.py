@@ -1,0 +1,121 @@
+"""Against a real gunicorn, started as `postplay serve` starts it: the limits gunicorn enforces
+before Flask sees a request (request line, headers) and a chunked body over 64 KiB are answered
+with the API's JSON errors."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from api.cli import gunicorn_options
+from api.store.embedded import free_port
+from api.web.gunicorn_worker import LIMIT_REQUEST_FIELD_SIZE, LIMIT_REQUEST_LINE
+from api.web.input_bounds import MAX_BODY_BYTES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def server(redis_url, tmp_path_factory):
+    """(host, port) of gunicorn serving the app with `postplay serve`'s worker and limits."""
+    log = tmp_path_factory.mktemp("gunicorn") / "web.log"
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off"}
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_options(),
+                             "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "2",
+                             "api.web.wsgi:app"],
+                            cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                requests.get(f"http://127.0.0.1:{port}/api/v1/kinds", timeout=2)
+                break
+            except requests.RequestException:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError(f"gunicorn did not start; see {log}") from None
+                time.sleep(0.2)
+        yield "127.0.0.1", port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def raw(server, request: bytes) -> tuple[int, dict, dict]:
+    """Send `request` as it is; the status, headers and JSON body of the answer."""
+    with socket.create_connection(server, timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+def assert_json_error(answer, status: int) -> dict:
+    code, headers, body = answer
+    assert code == status and headers["Content-Type"] == "application/json"
+    assert body["code"] == status and body["message"]
+    return body
+
+
+def test_a_request_line_over_the_limit_is_a_json_414(server):
+    path = "/api/v1/games?kind=" + "x" * LIMIT_REQUEST_LINE
+    body = assert_json_error(raw(server, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()), 414)
+    assert str(LIMIT_REQUEST_LINE) in body["message"]
+
+
+def test_a_request_line_under_the_limit_reaches_the_app(server):
+    path = "/api/v1/games?kind=" + "x" * (LIMIT_REQUEST_LINE - 100)
+    code, _, body = raw(server, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .encode())
+    assert code == 200 and body == []
+
+
+def test_a_header_over_the_limit_is_a_json_431(server):
+    header = "X-Big: " + "x" * LIMIT_REQUEST_FIELD_SIZE
+    assert_json_error(raw(server, f"GET /api/v1/kinds HTTP/1.1\r\nHost: x\r\n{header}\r\n\r\n"
+                          .encode()), 431)
+
+
+def test_too_many_headers_is_a_json_431(server):
+    headers = "".join(f"X-H{i}: 1\r\n" for i in range(150))
+    assert_json_error(raw(server, f"GET /api/v1/kinds HTTP/1.1\r\nHost: x\r\n{headers}\r\n"
+                          .encode()), 431)
+
+
+def test_a_request_that_is_not_http_is_a_json_400(server):
+    assert_json_error(raw(server, b"HELLO\r\n\r\n"), 400)
+
+
+def test_a_chunked_body_over_the_limit_is_a_json_413(server):
+    games = f"http://{server[0]}:{server[1]}/api/v1/games"
+    before = requests.get(games, timeout=10).headers["X-Pagination"]
+    body = json.dumps({"kind": "factor-multiple", "seats": [{"open": True}] * 2}).encode()
+
+    def chunks():
+        yield body
+        for _ in range(MAX_BODY_BYTES // 4096 + 1):
+            yield b" " * 4096
+
+    response = requests.post(games, data=chunks(), timeout=10,
+                             headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and response.json()["message"]
+    assert requests.get(games, timeout=10).headers["X-Pagination"] == before
+
+
+def test_a_chunked_body_under_the_limit_is_read(server):
+    body = json.dumps({"kind": "factor-multiple", "seats": [{"open": True}] * 2}).encode()
+    response = requests.post(f"http://{server[0]}:{server[1]}/api/v1/games",
+                             data=iter([body[:10], body[10:]]), timeout=10,
+                             headers={"Content-Type": "application/json"})
+    assert response.status_code == 201, response.text
