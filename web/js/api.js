@@ -1,5 +1,7 @@
 // The public HTTP API (/api/v1): every request the client makes goes through here.
 
+import * as storage from "./storage.js";
+
 const BASE = "/api/v1";
 
 /** A refusal from the API; `message` is the sentence the API wrote for the player. */
@@ -69,11 +71,28 @@ export const history = (id) => request("GET", `/games/${id}/moves`).then((r) => 
 export const positions = (id, from = 0) => request("GET", `/games/${id}/positions?from=${from}`)
   .then((r) => r.data);
 export const legalMoves = (id) => request("GET", `/games/${id}/legal-moves`).then((r) => r.data);
-export const create = (body) => request("POST", "/games", { body });
+/** A new game; signed in, it is the account's (`{"me": true}` seats, challenges). */
+export const create = (body) => request("POST", "/games", { body, token: accountToken() });
 export const join = (id, name) => request("POST", `/games/${id}/join`, { body: { name } });
-export const move = (id, token, mv, ply) =>
-  request("POST", `/games/${id}/moves`, { token, body: { move: mv, ply } });
-export const resign = (id, token) => request("POST", `/games/${id}/resign`, { token });
+
+/**
+ * What plays `seat` of `game`: the seat token when this browser holds one, else the account
+ * token when the seat is the signed-in account's; null when neither.
+ */
+export function credentialFor(game, seat) {
+  const token = storage.tokensFor(game.id)[seat];
+  if (token) return token;
+  return storage.isMe(game.seats[seat]?.player) ? accountToken() : null;
+}
+
+export const move = (game, seat, mv) => request("POST", `/games/${game.id}/moves`,
+  { token: credentialFor(game, seat), body: { move: mv, ply: game.ply } });
+export const resign = (game, seat) =>
+  request("POST", `/games/${game.id}/resign`, { token: credentialFor(game, seat) });
+/** A new game like `game` with the seats swapped, asked for by a player of `seat` (as the
+ * account when the seat is the account's, so the opponent's account gets a challenge). */
+export const rematch = (game, seat) => request("POST", `/games/${game.id}/rematch`,
+  { token: storage.isMe(game.seats[seat]?.player) ? accountToken() : credentialFor(game, seat) });
 /** Perfect-play verdicts: {status: 202, ...} while the worker computes them. */
 export const analysis = (id, ply) => request("GET", `/games/${id}/analysis?ply=${ply}`);
 
@@ -85,3 +104,53 @@ export const listPlaytests = ({ pageSize = 20 } = {}) =>
 export const playtest = (id, etag) => request("GET", `/playtests/${id}`, { etag });
 /** Cancel a playtest: only its owner token may. */
 export const cancelPlaytest = (id, token) => request("DELETE", `/playtests/${id}`, { token });
+
+/** Accounts: each call below (but signing up, in and recovering) sends the account token. */
+function accountToken() {
+  return storage.account()?.token || null;
+}
+
+/** A request with the account token; a 401 means the token was revoked: this browser signs out. */
+async function asAccount(method, path, options = {}) {
+  const token = accountToken();
+  try {
+    return await request(method, path, { ...options, token });
+  } catch (err) {
+    if (err.status === 401 && token && accountToken() === token) storage.signOut();
+    throw err;
+  }
+}
+
+export const signUp = (username, password) =>
+  request("POST", "/accounts", { body: { username, password } }).then((r) => r.data);
+export const signIn = (username, password) =>
+  request("POST", "/session", { body: { username, password } }).then((r) => r.data);
+export const signOut = () => asAccount("DELETE", "/session");
+export const recover = (username, recoveryCode, newPassword) => request("POST", "/accounts/recover",
+  { body: { username, recovery_code: recoveryCode, new_password: newPassword } }).then((r) => r.data);
+
+export const me = () => asAccount("GET", "/me").then((r) => r.data);
+export const updateMe = (settings) => asAccount("PATCH", "/me", { body: settings }).then((r) => r.data);
+export const changePassword = (password, newPassword) =>
+  asAccount("POST", "/me/password", { body: { password, new_password: newPassword } });
+export const deleteAccount = (password) => asAccount("DELETE", "/me", { body: { password } });
+
+export const personalTokens = () => asAccount("GET", "/me/tokens").then((r) => r.data);
+/** A personal API token: {description, scopes}; the secret comes back this once. */
+export const createPersonalToken = (description, scopes) =>
+  asAccount("POST", "/me/tokens", { body: { description, scopes } }).then((r) => r.data);
+export const revokePersonalToken = (id) => asAccount("DELETE", `/me/tokens/${encodeURIComponent(id)}`);
+
+export const player = (username) => request("GET", `/players/${encodeURIComponent(username)}`)
+  .then((r) => r.data);
+
+/** Bind an anonymous seat of game `id`, held by `seatToken`, to the account. */
+export const claim = (id, seatToken) =>
+  asAccount("POST", `/games/${id}/claim`, { body: { seat_token: seatToken } }).then((r) => r.data);
+/** The account's games, or {status: 304} when `etag` is still current. */
+export const myGames = (etag, status = null) =>
+  asAccount("GET", `/me/games${status ? `?status=${status}` : ""}`, { etag });
+/** {incoming: [games], outgoing: [games]}, or {status: 304} when `etag` is still current. */
+export const challenges = (etag) => asAccount("GET", "/me/challenges", { etag });
+export const accept = (id) => asAccount("POST", `/games/${id}/accept`);
+export const decline = (id) => asAccount("POST", `/games/${id}/decline`);

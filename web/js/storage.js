@@ -1,9 +1,13 @@
-// What the browser remembers: the player's name, the seat tokens of their games and the owner
-// tokens of the playtests it started.
+// What the browser remembers: the signed-in account (its token and username), the player's
+// name, the seat tokens of their games and the owner tokens of the playtests it started.
 
+const ACCOUNT_KEY = "postplay.account";
 const GAMES_KEY = "postplay.games";
 const NAME_KEY = "postplay.name";
 const PLAYTESTS_KEY = "postplay.playtests";
+
+/** Fired on window when this browser signs in or out (in this tab or another). */
+export const ACCOUNT_EVENT = "postplay:account";
 
 /** The object stored under `key`, or {} when there is none (or it is not JSON). */
 function read(key) {
@@ -47,6 +51,46 @@ export function forget(id) {
 /** {seat: token} for the seats of game `id` this browser holds. */
 export function tokensFor(id) {
   return load()[id]?.tokens || {};
+}
+
+/** Note that game `id`'s seat tokens were offered to the account (`claimed` or `refused`). */
+export function markClaim(id, outcome) {
+  const games = load();
+  if (!games[id]) return;
+  games[id].claim = outcome;
+  save(games);
+}
+
+/** The signed-in account, {username, token}, or null when signed out. */
+export function account() {
+  const stored = read(ACCOUNT_KEY);
+  return stored.token && stored.username ? stored : null;
+}
+
+export function signIn(username, token) {
+  localStorage.setItem(ACCOUNT_KEY, JSON.stringify({ username, token }));
+  window.dispatchEvent(new Event(ACCOUNT_EVENT));
+}
+
+export function signOut() {
+  localStorage.removeItem(ACCOUNT_KEY);
+  window.dispatchEvent(new Event(ACCOUNT_EVENT));
+}
+
+window.addEventListener("storage", (event) => {
+  if (event.key === ACCOUNT_KEY) window.dispatchEvent(new Event(ACCOUNT_EVENT));
+});
+
+/** Whether `username` names the signed-in account (usernames are unique whatever their case). */
+export function isMe(username) {
+  const me = account();
+  return Boolean(me && username && me.username.toLowerCase() === username.toLowerCase());
+}
+
+/** The seats of `game` this browser plays: those it holds a token for, and the account's. */
+export function seatsHeld(game) {
+  const tokens = tokensFor(game.id);
+  return game.seats.map((seat, i) => i).filter((i) => tokens[i] || isMe(game.seats[i].player));
 }
 
 export function playerName() {
