@@ -1,29 +1,42 @@
-// The single-page client: routes on the URL's hash to the lobby, a game, the rules, or the
-// playtests.
+// The single-page client: routes on the URL's hash to the lobby, a game, the rules, the
+// playtests, signing up or in, or a player's profile; the header shows who is signed in.
 
+import { mountSignIn, mountSignUp, renderAccountNav } from "./account.js";
 import { mountGame } from "./game.js";
 import { mountLobby } from "./lobby.js";
 import { mountPlaytest, mountPlaytests } from "./playtests.js";
+import { mountProfile } from "./profile.js";
 import { mountRules, mountRulesIndex } from "./rules.js";
+import { ACCOUNT_EVENT } from "./storage.js";
 
+const LOBBY = /^#?\/?$/;
+
+// [pattern, mount, follows]: a page that `follows` the account is mounted again when this
+// browser signs in or out (the sign-up page is not: it is showing the recovery codes)
 const ROUTES = [
-  [/^#?\/?$/, mountLobby],
-  [/^#\/game\/([\w-]+)$/, mountGame],
+  [LOBBY, mountLobby, true],
+  [/^#\/game\/([\w-]+)$/, mountGame, true],
   [/^#\/rules\/?$/, mountRulesIndex],
   [/^#\/rules\/([\w-]+)$/, mountRules],
   [/^#\/playtests\/?$/, mountPlaytests],
   [/^#\/playtest\/([\w-]+)$/, mountPlaytest],
+  [/^#\/signup$/, mountSignUp],
+  [/^#\/signin$/, mountSignIn],
+  [/^#\/player\/([^/]+)$/, mountProfile],
 ];
 
 const root = document.getElementById("view");
+const accountNav = document.getElementById("account");
 let current = null;
+let follows = false;
 
 function route() {
   current?.destroy?.();
   const hash = location.hash;
-  for (const [pattern, mount] of ROUTES) {
+  for (const [pattern, mount, followsAccount] of ROUTES) {
     const match = pattern.exec(hash);
     if (match) {
+      follows = Boolean(followsAccount);
       current = mount(root, ...match.slice(1));
       root.focus({ preventScroll: true });
       window.scrollTo(0, 0);
@@ -33,5 +46,16 @@ function route() {
   location.hash = "#/";
 }
 
+function showAccount() {
+  renderAccountNav(accountNav, () => {
+    if (!LOBBY.test(location.hash)) location.hash = "#/";
+  });
+}
+
+window.addEventListener(ACCOUNT_EVENT, () => {
+  showAccount();
+  if (follows) route();
+});
 window.addEventListener("hashchange", route);
+showAccount();
 route();

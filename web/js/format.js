@@ -10,10 +10,16 @@ export function seatMark(seat) {
   return h("span", { class: `mark seat${seat}`, role: "img", "aria-label": SEAT_COLOUR[seat] });
 }
 
+/** A seat's name: an account's username, a guest's name, a bot's level, or who it waits for. */
 export function seatName(game, seat) {
   const s = game.seats[seat];
-  if (s.open) return "Open seat";
-  return s.name || `Seat ${seat + 1}`;
+  if (s.open) return s.invited ? `${s.invited} (invited)` : "Open seat";
+  return s.player || s.name || `Seat ${seat + 1}`;
+}
+
+/** The username a challenge waits for, or null when `game` is no challenge. */
+export function invitee(game) {
+  return game.status === "waiting" ? game.seats.find((s) => s.open && s.invited)?.invited || null : null;
 }
 
 const REASONS = {
@@ -45,7 +51,9 @@ export function resultText(game, mine) {
 
 /** One line for lists: whose turn it is, or how it ended. */
 export function statusLine(game, mine) {
-  if (game.status === "waiting") return "Waiting for an opponent";
+  if (game.status === "waiting") {
+    return invitee(game) ? `A challenge to ${invitee(game)}: waiting for an answer` : "Waiting for an opponent";
+  }
   if (game.status === "finished") return resultText(game, mine).headline;
   const seat = game.to_move;
   if (mine.includes(seat)) return mine.length === 1 ? "Your turn" : `${seatName(game, seat)} to move`;

@@ -1,0 +1,68 @@
+// A player's public profile (#/player/<name>): username, member since, the bot flag, ratings,
+// and their recent finished games with each result from their side.
+
+import * as api from "./api.js";
+import { fill, h } from "./dom.js";
+import { ago, seatName } from "./format.js";
+
+export function mountProfile(root, encoded) {
+  const username = decodeURIComponent(encoded);
+  const view = { destroyed: false, destroy() { this.destroyed = true; } };
+  fill(root, h("section", { class: "card profile" }, h("h1", {}, username),
+    h("p", { class: "muted" }, "Loading…")));
+  Promise.all([api.player(username), api.kinds().catch(() => [])]).then(([profile, kinds]) => {
+    if (!view.destroyed) show(root, profile, kinds);
+  }).catch((err) => {
+    if (view.destroyed) return;
+    fill(root, h("section", { class: "card profile" }, h("h1", {}, username),
+      h("p", { class: "alert", role: "alert" }, err.message),
+      h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+  });
+  return view;
+}
+
+function show(root, profile, kinds) {
+  const title = (slug) => kinds.find((k) => k.kind === slug)?.title || slug;
+  const ratings = Object.entries(profile.ratings || {});
+  const since = new Date(profile.created_at).toLocaleDateString(undefined,
+    { year: "numeric", month: "long", day: "numeric" });
+  document.title = `${profile.username} — Postplay`;
+  fill(root, h("section", { class: "card profile" },
+    h("h1", {}, profile.username, profile.bot ? h("span", { class: "tag" }, "bot") : null),
+    h("p", { class: "muted since" }, `Member since ${since}`),
+    ratings.length ? h("div", {}, h("h2", {}, "Ratings"),
+      h("ul", { class: "ratings" }, ratings.map(([slug, rating]) =>
+        h("li", {}, `${title(slug)}: `, h("strong", {}, ratingText(rating)))))) : null,
+    h("h2", {}, "Recent games"),
+    profile.games?.length
+      ? h("div", { class: "game-list" },
+        h("ul", {}, profile.games.map((game) => gameRow(game, profile.username, title))))
+      : h("p", { class: "muted" }, "No finished games yet.")));
+}
+
+/** A rating as the API gives it: a number, or {rating, rd, ...}. */
+function ratingText(rating) {
+  if (typeof rating === "number") return String(Math.round(rating));
+  const value = Math.round(rating.rating ?? rating.value);
+  return rating.provisional ? `${value}?` : String(value);
+}
+
+/** "win", "loss" or "draw" for the seat `username` holds, or "aborted". */
+export function outcomeFor(game, username) {
+  const seat = game.seats.findIndex((s) => s.player?.toLowerCase() === username.toLowerCase());
+  const { winner, reason } = game.result || {};
+  if (reason === "aborted") return "aborted";
+  if (winner === null || winner === undefined) return "draw";
+  return winner === seat ? "win" : "loss";
+}
+
+function gameRow(game, username, title) {
+  const seat = game.seats.findIndex((s) => s.player?.toLowerCase() === username.toLowerCase());
+  const outcome = outcomeFor(game, username);
+  const opponent = seat === -1 ? null : seatName(game, 1 - seat);
+  return h("li", { class: "game-row", dataset: { game: game.id } },
+    h("a", { href: `#/game/${game.id}` }, h("strong", {}, title(game.kind)),
+      opponent ? ` vs ${opponent}` : ""),
+    h("span", { class: ["outcome", outcome] }, outcome),
+    h("span", { class: "muted" }, ago(game.updated_at)));
+}
