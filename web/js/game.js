@@ -1,11 +1,13 @@
 // The game page: players and clocks, whose turn, the board, moves with replay, the result,
-// resign, the invite link, joining an open seat, and polling for the other side's moves.
+// resign, rematch, the invite link, joining an open seat, answering a challenge, and polling for
+// the other side's moves. A seat is played with the seat token this browser holds for it, or
+// with the account token when the seat is the signed-in account's.
 
 import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
 import { Clocks } from "./clocks.js";
 import { alertBox, fill, h, showAlert } from "./dom.js";
-import { resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
+import { invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import { HistoryPanel } from "./history.js";
 import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
@@ -95,9 +97,9 @@ class GameView {
     document.title = "Postplay";
   }
 
-  /** The seats this browser holds tokens for. */
+  /** The seats this browser plays: by the seat tokens it holds, or as the signed-in account. */
   get mine() {
-    return Object.keys(storage.tokensFor(this.id)).map(Number);
+    return this.game ? storage.seatsHeld(this.game) : [];
   }
 
   /** The seat this browser moves for now, or null. */
@@ -200,7 +202,9 @@ class GameView {
     fill(this.players, game.seats.map((seat, i) => h("div", {
       class: ["player", game.to_move === i && game.status === "active" && "to-move"],
     }, seatMark(i),
-       h("span", { class: "name" }, seatName(game, i)),
+       h("span", { class: "name" }, seat.player
+         ? h("a", { href: `#/player/${encodeURIComponent(seat.player)}` }, seat.player)
+         : seatName(game, i)),
        mine.includes(i) ? h("span", { class: "tag" }, "you") : null,
        seat.bot ? h("span", { class: "tag" }, `bot · ${seat.bot}`) : null,
        game.to_move === i && game.status === "active" ? h("span", { class: "tag turn" }, "to move") : null,
@@ -220,7 +224,12 @@ class GameView {
 
   renderJoin() {
     const { game } = this;
-    const canJoin = game.status === "waiting" && this.mine.length === 0;
+    const invited = invitee(game);
+    if (invited && storage.isMe(invited)) {
+      this.renderAnswer();
+      return;
+    }
+    const canJoin = game.status === "waiting" && this.mine.length === 0 && !invited;
     this.join.hidden = !canJoin;
     if (!canJoin || this.join.childElementCount) return;
     const name = h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname",
@@ -244,6 +253,29 @@ class GameView {
     };
   }
 
+  /** A challenge to the signed-in account: Accept or Decline. */
+  renderAnswer() {
+    this.join.hidden = false;
+    if (this.join.dataset.answer) return;
+    this.join.dataset.answer = "yes";
+    const answer = (call) => async () => {
+      try {
+        const response = await call(this.id);
+        showAlert(this.alert, null);
+        this.join.hidden = true;
+        this.apply(response.data);
+        this.poller.seen(response.etag);
+      } catch (err) {
+        showAlert(this.alert, err.message);
+        this.poller.now();
+      }
+    };
+    const challenger = this.game.seats.find((s) => !s.open);
+    fill(this.join, h("p", {}, `${challenger?.player || challenger?.name || "Someone"} challenges you.`),
+      h("button", { type: "button", class: "primary", onclick: answer(api.accept) }, "Accept"),
+      h("button", { type: "button", onclick: answer(api.decline) }, "Decline"));
+  }
+
   renderShare() {
     const { game } = this;
     const link = `${location.origin}/#/game/${this.id}`;
@@ -260,6 +292,14 @@ class GameView {
       }
       done.textContent = "Copied.";
     } }, "Copy");
+    const invited = invitee(game);
+    if (invited) {
+      fill(this.share, h("h2", {}, "Challenge"),
+        h("p", {}, storage.isMe(invited) ? "The game starts when you accept."
+          : `The game starts when ${invited} accepts; it is listed under their incoming challenges.`));
+      this.share.classList.add("card");
+      return;
+    }
     fill(this.share, h("h2", {}, waiting ? "Invite link" : "Link to this game"),
       waiting ? h("p", {}, "Send this link to your opponent: whoever opens it can take the open seat.",
         game.seats.some((s) => s.open && s.listed === false)
@@ -273,6 +313,11 @@ class GameView {
     const mine = this.mine;
     const seat = this.actingSeat() ?? (mine.length === 1 ? mine[0] : null);
     const rules = h("a", { href: `#/rules/${game.kind}` }, "Rules of this game");
+    if (game.status === "finished" && mine.length && !game.playtest) {
+      fill(this.actions, rules, h("button", { type: "button", class: "primary",
+                                              onclick: () => this.rematch(seat ?? mine[0]) }, "Rematch"));
+      return;
+    }
     if (game.status !== "active" || seat === null) {
       fill(this.actions, rules);
       return;
@@ -287,9 +332,19 @@ class GameView {
     fill(this.actions, rules, h("div", {}, ask, confirm));
   }
 
+  async rematch(seat) {
+    try {
+      const { data } = await api.rematch(this.game, seat);
+      if (data.tokens && Object.keys(data.tokens).length) storage.remember(data.id, data.kind, data.tokens);
+      location.hash = `#/game/${data.id}`;
+    } catch (err) {
+      showAlert(this.alert, err.message);
+    }
+  }
+
   async resign(seat) {
     try {
-      const response = await api.resign(this.id, storage.tokensFor(this.id)[seat]);
+      const response = await api.resign(this.game, seat);
       this.apply(response.data);
       this.poller.seen(response.etag);
     } catch (err) {
@@ -302,7 +357,7 @@ class GameView {
     const seat = this.actingSeat();
     if (seat === null) return false;
     try {
-      const response = await api.move(this.id, storage.tokensFor(this.id)[seat], move, this.game.ply);
+      const response = await api.move(this.game, seat, move);
       showAlert(this.alert, null);
       this.apply(response.data);
       this.poller.seen(response.etag);

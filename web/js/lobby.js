@@ -1,13 +1,18 @@
 // The lobby: start a game (game, options, opponent, first player, clock), my games with whose
-// turn it is, and the open games anyone may join.
+// turn it is, and the open games anyone may join. Signed in, a game may be a challenge to a
+// player by name; my games are the account's (one cheap poll, with If-None-Match) with any this
+// browser holds seat tokens for that the account could not claim; and the challenges to and from
+// the account are listed, incoming ones with Accept and Decline.
 
 import * as api from "./api.js";
 import { alertBox, fill, h, showAlert } from "./dom.js";
-import { ago, statusLine, timeControlText } from "./format.js";
+import { ago, invitee, seatName, statusLine, timeControlText } from "./format.js";
 import { optionsFieldset, timeControlFields } from "./options.js";
+import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
 
 const REFRESH_MS = 30000;
+const ACCOUNT_POLL_MS = 2000;  // the account's lists: from 2 s after a change, backing off to 30 s
 
 export function mountLobby(root) {
   const view = new Lobby(root);
@@ -18,17 +23,40 @@ export function mountLobby(root) {
 class Lobby {
   constructor(root) {
     this.root = root;
+    this.account = storage.account();
     this.alert = alertBox();
     this.form = h("form", { class: "new-game", "aria-label": "New game" });
     this.mineList = h("div", { class: "game-list", "aria-live": "polite" });
     this.openList = h("div", { class: "game-list" });
+    this.incomingList = h("div", { class: "game-list incoming", "aria-live": "polite" });
+    this.outgoingList = h("div", { class: "game-list outgoing" });
     fill(root, h("div", { class: "lobby" },
+      this.account ? h("section", { class: "card challenges" }, h("h2", {}, "Incoming challenges"),
+        this.incomingList, h("h2", {}, "Your challenges"), this.outgoingList) : null,
       h("section", { class: "card mine" }, h("h2", {}, "My games"), this.mineList),
       h("section", { class: "card new" }, h("h1", {}, "New game"), this.alert, this.form),
       h("section", { class: "card open" }, h("h2", {}, "Open games"), this.openList)));
     this.seen = new Map();  // game id -> {etag, game}: my games as last fetched
+    this.localGames = [];   // the games only this browser's seat tokens hold, as last fetched
+    this.accountGames = null;  // GET /me/games as last fetched, signed in
     this.refresh = () => { if (!document.hidden) this.loadLists(); };
     document.addEventListener("visibilitychange", this.refresh);
+  }
+
+  /** Signed in: poll the account's games and challenges, each with If-None-Match. */
+  watchAccount() {
+    const nextDelay = (unchanged) => Math.min(ACCOUNT_POLL_MS * 1.5 ** unchanged, REFRESH_MS);
+    const onError = (err) => showAlert(this.alert, err.message);
+    this.gamesPoller = new Poller("me", null, {
+      fetch: (_, etag) => api.myGames(etag), nextDelay, onError,
+      onChange: (games) => { this.accountGames = games; this.renderMine(); },
+    });
+    this.challengesPoller = new Poller("me", null, {
+      fetch: (_, etag) => api.challenges(etag), nextDelay, onError,
+      onChange: (lists) => this.renderChallenges(lists),
+    });
+    this.gamesPoller.now();
+    this.challengesPoller.now();
   }
 
   async start() {
@@ -40,6 +68,7 @@ class Lobby {
     }
     if (this.destroyed) return;
     this.buildForm();
+    if (this.account) this.watchAccount();
     this.loadLists();
     this.timer = setInterval(this.refresh, REFRESH_MS);
   }
@@ -47,6 +76,8 @@ class Lobby {
   destroy() {
     this.destroyed = true;
     clearInterval(this.timer);
+    this.gamesPoller?.stop();
+    this.challengesPoller?.stop();
     document.removeEventListener("visibilitychange", this.refresh);
   }
 
@@ -54,6 +85,9 @@ class Lobby {
     const name = h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname",
                               value: storage.playerName(), placeholder: "Your name" });
     this.nameInput = name;
+    const challengee = h("input", { name: "challenge", maxlength: 20, autocomplete: "off",
+                                    autocapitalize: "none", spellcheck: "false" });
+    const challengeLine = h("label", { hidden: true }, "Their username", challengee);
     const kindSelect = h("select", { name: "kind" },
       this.kinds.map((k) => h("option", { value: k.kind }, k.title)));
     const summary = h("p", { class: "muted summary" });
@@ -73,9 +107,12 @@ class Lobby {
       opponentLine.textContent = bot ? bot.line : {
         invite: "You get a link to send; whoever opens it takes the other seat. The game is not "
           + "listed under Open games.",
+        challenge: "They find it under their incoming challenges; the game starts when they accept.",
         open: "The game is listed under Open games for anyone to join (and you get a link too).",
         local: "Both seats are played from this browser, taking turns.",
       }[opponent.value];
+      challengeLine.hidden = opponent.value !== "challenge";
+      challengee.required = opponent.value === "challenge";
     };
     const showKind = () => {
       const kind = this.kindOf(kindSelect.value);
@@ -87,6 +124,7 @@ class Lobby {
         kind.bots.length ? h("optgroup", { label: "A bot" }, kind.bots.map((b) =>
           h("option", { value: `bot:${b.level}` }, `Bot: ${b.level}`))) : null,
         h("optgroup", { label: "A person" },
+          this.account ? h("option", { value: "challenge" }, "A player, by username (a challenge)") : null,
           h("option", { value: "invite" }, "A friend, by invite link"),
           h("option", { value: "open" }, "Anyone (open seat)"),
           h("option", { value: "local" }, "Two players on this device")));
@@ -100,38 +138,45 @@ class Lobby {
 
     const submit = h("button", { class: "primary", type: "submit" }, "Start the game");
     fill(this.form,
-      h("label", {}, "Your name", name),
+      this.account ? h("p", { class: "muted" }, "Playing as ", h("strong", {}, this.account.username))
+        : h("label", {}, "Your name", name),
       h("label", {}, "Game", kindSelect), summary,
       options.el,
-      h("label", {}, "Opponent", opponent), opponentLine,
+      h("label", {}, "Opponent", opponent), opponentLine, challengeLine,
       h("label", {}, "First to move", first),
       clock, submit);
     showKind();
 
     this.form.onsubmit = async (event) => {
       event.preventDefault();
-      const player = name.value.trim();
+      const player = this.account?.username || name.value.trim();
+      const other = opponent.value;
       const { value: opts, errors } = options.read();
       const tc = clockFields.read();
       if (tc.error) errors.push(tc.error);
       if (!player) errors.push("Please give your name.");
+      if (other === "challenge" && !challengee.value.trim()) {
+        errors.push("Please give the username of the player to challenge.");
+      }
       if (errors.length) {
         showAlert(this.alert, errors.join(" "));
         return;
       }
-      storage.setPlayerName(player);
-      const other = opponent.value;
-      const me = { human: { name: player } };
+      if (!this.account) storage.setPlayerName(player);
+      const me = this.account ? { me: true } : { human: { name: player } };
       const them = other.startsWith("bot:") ? { bot: other.slice(4) }
         : other === "local" ? { human: { name: `${player} (2)` } }
-          : { open: true, listed: other === "open" };  // an invite: only those with the link see it
+          : other === "challenge" ? { player: challengee.value.trim() }
+            : { open: true, listed: other === "open" };  // an invite: only those with the link see it
       const body = { kind: kindSelect.value, options: opts, seats: [me, them],
                      first: first.value === "random" ? "random" : Number(first.value),
                      time_control: tc.value };
       submit.disabled = true;
       try {
         const response = await api.create(body);
-        storage.remember(response.data.id, body.kind, response.data.tokens);
+        const tokens = response.data.tokens || {};
+        // signed in, the account plays its own seat: only a second seat on this device has a token
+        if (Object.keys(tokens).length) storage.remember(response.data.id, body.kind, tokens);
         showAlert(this.alert, null);
         location.hash = `#/game/${response.data.id}`;
       } catch (err) {
@@ -150,16 +195,19 @@ class Lobby {
     return this.kindOf(slug)?.title || slug;
   }
 
+  /** This browser's seat-token games (signed in: those the account did not claim) and open games. */
   async loadLists() {
     const mine = storage.myGames();
+    const local = this.account ? mine.filter((entry) => entry.claim !== "claimed") : mine;
     const [games, open] = await Promise.all([
-      Promise.all(mine.map((entry) => this.myGame(entry))),
+      Promise.all(local.map((entry) => this.myGame(entry))),
       api.listGames({ status: "waiting" }).catch((err) => { showAlert(this.alert, err.message); return []; }),
     ]);
     if (this.destroyed) return;
-    this.renderMine(games);
+    this.localGames = games;
+    this.renderMine();
     const held = new Set(mine.map((m) => m.id));
-    this.renderOpen(open.filter((g) => !held.has(g.id)));
+    this.renderOpen(open.filter((g) => !held.has(g.id) && !storage.seatsHeld(g).length && !invitee(g)));
   }
 
   /** One of my games, asked for with the tag of the copy already shown (304: keep it). */
@@ -175,7 +223,12 @@ class Lobby {
     }
   }
 
-  renderMine(games) {
+  /** My games: the account's (its challenges are listed with the challenges), then this browser's. */
+  renderMine() {
+    if (this.account && this.accountGames === null) return;  // the account's games are on their way
+    const listed = new Set((this.accountGames || []).map((g) => g.id));
+    const games = [...(this.accountGames || []).filter((g) => !invitee(g)),
+                   ...this.localGames.filter((g) => !listed.has(g.id))];
     if (!games.length) {
       fill(this.mineList, h("p", { class: "muted" }, "No games yet: start a new one, or join an open game."));
       return;
@@ -184,28 +237,60 @@ class Lobby {
       : g.status === "active" ? 1 : 2);
     const sorted = [...games].sort((a, b) => order(a) - order(b));
     fill(this.mineList, h("ul", {}, sorted.map((g) => {
-      const mine = Object.keys(storage.tokensFor(g.id)).map(Number);
+      const stored = Object.keys(storage.tokensFor(g.id)).length > 0;
       const forget = h("button", { type: "button", class: "link", onclick: () => {
         storage.forget(g.id);
         this.loadLists();
       } }, "Forget");
       if (g.error) {
         return h("li", { class: "game-row" }, h("span", {}, this.titleOf(g.kind)),
-          h("span", { class: "muted" }, g.missing || g.error), g.missing ? forget : null);
+          h("span", { class: "muted" }, g.missing || g.error), g.missing && stored ? forget : null);
       }
-      const opponents = g.seats.filter((_, i) => !mine.includes(i) || mine.length > 1)
-        .map((s) => (!s.open ? s.name : s.listed === false ? "invited friend" : "open seat")).join(" vs ");
+      const mine = storage.seatsHeld(g);
+      const opponents = g.seats.map((seat, i) => i).filter((i) => !mine.includes(i) || mine.length > 1)
+        .map((i) => (!g.seats[i].open || g.seats[i].invited ? seatName(g, i)
+          : g.seats[i].listed === false ? "invited friend" : "open seat")).join(" vs ");
       return h("li", { class: ["game-row", this.myTurn(g) && "my-turn"], dataset: { game: g.id } },
         h("a", { href: `#/game/${g.id}` }, h("strong", {}, this.titleOf(g.kind)), ` vs ${opponents}`),
         h("span", { class: "turn" }, statusLine(g, mine)),
         h("span", { class: "muted" }, ago(g.updated_at)),
-        g.status === "finished" ? forget : null);
+        g.status === "finished" && stored ? forget : null);
     })));
   }
 
   myTurn(game) {
-    const mine = Object.keys(storage.tokensFor(game.id)).map(Number);
-    return game.status === "active" && mine.includes(game.to_move);
+    return game.status === "active" && storage.seatsHeld(game).includes(game.to_move);
+  }
+
+  /** The challenges to the account (Accept, Decline) and from it (waiting for an answer). */
+  renderChallenges({ incoming, outgoing }) {
+    const row = (g, who, ...rest) => h("li", { class: "game-row", dataset: { game: g.id } },
+      h("a", { href: `#/game/${g.id}` }, h("strong", {}, this.titleOf(g.kind)), who),
+      h("span", { class: "muted" }, timeControlText(g.time_control)), ...rest);
+    fill(this.incomingList, incoming.length ? h("ul", {}, incoming.map((g) => {
+      const from = g.seats.find((s) => !s.open);
+      return row(g, ` from ${from?.player || from?.name || "someone"}`,
+        h("span", { class: "muted" }, ago(g.created_at)),
+        h("span", { class: "answer" },
+          h("button", { type: "button", class: "primary", onclick: () => this.answer(api.accept, g) }, "Accept"),
+          h("button", { type: "button", onclick: () => this.answer(api.decline, g) }, "Decline")));
+    })) : h("p", { class: "muted" }, "None right now."));
+    fill(this.outgoingList, outgoing.length ? h("ul", {}, outgoing.map((g) =>
+      row(g, ` to ${invitee(g) || "someone"}`, h("span", { class: "turn" }, "Waiting for an answer"))))
+      : h("p", { class: "muted" }, "None waiting: challenge a player by choosing them as the opponent."));
+  }
+
+  /** Accept (and open the game) or decline a challenge. */
+  async answer(call, game) {
+    try {
+      const response = await call(game.id);
+      showAlert(this.alert, null);
+      if (call === api.accept) location.hash = `#/game/${response.data.id}`;
+    } catch (err) {
+      showAlert(this.alert, err.message);
+    }
+    this.challengesPoller.now();
+    this.gamesPoller.now();
   }
 
   renderOpen(games) {
@@ -225,13 +310,13 @@ class Lobby {
   }
 
   async join(game) {
-    const name = this.nameInput.value.trim();
+    const name = this.account?.username || this.nameInput.value.trim();
     if (!name) {
       showAlert(this.alert, "Please give your name first.");
       this.nameInput.focus();
       return;
     }
-    storage.setPlayerName(name);
+    if (!this.account) storage.setPlayerName(name);
     try {
       const response = await api.join(game.id, name);
       storage.remember(game.id, game.kind, { [response.data.seat]: response.data.token });
