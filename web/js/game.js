@@ -3,6 +3,7 @@
 // the other side's moves. A seat is played with the seat token this browser holds for it, or
 // with the account token when the seat is the signed-in account's.
 
+import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
 import { Clocks } from "./clocks.js";
@@ -233,7 +234,7 @@ class GameView {
     this.join.hidden = !canJoin;
     if (!canJoin || this.join.childElementCount) return;
     const name = h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname",
-                              value: storage.playerName() });
+                              value: storage.account()?.username || storage.playerName() });
     fill(this.join, h("label", {}, "Your name ", name),
       h("button", { class: "primary", type: "submit" }, "Take the open seat"));
     this.join.onsubmit = async (event) => {
@@ -244,6 +245,7 @@ class GameView {
       try {
         const response = await api.join(this.id, who);
         storage.remember(this.id, game.kind, { [response.data.seat]: response.data.token });
+        if (storage.account()) await claimStoredGames();
         showAlert(this.alert, null);
         this.apply(response.data);
         this.poller.seen(response.etag);

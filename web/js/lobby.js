@@ -4,6 +4,7 @@
 // browser holds seat tokens for that the account could not claim; and the challenges to and from
 // the account are listed, incoming ones with Accept and Decline.
 
+import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
 import { alertBox, fill, h, showAlert } from "./dom.js";
 import { ago, invitee, seatName, statusLine, timeControlText } from "./format.js";
@@ -320,6 +321,7 @@ class Lobby {
     try {
       const response = await api.join(game.id, name);
       storage.remember(game.id, game.kind, { [response.data.seat]: response.data.token });
+      if (this.account) await claimStoredGames();
       location.hash = `#/game/${game.id}`;
     } catch (err) {
       showAlert(this.alert, err.message);

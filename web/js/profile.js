@@ -48,7 +48,7 @@ function ratingText(rating) {
 }
 
 /** "win", "loss" or "draw" for the seat `username` holds, or "aborted". */
-export function outcomeFor(game, username) {
+function outcomeFor(game, username) {
   const seat = game.seats.findIndex((s) => s.player?.toLowerCase() === username.toLowerCase());
   const { winner, reason } = game.result || {};
   if (reason === "aborted") return "aborted";
