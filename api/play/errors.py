@@ -53,6 +53,18 @@ class TimeRanOut(Conflict):
     """The mover's time ran out before the move arrived: the game is over on time."""
 
 
+class BadField(Refusal):
+    """A field the rules refuse (a username, a password, a scope); `field` names it."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+class Forbidden(Refusal):
+    """The request is known but may not do this (a token lacking the scope it needs)."""
+
+
 class Busy(Refusal):
     """The client already has as much running as one client may (bot-vs-bot games)."""
 

@@ -39,13 +39,18 @@ def history_entry(ply: int, seat: int, move: Move, now: float) -> dict:
 
 @dataclasses.dataclass
 class Seat:
-    """A seat: a person (`name`), a server bot (`bot` is its level), or open for anyone to join
-    (`listed` False keeps it out of the lobby, for an invited friend)."""
+    """A seat: a person (`name`; `account` when it is bound to an account, whose token then plays
+    it), a server bot (`bot` is its level), or open for anyone to join (`listed` False keeps it
+    out of the lobby, for an invited friend; `invited` reserves it for one account: a
+    challenge)."""
 
     name: str | None
     bot: str | None = None
     open: bool = False
     listed: bool = True
+    account: str | None = None
+    invited: str | None = None
+    invited_name: str | None = None
 
     @classmethod
     def human(cls, name: str) -> "Seat":
@@ -59,18 +64,50 @@ class Seat:
     def empty(cls, listed: bool = True) -> "Seat":
         return cls(None, open=True, listed=listed)
 
+    @classmethod
+    def for_account(cls, account_id: str, username: str) -> "Seat":
+        return cls(username, account=account_id)
+
+    @classmethod
+    def invite(cls, account_id: str, username: str) -> "Seat":
+        return cls(None, open=True, listed=False, invited=account_id, invited_name=username)
+
+    @property
+    def joinable(self) -> bool:
+        """Open to anyone with the game's link (not reserved for one account)."""
+        return self.open and self.invited is None
+
     def to_dict(self) -> dict:
         out = {"name": self.name, "bot": self.bot, "open": self.open}
-        return {**out, "listed": self.listed} if self.open else out
+        if self.open:
+            out["listed"] = self.listed
+        if self.account is not None:
+            out["account"] = self.account
+        if self.invited is not None:
+            out.update(invited=self.invited, invited_name=self.invited_name)
+        return out
+
+    def view(self) -> dict:
+        """The seat as the API shows it: account ids stay inside; usernames are shown."""
+        out = {"name": self.name, "bot": self.bot, "open": self.open}
+        if self.open:
+            out["listed"] = self.listed
+        if self.account is not None:
+            out["player"] = self.name
+        if self.invited is not None:
+            out["invited"] = self.invited_name
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Seat":
-        return cls(data["name"], data["bot"], data["open"], data.get("listed", True))
+        return cls(data["name"], data["bot"], data["open"], data.get("listed", True),
+                   data.get("account"), data.get("invited"), data.get("invited_name"))
 
 
 # RULES.md, "Abandoned games": a lobby game nobody joins, and an untimed game whose first move
 # never comes, are aborted after these; a game that ends with no move at all is then deleted
 UNJOINED_S = 14 * DAY_S
+UNANSWERED_S = 7 * DAY_S  # a challenge to an account expires sooner
 UNSTARTED_S = 7 * DAY_S
 EMPTY_KEPT_S = 7 * DAY_S
 
@@ -140,7 +177,8 @@ class GameRecord:
         change). Every other check the game could have (`possible_checks`) is not due."""
         due: dict[str, float] = {}
         if self.status is Status.WAITING:
-            return {"abandoned": self.created_ts + UNJOINED_S}
+            return {"abandoned": self.created_ts + (UNANSWERED_S if self.invited
+                                                    else UNJOINED_S)}
         if self.status is not Status.ACTIVE:
             return due
         if self.first_move_ts is None and self.time_control["type"] == "none":
@@ -172,6 +210,19 @@ class GameRecord:
     @property
     def unlisted(self) -> bool:
         return any(s.open and not s.listed for s in self.seats)
+
+    def seats_of(self, account_id: str) -> list[int]:
+        """The seats bound to an account."""
+        return [i for i, s in enumerate(self.seats) if s.account == account_id]
+
+    @property
+    def accounts(self) -> set[str]:
+        return {s.account for s in self.seats if s.account is not None}
+
+    @property
+    def invited(self) -> set[str]:
+        """The accounts this game waits for: a challenge to each."""
+        return {s.invited for s in self.seats if s.invited is not None}
 
     @property
     def all_bots(self) -> bool:

@@ -5,6 +5,7 @@ Data flows one way: engine -> record -> store -> follow-up jobs.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import secrets
@@ -19,9 +20,11 @@ from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
 from api.games import GAMES, BadOption, Game, Move, Outcome, State, get_game
 from api.games.base import play_forced
-from api.play.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken, NotStarted,
-                             NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
+from api.play.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
+                             NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
 from api.play.record import GameRecord, Seat, Status, history_entry
+from api.players.accounts import Principal, profile
+from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore, TokenOfAnotherGame, TokenUnknown
 
 # games between two server bots one client may have running at once: each holds a worker
@@ -36,14 +39,29 @@ class Followups(Protocol):
     def request_analysis(self, game_id: str, ply: int) -> None: ...
 
 
+@dataclasses.dataclass(frozen=True)
+class Me:
+    """A seat for the signed-in account that creates the game."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Invite:
+    """A seat reserved for the account named `username`: the game is a challenge to it."""
+
+    username: str
+
+
 def create_game(store: GameStore, followups: Followups, kind: str, options: dict | None,
-                seats: list[Seat], first: int | str = "random", time_control: dict | None = None,
-                now: float | None = None, client: str | None = None
-                ) -> tuple[GameRecord, dict[str, str]]:
-    """A new game and the tokens of its human seats (`{"0": token}`). A game between two
-    server bots counts against its `client`'s bot games running (Busy past the limit)."""
+                seats: list[Seat | Me | Invite], first: int | str = "random",
+                time_control: dict | None = None, now: float | None = None,
+                client: str | None = None, account: Principal | None = None,
+                accounts: AccountStore | None = None) -> tuple[GameRecord, dict[str, str]]:
+    """A new game and the tokens of its anonymous human seats (`{"0": token}`). `Me` and
+    `Invite` seats need the creator's `account`. A game between two server bots counts against
+    its `client`'s bot games running (Busy past the limit)."""
     now = time.time() if now is None else now
     game = _game_for(kind)
+    seats = [_account_seat(seat, i, account, accounts) for i, seat in enumerate(seats)]
     checked = game.check_options(options)
     _check_bots(game, seats)
     tc = clocks.check(time_control if time_control is not None else game.default_time_control)
@@ -59,7 +77,7 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
         raise Busy(f"You have {MAX_BOT_GAMES_PER_CLIENT} games between bots running; start "
                    f"another when one of them ends.")
     tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats)
-              if not s.open and s.bot is None}
+              if not s.open and s.bot is None and s.account is None}
     store.create(record, tokens, forced, bot_games_of=counted)
     followups.after_change(record)
     return record, {str(i): t for i, t in tokens.items()}
@@ -72,14 +90,14 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
     token = secrets.token_urlsafe(24)
 
     def change(record: GameRecord) -> Change:
-        open_seats = [i for i, s in enumerate(record.seats) if s.open]
-        if not open_seats:
+        joinable = [i for i, s in enumerate(record.seats) if s.joinable]
+        if not joinable:
             raise NoOpenSeat("This game has no open seat left.")
-        record.seats[open_seats[0]] = Seat.human(name)
-        if len(open_seats) == 1:
+        record.seats[joinable[0]] = Seat.human(name)
+        if not any(s.open for s in record.seats):
             record.start(now)
         record.touch(now)
-        return Change(record, tokens={open_seats[0]: token})
+        return Change(record, tokens={joinable[0]: token})
 
     written = _update(store, game_id, change)
     followups.after_change(written.record)
@@ -87,8 +105,156 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
     return written.record, token, seat
 
 
-def seat_of(store: GameStore, game_id: str, token: str | None) -> int:
-    """The seat `token` holds in `game_id`."""
+def accept(store: GameStore, followups: Followups, game_id: str, account: Principal,
+           now: float | None = None) -> GameRecord:
+    """The challenged account takes its seat; the game starts when no seat is left open."""
+    now = time.time() if now is None else now
+    account.require("challenge")
+
+    def change(record: GameRecord) -> Change:
+        seat = _invitation(record, account)
+        record.seats[seat] = Seat.for_account(account.id, account.username)
+        if not any(s.open for s in record.seats):
+            record.start(now)
+        record.touch(now)
+        return Change(record)
+
+    record = _update(store, game_id, change).record
+    followups.after_change(record)
+    return record
+
+
+def decline(store: GameStore, followups: Followups, game_id: str, account: Principal,
+            now: float | None = None) -> GameRecord:
+    """The challenged account says no: the game is aborted."""
+    now = time.time() if now is None else now
+    account.require("challenge")
+
+    def change(record: GameRecord) -> Change:
+        _invitation(record, account)
+        record.finish(Outcome(None, "aborted"))
+        record.touch(now)
+        return Change(record)
+
+    return _update(store, game_id, change).record
+
+
+def claim(store: GameStore, game_id: str, seat_token: str, account: Principal,
+          now: float | None = None) -> GameRecord:
+    """Bind the anonymous seat `seat_token` holds to the account, which then plays it (the seat
+    token still works too)."""
+    now = time.time() if now is None else now
+    account.require("play")
+    seat = seat_of(store, game_id, seat_token)
+
+    def change(record: GameRecord) -> Change:
+        held = record.seats[seat]
+        if held.account not in (None, account.id):
+            raise Conflict("That seat is another account's already.")
+        record.seats[seat] = dataclasses.replace(held, name=account.username,
+                                                 account=account.id)
+        record.touch(now)
+        return Change(record)
+
+    return _update(store, game_id, change).record
+
+
+def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
+            account: Principal | None = None, accounts: AccountStore | None = None,
+            client: str | None = None, now: float | None = None
+            ) -> tuple[GameRecord, dict[str, str]]:
+    """A new game of a finished one, same kind, options and time control, the seats swapped:
+    the asker keeps their place as they hold it; a bot stays a bot; another account is
+    challenged; another anonymous player gets an open seat to join by the link."""
+    old = store.load(game_id)
+    if old is None:
+        raise NotFound(f"There is no game {game_id!r}.")
+    if old.status is not Status.FINISHED:
+        raise Conflict("A rematch starts once the game is over.")
+
+    def again(i: int, held: Seat) -> Seat | Me | Invite:
+        if held.bot is not None:
+            return Seat.for_bot(held.bot)
+        if i == seat:
+            return Me() if held.account is not None and account is not None else Seat.human(
+                held.name)
+        if held.account is not None and account is not None:
+            return Invite(held.name)
+        return Seat.empty(listed=False)
+
+    seats = [again(i, held) for i, held in enumerate(old.seats)][::-1]
+    return create_game(store, followups, old.kind, old.options, seats, old.first,
+                       old.time_control, now, client, account, accounts)
+
+
+def games_of(store: GameStore, accounts: AccountStore, account: Principal,
+             status: str | None = None) -> list[GameRecord]:
+    """The account's games: running ones where it is to move first (soonest deadline first),
+    then its other running games, those waiting, and the finished, newest first."""
+    account.require("read")
+    records = store.load_many(accounts.game_ids(account.id))
+    if status is not None:
+        records = [r for r in records if r.status.value == status]
+
+    def order(record: GameRecord) -> tuple:
+        mine = record.to_move is not None and record.seats[record.to_move].account == account.id
+        rank = {Status.ACTIVE: 1, Status.WAITING: 2, Status.FINISHED: 3}[record.status]
+        deadline = record.deadline()
+        return (0 if mine else rank, deadline if mine and deadline else float("inf"),
+                -record.updated_ts)
+
+    return sorted(records, key=order)
+
+
+def challenges_of(store: GameStore, accounts: AccountStore,
+                  account: Principal) -> dict[str, list[GameRecord]]:
+    """The challenges waiting for the account, and those it made that still wait."""
+    account.require("read")
+    incoming = [r for r in store.load_many(accounts.game_ids(account.id, "challenges"))
+                if r.status is Status.WAITING and account.id in r.invited]
+    outgoing = [r for r in store.load_many(accounts.game_ids(account.id))
+                if r.status is Status.WAITING and r.invited]
+    return {"incoming": incoming, "outgoing": outgoing}
+
+
+def forget_account(store: GameStore, accounts: AccountStore, account_id: str,
+                   now: float | None = None) -> None:
+    """After an account is deleted: its seats keep their moves, under the name "deleted"."""
+    now = time.time() if now is None else now
+
+    def change(record: GameRecord) -> Change:
+        for i in record.seats_of(account_id):
+            record.seats[i] = dataclasses.replace(record.seats[i], name="(deleted)")
+        record.touch(now)
+        return Change(record)
+
+    for game_id in accounts.game_ids(account_id):
+        store.update(game_id, change)
+
+
+def _invitation(record: GameRecord, account: Principal) -> int:
+    """The seat of `record` reserved for `account`."""
+    if record.status is not Status.WAITING:
+        raise Conflict("This challenge is no longer open.")
+    for i, held in enumerate(record.seats):
+        if held.invited == account.id:
+            return i
+    raise OtherGamesToken("This game is not a challenge to you.")
+
+
+def seat_of(store: GameStore, game_id: str, token: str | None,
+            account: Principal | None = None) -> int:
+    """The seat `token` holds in `game_id`; or, for a signed-in `account` (whose token it is),
+    its seat there (the one to move, when it holds both)."""
+    if account is not None:
+        account.require("play")
+        record = store.load(game_id)
+        if record is None:
+            raise NotFound(f"There is no game {game_id!r}.")
+        seats = record.seats_of(account.id)
+        if not seats:
+            raise OtherGamesToken("Your account holds no seat in this game.")
+        return record.to_move if record.to_move in seats else seats[0]
     if not token:
         raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")
     try:
@@ -296,6 +462,26 @@ def _game_for(kind: str) -> type[Game]:
         raise BadOption("kind", f"There is no game {kind!r}; the games are "
                                 f"{', '.join(sorted(GAMES))}.")
     return GAMES[kind]
+
+
+def _account_seat(seat: Seat | Me | Invite, index: int, account: Principal | None,
+                  accounts: AccountStore | None) -> Seat:
+    """The seat a `Me` or `Invite` stands for, on behalf of the creating account."""
+    if isinstance(seat, Seat):
+        return seat
+    if account is None:
+        raise NoToken(f"Seat {index}: a seat for an account needs your account's token.")
+    if isinstance(seat, Me):
+        account.require("play")
+        return Seat.for_account(account.id, account.username)
+    account.require("challenge")
+    try:
+        invited = profile(accounts, seat.username)
+    except NotFound as missing:
+        raise BadOption(f"seats.{index}.player", missing.message) from None
+    if invited["id"] == account.id:
+        raise BadOption(f"seats.{index}.player", "You cannot challenge yourself.")
+    return Seat.invite(invited["id"], invited["username"])
 
 
 def _check_bots(game: type[Game], seats: list[Seat]) -> None:

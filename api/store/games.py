@@ -233,6 +233,7 @@ def _writes(before: dict | None, change: Change) -> list[list]:
         writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
         writes.append(["SET", keys.token_key(token_hash), f"{game_id}:{seat}"])
     writes += _work_writes(change.record)
+    writes += _account_writes(before, change.record)
     if before is not None and before["status"] == doc["status"]:
         return writes  # the lobby indexes already hold it
     new_keys = _lobby_keys(doc)
@@ -259,6 +260,21 @@ def _work_writes(record: GameRecord) -> list[list]:
         writes.append(["ZREM", keys.bots_to_move_key(), record.id])
     else:
         writes.append(["ZADD", keys.bots_to_move_key(), repr(record.updated_ts), record.id])
+    return writes
+
+
+def _account_writes(before: dict | None, record: GameRecord) -> list[list]:
+    """The accounts' indexes of the game: its players' games, and the challenges of the accounts
+    it waits for (gone once they accept or decline)."""
+    score = repr(record.created_ts)
+    writes = [["ZADD", keys.account_part_key(a, "games"), score, record.id]
+              for a in sorted(record.accounts)]
+    waits_for = record.invited if record.status is Status.WAITING else set()
+    writes += [["ZADD", keys.account_part_key(a, "challenges"), score, record.id]
+               for a in sorted(waits_for)]
+    was_waiting_for = {s.get("invited") for s in (before or {}).get("seats", [])} - {None}
+    writes += [["ZREM", keys.account_part_key(a, "challenges"), record.id]
+               for a in sorted(was_waiting_for - waits_for)]
     return writes
 
 

@@ -51,6 +51,34 @@ def deletable_key() -> str:
     return f"{PREFIX}:deletable"
 
 
+def account_key(account_id: str) -> str:
+    """An account (JSON: username, argon2id password hash, settings, created time)."""
+    return f"{PREFIX}:account:{account_id}"
+
+
+def username_key(username: str) -> str:
+    """Username (lower case) -> account id: taken with SET NX, so one sign-up wins a name."""
+    return f"{PREFIX}:username:{username.lower()}"
+
+
+def auth_token_key(token_hash: str) -> str:
+    """SHA-256 of an account's token (sign-in or personal) -> JSON {id, account, kind, scopes,
+    description, created_ts}."""
+    return f"{PREFIX}:auth-token:{token_hash}"
+
+
+def account_part_key(account_id: str, part: str) -> str:
+    """An account's parts: "tokens" (hash: token id -> its SHA-256), "token-use" (hash: token id
+    -> last use), "recovery" (set of the SHA-256 of its unused recovery codes), "games" (sorted
+    set of its games by creation), "challenges" (sorted set of the games waiting for it)."""
+    return f"{PREFIX}:account:{account_id}:{part}"
+
+
+def sign_in_failures_key(who: str) -> str:
+    """Failed sign-ins of one name or one client (hashed) in the current window."""
+    return f"{PREFIX}:sign-in-failures:{who}"
+
+
 def worker_key(name: str) -> str:
     """A live worker's heartbeat (expires unless renewed): what /health counts."""
     return f"{PREFIX}:worker:{name}"

@@ -9,6 +9,7 @@ from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from api.followups import RQFollowups
+from api.store.accounts import AccountStore
 from api.store.games import GameStore
 from api.web.errors import PostplayApi
 from api.web.game_shapes import ShapesPlugin
@@ -56,6 +57,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_APPLICATION=os.environ.get("POSTPLAY_RATELIMIT_DEFAULT", "600 per minute"),
         LIMIT_NEW_GAME=os.environ.get("POSTPLAY_RATELIMIT_NEW_GAME", "30 per minute"),
         LIMIT_NEW_PLAYTEST=os.environ.get("POSTPLAY_RATELIMIT_NEW_PLAYTEST", "20 per hour"),
+        LIMIT_NEW_ACCOUNT=os.environ.get("POSTPLAY_RATELIMIT_NEW_ACCOUNT", "10 per hour"),
+        LIMIT_SIGN_IN=os.environ.get("POSTPLAY_RATELIMIT_SIGN_IN", "30 per hour"),
         TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
         FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
     )
@@ -65,12 +68,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=REDIS_TIMEOUT_S,
                                   socket_connect_timeout=REDIS_TIMEOUT_S)
     app.extensions["postplay"] = {"redis": client, "store": GameStore(client),
+                                  "accounts": AccountStore(client),
                                   "followups": RQFollowups(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import games, kinds, playtests, system
+    from api.web import accounts, games, kinds, playtests, system
 
-    for module in (kinds, games, playtests, system):
+    for module in (kinds, games, accounts, playtests, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 DOMAIN_ERRORS = (refusals.Refusal, ValueError)
 # the play service's refusals and the HTTP status of each (the first class that matches wins)
 STATUS_OF = ((refusals.NotFound, 404), (refusals.NoToken, 401),
-             (refusals.OtherGamesToken, 403), (refusals.Conflict, 409),
+             (refusals.OtherGamesToken, 403), (refusals.Forbidden, 403), (refusals.Conflict, 409),
              (refusals.NotOffered, 422), (refusals.Busy, 429))
 # what redis-py raises when Redis cannot answer at all (down, unreachable, still loading its data,
 # a replica without its primary): the service is unavailable, not broken
@@ -98,6 +98,13 @@ class PostplayApi(flask_smorest.Api):
         if isinstance(error, REDIS_UNREACHABLE):
             log.warning("Redis cannot be reached: %s", error)
             return self.handle_http_exception(redis_unreachable())
+        if isinstance(error, DOMAIN_ERRORS):  # a refusal a view let through: its 4xx
+            try:
+                refuse(error)
+            except HTTPException as answer:
+                return self.handle_http_exception(answer)
+            except Exception:  # a ValueError that is no refusal: a bug, below
+                pass
         log.exception("unexpected error")
         return self.handle_http_exception(InternalServerError())
 
@@ -130,7 +137,7 @@ def refuse(exc: Exception):
     """Turn a domain error into the API's response (this never returns)."""
     if isinstance(exc, MalformedMove):
         abort(400, message=exc.message, errors={"json": {exc.field: [exc.message]}})
-    if isinstance(exc, (BadOption, BadTimeControl, UnknownField)):
+    if isinstance(exc, (BadOption, BadTimeControl, UnknownField, refusals.BadField)):
         abort(422, message=exc.message, errors={"json": {exc.field: [exc.message]}})
     if isinstance(exc, IllegalMove):
         abort(422, message=exc.message)

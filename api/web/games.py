@@ -11,10 +11,10 @@ from api import analysis
 from api.clocks import iso
 from api.play import service as play
 from api.play.record import GameRecord, Status
-from api.web.auth import bearer_token
-from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
+from api.web.auth import account, bearer_token
+from api.web.errors import Blueprint
 from api.web.game_shapes import per_kind
-from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, GameCreateSchema,
+from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, GameCreateSchema,
                              GameListArgsSchema, GameSchema, GameWithTokenSchema,
                              GameWithTokensSchema, HistoryEntrySchema, JoinSchema, LegalMovesSchema,
                              MoveBodySchema, PositionsArgsSchema, PositionSchema)
@@ -32,6 +32,10 @@ def _ctx():
     return ext["store"], ext["followups"]
 
 
+def _accounts():
+    return current_app.extensions["postplay"]["accounts"]
+
+
 def _load(game_id: str) -> GameRecord:
     record = _ctx()[0].load(game_id)
     if record is None:
@@ -40,10 +44,8 @@ def _load(game_id: str) -> GameRecord:
 
 
 def _seat(game_id: str) -> int:
-    try:
-        return play.seat_of(_ctx()[0], game_id, bearer_token())
-    except DOMAIN_ERRORS as exc:
-        refuse(exc)
+    """The seat the request's token holds: a seat token's, or the account's seat."""
+    return play.seat_of(_ctx()[0], game_id, bearer_token(), account(required=False))
 
 
 def public(record: GameRecord) -> dict:
@@ -51,7 +53,7 @@ def public(record: GameRecord) -> dict:
     deadline = record.deadline()
     return {
         "id": record.id, "kind": record.kind, "options": record.options, "seed": record.seed,
-        "status": record.status.value, "seats": [s.to_dict() for s in record.seats],
+        "status": record.status.value, "seats": [s.view() for s in record.seats],
         "first": record.first, "to_move": record.to_move, "ply": record.ply,
         "version": record.version, "state": record.state_data,
         "result": None if record.result is None else record.result.to_dict(),
@@ -76,12 +78,11 @@ class Games(MethodView):
     def post(self, body: dict):
         """Create a game"""
         store, followups = _ctx()
-        try:
-            record, tokens = play.create_game(store, followups, body["kind"], body["options"],
-                                              body["seats"], body["first"], body["time_control"],
-                                              client=request.remote_addr)
-        except DOMAIN_ERRORS as exc:
-            refuse(exc)
+        record, tokens = play.create_game(store, followups, body["kind"], body["options"],
+                                          body["seats"], body["first"], body["time_control"],
+                                          client=request.remote_addr,
+                                          account=account(required=False),
+                                          accounts=_accounts())
         return {**_game_response(record), "tokens": tokens}
 
     @blp.arguments(GameListArgsSchema, location="query")
@@ -113,10 +114,7 @@ class Join(MethodView):
     def post(self, body: dict, game_id: str):
         """Take the first open seat"""
         store, followups = _ctx()
-        try:
-            record, token, seat = play.join(store, followups, game_id, body["name"])
-        except DOMAIN_ERRORS as exc:
-            refuse(exc)
+        record, token, seat = play.join(store, followups, game_id, body["name"])
         return {**_game_response(record), "token": token, "seat": seat}
 
 
@@ -135,10 +133,7 @@ class Moves(MethodView):
         """Make a move (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
         seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
-        try:
-            record = play.play_move(store, followups, game_id, seat, body["move"], body["ply"])
-        except DOMAIN_ERRORS as exc:
-            refuse(exc)
+        record = play.play_move(store, followups, game_id, seat, body["move"], body["ply"])
         return _game_response(record)
 
 
@@ -179,11 +174,52 @@ class Resign(MethodView):
         """Resign (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
         seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
-        try:
-            record = play.resign(store, followups, game_id, seat)
-        except DOMAIN_ERRORS as exc:
-            refuse(exc)
+        record = play.resign(store, followups, game_id, seat)
         return _game_response(record)
+
+
+@blp.route("/<game_id>/claim")
+class Claim(MethodView):
+    @blp.etag
+    @blp.arguments(ClaimSchema)
+    @blp.response(201, GameOfKind)
+    def post(self, body: dict, game_id: str):
+        """Bind an anonymous seat (its token in the body) to your account"""
+        record = play.claim(_ctx()[0], game_id, body["seat_token"], account())
+        return _game_response(record)
+
+
+@blp.route("/<game_id>/accept")
+class Accept(MethodView):
+    @blp.etag
+    @blp.response(201, GameOfKind)
+    def post(self, game_id: str):
+        """Accept a challenge to your account: the game starts"""
+        record = play.accept(*_ctx(), game_id, account())
+        return _game_response(record)
+
+
+@blp.route("/<game_id>/decline")
+class Decline(MethodView):
+    @blp.etag
+    @blp.response(201, GameOfKind)
+    def post(self, game_id: str):
+        """Decline a challenge to your account: the game is aborted"""
+        record = play.decline(*_ctx(), game_id, account())
+        return _game_response(record)
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.etag
+    @blp.response(201, GameWithTokensOfKind)
+    def post(self, game_id: str):
+        """A new game, the seats swapped (your seat token or account token; for an opponent
+        with an account it is a challenge)"""
+        seat = play.seat_of(_ctx()[0], game_id, bearer_token(), account(required=False))
+        record, tokens = play.rematch(*_ctx(), game_id, seat, account(required=False),
+                                      _accounts(), request.remote_addr)
+        return {**_game_response(record), "tokens": tokens}
 
 
 @blp.route("/<game_id>/analysis")
@@ -196,10 +232,7 @@ class Analysis(MethodView):
         """Perfect-play verdicts for a position (the current one, or `?ply=`)"""
         store, followups = _ctx()
         record = _load(game_id)
-        try:
-            result = analysis.analysis(store, followups, record, args.get("ply"))
-        except DOMAIN_ERRORS as exc:
-            refuse(exc)
+        result = analysis.analysis(store, followups, record, args.get("ply"))
         if result is None:
             return ({"ply": args.get("ply", record.ply), "pending": True}, 202,
                     {"Retry-After": "1"})

@@ -24,7 +24,7 @@ CONTENT_SECURITY_POLICY = {
 # owner tokens travel in Authorization), so there are no credentials to allow.
 CORS_RESOURCES = {r"/api/*": {
     "origins": "*",
-    "methods": ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
+    "methods": ["GET", "HEAD", "POST", "PATCH", "DELETE", "OPTIONS"],
     "allow_headers": ["Authorization", "Content-Type", "If-None-Match"],
     "expose_headers": ["ETag", "Retry-After", "X-Pagination", "X-RateLimit-Limit",
                        "X-RateLimit-Remaining", "X-RateLimit-Reset"],

@@ -13,11 +13,14 @@ from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 # The stricter limits, each on one endpoint and method, with the config key of its limit string.
-# Accounts will add their sign-in here, keyed by the account as well as by the address, so that
-# guessing one account's password from many addresses is slowed too.
+# Failed sign-ins are also counted per account name by the accounts service, so that guessing
+# one account's password from many addresses is slowed too.
 STRICT_LIMITS = (
     ("games.Games", "POST", "LIMIT_NEW_GAME"),
     ("playtests.Playtests", "POST", "LIMIT_NEW_PLAYTEST"),
+    ("accounts.Accounts", "POST", "LIMIT_NEW_ACCOUNT"),
+    ("accounts.Session", "POST", "LIMIT_SIGN_IN"),
+    ("accounts.Recover", "POST", "LIMIT_SIGN_IN"),
 )
 
 

@@ -10,7 +10,7 @@ from flask_smorest import abort
 from api import playtests
 from api.store.playtests import RUNNING_STATUSES, PlaytestStore
 from api.web.auth import bearer_token
-from api.web.errors import DOMAIN_ERRORS, Blueprint, refuse
+from api.web.errors import Blueprint
 from api.web.playtest_schemas import PlaytestCreatedSchema, PlaytestCreateSchema, PlaytestSchema
 
 blp = Blueprint("playtests", __name__, url_prefix="/api/v1/playtests",
@@ -35,10 +35,7 @@ class Playtests(MethodView):
     def post(self, body: dict):
         """Start a playtest: its games run on the workers, in chunks (keep the `owner_token`:
         it alone may cancel the playtest)"""
-        try:
-            spec = playtests.check_request(**body)
-        except DOMAIN_ERRORS as exc:
-            refuse(exc)
+        spec = playtests.check_request(**body)
         store = _store()
         owner_token = secrets.token_urlsafe(24)
         return {**store.view(store.start(spec, owner_token)["id"]), "owner_token": owner_token}

@@ -7,6 +7,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.play.record import Seat
+from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
 from api.web.game_shapes import LISTED_MOVES, PLAYED_MOVES, PLAYER_MOVES, MoveField
 
@@ -19,7 +20,9 @@ class StrictSchema(ma.Schema):
 # only true and false: marshmallow's default Boolean also reads "yes", "no", 1, "on"...
 StrictBoolean = functools.partial(fields.Boolean, truthy={True}, falsy={False})
 SEAT_SHAPES = ('A seat is {"human": {"name": ...}}, {"bot": "<level>"} or {"open": true} '
-               '(add "listed": false to keep it out of the lobby, for a friend you invite).')
+               '(add "listed": false to keep it out of the lobby, for a friend you invite); '
+               'signed in, also {"me": true} or {"player": "<username>"} (a challenge).')
+SEAT_KINDS = ("human", "bot", "open", "me", "player")
 
 
 class PlayerName(fields.String):
@@ -80,22 +83,29 @@ class SeatRequestSchema(ma.Schema):
     open = StrictBoolean(validate=validate.Equal(True, error="open must be true."))
     listed = StrictBoolean(metadata={"description": "With open: false keeps the game out of "
                                                     "the lobby, for a friend you invite."})
+    me = StrictBoolean(validate=validate.Equal(True, error="me must be true."), metadata={
+        "description": "A seat for your account (send your account's token)."})
+    player = fields.String(validate=validate.Length(min=1, max=40), metadata={
+        "description": "A seat reserved for this player's account: a challenge."})
 
     @ma.validates_schema(pass_original=True)
     def one_kind_of_seat(self, data: dict, original, **kwargs) -> None:
         unknown = sorted(set(original) - set(self.fields)) if isinstance(original, dict) else []
         if unknown:
             raise ma.ValidationError(f"{SEAT_SHAPES} Unknown field: {', '.join(unknown)}.")
-        if len({"human", "bot", "open"} & set(data)) != 1 or ("listed" in data
-                                                             and "open" not in data):
+        if len(set(SEAT_KINDS) & set(data)) != 1 or ("listed" in data and "open" not in data):
             raise ma.ValidationError(SEAT_SHAPES)
 
     @ma.post_load
-    def to_seat(self, data: dict, **kwargs) -> Seat:
+    def to_seat(self, data: dict, **kwargs) -> Seat | Me | Invite:
         if "human" in data:
             return Seat.human(data["human"]["name"])
         if "bot" in data:
             return Seat.for_bot(data["bot"])
+        if "me" in data:
+            return Me()
+        if "player" in data:
+            return Invite(data["player"])
         return Seat.empty(listed=data.get("listed", True))
 
 
@@ -129,6 +139,9 @@ class GameListArgsSchema(ma.Schema):
 
 
 class SeatSchema(ma.Schema):
+    player = fields.String(metadata={"description": "The account that holds the seat."})
+    invited = fields.String(metadata={"description": "An open seat reserved for this account: "
+                                                     "the game is a challenge to it."})
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
     open = fields.Boolean()
@@ -252,3 +265,81 @@ class HealthSchema(ma.Schema):
     queued = fields.Integer(metadata={"description": "Jobs waiting in all queues."})
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueHealthSchema))
     status = fields.String()
+
+
+# --- accounts ---
+
+class CredentialsSchema(StrictSchema):
+    username = fields.String(required=True, validate=validate.Length(max=40))
+    password = fields.String(required=True, validate=validate.Length(max=1024))
+
+
+class RecoverSchema(StrictSchema):
+    username = fields.String(required=True, validate=validate.Length(max=40))
+    recovery_code = fields.String(required=True, validate=validate.Length(max=40))
+    new_password = fields.String(required=True, validate=validate.Length(max=1024))
+
+
+class PasswordChangeSchema(StrictSchema):
+    password = fields.String(required=True, validate=validate.Length(max=1024))
+    new_password = fields.String(required=True, validate=validate.Length(max=1024))
+
+
+class PasswordSchema(StrictSchema):
+    password = fields.String(required=True, validate=validate.Length(max=1024))
+
+
+class SettingsSchema(StrictSchema):
+    allow_takebacks = StrictBoolean()
+    notify = fields.Dict(keys=fields.String(validate=validate.OneOf(
+        ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"])),
+        values=StrictBoolean())
+    bot = StrictBoolean(metadata={"description": "True marks an account run by a program."})
+
+
+class AccountSchema(ma.Schema):
+    username = fields.String()
+    created_at = fields.String()
+    bot = fields.Boolean()
+    settings = fields.Nested(SettingsSchema)
+    ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
+    vacation = fields.Dict(metadata={"description": "Days left and whether it is on."})
+
+
+class SignedInSchema(ma.Schema):
+    token = fields.String(metadata={"description": "This device's token: send it as "
+                                                   "`Authorization: Bearer <token>`."})
+    account = fields.Nested(AccountSchema)
+
+
+class SignedUpSchema(SignedInSchema):
+    recovery_codes = fields.List(fields.String(), metadata={
+        "description": "Ten one-time codes to set a new password with: shown only now."})
+
+
+class TokenCreateSchema(StrictSchema):
+    description = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    scopes = fields.List(fields.String(validate=validate.OneOf(
+        ["read", "play", "challenge", "webhooks"])), required=True,
+        validate=validate.Length(min=1))
+
+
+class TokenSchema(ma.Schema):
+    id = fields.String()
+    kind = fields.String(metadata={"enum": ["session", "personal"]})
+    description = fields.String()
+    scopes = fields.List(fields.String())
+    created_at = fields.String()
+    last_used_at = fields.String(allow_none=True)
+
+
+class NewTokenSchema(TokenSchema):
+    token = fields.String(metadata={"description": "The secret: shown only now."})
+
+
+class ClaimSchema(StrictSchema):
+    seat_token = fields.String(required=True, validate=validate.Length(min=1, max=200))
+
+
+class MyGamesArgsSchema(ma.Schema):
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))

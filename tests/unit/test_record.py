@@ -6,7 +6,7 @@ import pytest
 
 from api import clocks
 from api.games import Outcome, get_game
-from api.play.record import GameRecord, Seat, Status
+from api.play.record import UNANSWERED_S, UNJOINED_S, GameRecord, Seat, Status
 
 BYOYOMI = {"type": "byoyomi", "main_s": 10, "periods": 3, "period_s": 30}
 
@@ -27,6 +27,15 @@ def test_a_new_record_waits_for_an_open_seat_and_starts_when_it_is_taken():
     record.start(now=1005.0)
     assert record.status is Status.ACTIVE and record.to_move == 0
     assert record.turn_started_ts == 1005.0 and not record.unlisted
+
+
+def test_a_lobby_game_is_abandoned_after_14_days_and_a_challenge_after_7():
+    lobby = new_record([Seat.human("Ada"), Seat.empty()])
+    challenge = new_record([Seat.for_account("a1", "ada"), Seat.invite("b2", "bo")])
+    assert lobby.due_checks() == {"abandoned": 1000.0 + UNJOINED_S}
+    assert challenge.due_checks() == {"abandoned": 1000.0 + UNANSWERED_S}
+    assert challenge.abandoned(1000.0 + UNANSWERED_S) and not lobby.abandoned(
+        1000.0 + UNANSWERED_S)
 
 
 def test_finish_ends_the_game_and_refuses_an_unknown_reason():

@@ -1,0 +1,231 @@
+"""Accounts: sign-up, sign-in (a token per device), sign-out, recovery codes, password change,
+deletion, settings, and personal API tokens with scopes. Passwords are hashed with argon2id
+(argon2-cffi); tokens and recovery codes are random, so a SHA-256 of each is all that is kept.
+
+A wrong password and an unknown name fail alike, in about the same time (an unknown name is
+checked against a hash made at start), and failures are counted per name and per client.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import secrets
+import time
+import uuid
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from api.play.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound
+from api.store.accounts import AccountStore, NameTaken
+
+SCOPES = ("read", "play", "challenge", "webhooks")
+USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+MIN_PASSWORD = 10
+MAX_PASSWORD = 1024  # argon2 takes any length; this bounds the work one request can ask for
+RECOVERY_CODES = 10
+TOKEN_PREFIX = "pp."  # '.' is never in a seat token (token_urlsafe), so the two never mix
+FAILURE_WINDOW_S = 15 * 60
+MAX_FAILURES = 10  # per name and per client in the window, then sign-in waits
+DEFAULT_SETTINGS = {"allow_takebacks": True, "notify": {}, "bot": False}
+
+_hasher = PasswordHasher()
+_UNKNOWN_NAME_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+class WrongCredentials(NoToken):
+    """The same refusal for a wrong password, an unknown name or a spent recovery code."""
+
+
+class MissingScope(Forbidden):
+    """The token is good but lacks the scope the request needs."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Principal:
+    """Who a request's account token speaks for, and what it may do."""
+
+    account: dict
+    token: dict
+
+    @property
+    def id(self) -> str:
+        return self.account["id"]
+
+    @property
+    def username(self) -> str:
+        return self.account["username"]
+
+    def require(self, scope: str) -> None:
+        if scope not in self.token["scopes"]:
+            raise MissingScope(f"This token lacks the {scope!r} scope this needs.")
+
+    def require_session(self) -> None:
+        if self.token["kind"] != "session":
+            raise MissingScope("This needs a sign-in token, not a personal API token.")
+
+
+def is_account_token(token: str | None) -> bool:
+    return bool(token) and token.startswith(TOKEN_PREFIX)
+
+
+def sign_up(store: AccountStore, username: str, password: str,
+            now: float | None = None) -> tuple[dict, str, list[str]]:
+    """A new account, a sign-in token for this device, and its ten recovery codes (shown once)."""
+    now = time.time() if now is None else now
+    _check_username(username)
+    _check_password(password, "password")
+    account = {"id": uuid.uuid4().hex[:16], "username": username, "created_ts": now,
+               "password_hash": _hasher.hash(password), "settings": dict(DEFAULT_SETTINGS),
+               "deleted": False}
+    codes = new_recovery_codes()
+    try:
+        store.create(account, [_normal_code(c) for c in codes])
+    except NameTaken:
+        raise Conflict(f"The name {username!r} is taken.") from None
+    return account, _issue(store, account, "session", SCOPES, "sign-up", now), codes
+
+
+def sign_in(store: AccountStore, username: str, password: str, client: str,
+            now: float | None = None) -> tuple[dict, str]:
+    """A sign-in token for this device; WrongCredentials alike for a wrong name or password."""
+    now = time.time() if now is None else now
+    name_key, client_key = f"name:{username.lower()}", f"client:{client}"
+    if max(store.failures(name_key), store.failures(client_key)) >= MAX_FAILURES:
+        raise Busy("Too many failed sign-ins: wait 15 minutes and try again.")
+    account = store.find(username) if USERNAME.fullmatch(username) else None
+    if account is None or account["deleted"] or not _verify(account["password_hash"], password):
+        if account is None or account["deleted"]:
+            _verify(_UNKNOWN_NAME_HASH, password)  # the same work as for a real account
+        store.count_failure(name_key, FAILURE_WINDOW_S)
+        store.count_failure(client_key, FAILURE_WINDOW_S)
+        raise WrongCredentials("Wrong username or password.")
+    _rehash_if_needed(store, account, password)
+    return account, _issue(store, account, "session", SCOPES, "sign-in", now)
+
+
+def recover(store: AccountStore, username: str, code: str, new_password: str, client: str,
+            now: float | None = None) -> tuple[dict, str]:
+    """Spend a recovery code to set a new password: every other token is signed out."""
+    now = time.time() if now is None else now
+    _check_password(new_password, "new_password")
+    name_key, client_key = f"name:{username.lower()}", f"client:{client}"
+    if max(store.failures(name_key), store.failures(client_key)) >= MAX_FAILURES:
+        raise Busy("Too many failed attempts: wait 15 minutes and try again.")
+    account = store.find(username) if USERNAME.fullmatch(username) else None
+    if account is None or account["deleted"] or not store.spend_recovery_code(
+            account["id"], _normal_code(code)):
+        store.count_failure(name_key, FAILURE_WINDOW_S)
+        store.count_failure(client_key, FAILURE_WINDOW_S)
+        raise WrongCredentials("Wrong username or recovery code.")
+    account = {**account, "password_hash": _hasher.hash(new_password)}
+    store.save(account)
+    store.revoke_all(account["id"])
+    return account, _issue(store, account, "session", SCOPES, "recovery", now)
+
+
+def authenticate(store: AccountStore, token: str, now: float | None = None) -> Principal:
+    """Who an account token speaks for; NoToken when it is unknown or revoked."""
+    entry = store.token(token)
+    account = None if entry is None else store.load(entry["account"])
+    if account is None or account["deleted"]:
+        raise NoToken("That token is not valid (it may have been signed out or revoked).")
+    store.used(entry, time.time() if now is None else now)
+    return Principal(account, entry)
+
+
+def sign_out(store: AccountStore, who: Principal) -> None:
+    store.revoke(who.id, who.token["id"])
+
+
+def change_password(store: AccountStore, who: Principal, password: str,
+                    new_password: str) -> None:
+    """A new password; every other sign-in of the account is signed out."""
+    who.require_session()
+    if not _verify(who.account["password_hash"], password):
+        raise WrongCredentials("Wrong password.")
+    _check_password(new_password, "new_password")
+    store.save({**who.account, "password_hash": _hasher.hash(new_password)})
+    store.revoke_all(who.id, kind="session", keep=who.token["id"])
+
+
+def delete_account(store: AccountStore, who: Principal, password: str) -> None:
+    """Delete the account: its credentials go, its games stay (its name shows as deleted)."""
+    who.require_session()
+    if not _verify(who.account["password_hash"], password):
+        raise WrongCredentials("Wrong password.")
+    store.delete(who.account)
+
+
+def update_settings(store: AccountStore, who: Principal, changes: dict) -> dict:
+    who.require_session()
+    account = {**who.account, "settings": {**who.account["settings"], **changes}}
+    store.save(account)
+    return account
+
+
+def create_personal_token(store: AccountStore, who: Principal, description: str,
+                          scopes: list[str], now: float | None = None) -> tuple[dict, str]:
+    """A personal API token with `scopes` (shown once) and its entry."""
+    who.require_session()
+    unknown = sorted(set(scopes) - set(SCOPES))
+    if unknown:
+        raise BadField("scopes", f"Unknown scope {unknown[0]!r}; the scopes are "
+                                     f"{', '.join(SCOPES)}.")
+    token = _issue(store, who.account, "personal", tuple(dict.fromkeys(scopes)), description,
+                   time.time() if now is None else now)
+    return store.token(token), token
+
+
+def revoke_token(store: AccountStore, who: Principal, token_id: str) -> None:
+    who.require_session()
+    if not store.revoke(who.id, token_id):
+        raise NotFound(f"You have no token {token_id!r}.")
+
+
+def profile(store: AccountStore, username: str) -> dict:
+    account = store.find(username) if USERNAME.fullmatch(username) else None
+    if account is None or account["deleted"]:
+        raise NotFound(f"There is no player {username!r}.")
+    return account
+
+
+def new_recovery_codes() -> list[str]:
+    return [f"{secrets.token_hex(3)}-{secrets.token_hex(3)}" for _ in range(RECOVERY_CODES)]
+
+
+def _issue(store: AccountStore, account: dict, kind: str, scopes, description: str,
+           now: float) -> str:
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    store.add_token(token, {"id": uuid.uuid4().hex[:12], "account": account["id"], "kind": kind,
+                            "scopes": list(scopes), "description": description,
+                            "created_ts": now})
+    return token
+
+
+def _verify(password_hash: str | None, password: str) -> bool:
+    try:
+        return password_hash is not None and _hasher.verify(password_hash,
+                                                            password[:MAX_PASSWORD])
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def _rehash_if_needed(store: AccountStore, account: dict, password: str) -> None:
+    """argon2's parameters were raised since this hash was made: store a new one."""
+    if _hasher.check_needs_rehash(account["password_hash"]):
+        store.save({**account, "password_hash": _hasher.hash(password)})
+
+
+def _check_username(username: str) -> None:
+    if not USERNAME.fullmatch(username):
+        raise BadField("username", "A username is 3 to 20 letters, digits, '_' or '-'.")
+
+
+def _check_password(password: str, field: str) -> None:
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise BadField(field, f"A password is at least {MIN_PASSWORD} characters.")
+
+
+def _normal_code(code: str) -> str:
+    return re.sub(r"[\s-]", "", code).lower()

@@ -1,0 +1,128 @@
+"""Accounts in Redis: the account, its username (taken atomically, case-insensitively), its
+tokens and recovery codes, kept only as hashes. Its games and challenges are indexes the game
+store writes with each game (`api.store.games`)."""
+from __future__ import annotations
+
+import json
+
+import redis
+
+from api.store import keys
+from api.store.games import hash_token
+
+
+class NameTaken(LookupError):
+    """Another account has this username (in any case)."""
+
+
+class AccountStore:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    def create(self, account: dict, recovery_codes: list[str]) -> None:
+        """Store a new account; NameTaken when its name is taken (the one atomic step)."""
+        if not self.redis.set(keys.username_key(account["username"]), account["id"], nx=True):
+            raise NameTaken(account["username"])
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(keys.account_key(account["id"]), json.dumps(account))
+            pipe.sadd(keys.account_part_key(account["id"], "recovery"),
+                      *(hash_token(code) for code in recovery_codes))
+            pipe.execute()
+
+    def load(self, account_id: str) -> dict | None:
+        raw = self.redis.get(keys.account_key(account_id))
+        return None if raw is None else json.loads(raw)
+
+    def find(self, username: str) -> dict | None:
+        """The account named `username`, in any case."""
+        account_id = self.redis.get(keys.username_key(username))
+        return None if account_id is None else self.load(account_id.decode())
+
+    def save(self, account: dict) -> None:
+        self.redis.set(keys.account_key(account["id"]), json.dumps(account))
+
+    def add_token(self, token: str, entry: dict) -> None:
+        """Keep a new token of `entry["account"]` (only its hash)."""
+        token_hash = hash_token(token)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(keys.auth_token_key(token_hash), json.dumps(entry))
+            pipe.hset(keys.account_part_key(entry["account"], "tokens"), entry["id"], token_hash)
+            pipe.execute()
+
+    def token(self, token: str) -> dict | None:
+        """The entry of a token, or None (unknown or revoked)."""
+        raw = self.redis.get(keys.auth_token_key(hash_token(token)))
+        return None if raw is None else json.loads(raw)
+
+    def tokens(self, account_id: str) -> list[dict]:
+        """Every token of the account, with when each was last used."""
+        hashes = self.redis.hgetall(keys.account_part_key(account_id, "tokens"))
+        if not hashes:
+            return []
+        raws = self.redis.mget([keys.auth_token_key(h.decode()) for h in hashes.values()])
+        used = self.redis.hgetall(keys.account_part_key(account_id, "token-use"))
+        entries = [json.loads(raw) for raw in raws if raw is not None]
+        return [{**e, "last_used_ts": float(used[e["id"].encode()])
+                 if e["id"].encode() in used else None} for e in entries]
+
+    def used(self, entry: dict, now: float) -> None:
+        self.redis.hset(keys.account_part_key(entry["account"], "token-use"), entry["id"],
+                        repr(now))
+
+    def revoke(self, account_id: str, token_id: str) -> bool:
+        """Revoke one token at once; False when the account has no such token."""
+        token_hash = self.redis.hget(keys.account_part_key(account_id, "tokens"), token_id)
+        if token_hash is None:
+            return False
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(keys.auth_token_key(token_hash.decode()))
+            pipe.hdel(keys.account_part_key(account_id, "tokens"), token_id)
+            pipe.hdel(keys.account_part_key(account_id, "token-use"), token_id)
+            pipe.execute()
+        return True
+
+    def revoke_all(self, account_id: str, kind: str | None = None,
+                   keep: str | None = None) -> None:
+        """Revoke every token of the account (of one kind), but `keep` (a token id)."""
+        for entry in self.tokens(account_id):
+            if entry["id"] != keep and kind in (None, entry["kind"]):
+                self.revoke(account_id, entry["id"])
+
+    def spend_recovery_code(self, account_id: str, code: str) -> bool:
+        """Use up one recovery code: True once, for a code the account holds."""
+        return bool(self.redis.srem(keys.account_part_key(account_id, "recovery"),
+                                    hash_token(code.strip().lower())))
+
+    def replace_recovery_codes(self, account_id: str, codes: list[str]) -> None:
+        key = keys.account_part_key(account_id, "recovery")
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            pipe.sadd(key, *(hash_token(code) for code in codes))
+            pipe.execute()
+
+    def game_ids(self, account_id: str, part: str = "games") -> list[str]:
+        """The account's games ("games") or the challenges waiting for it ("challenges"), newest
+        first."""
+        return [g.decode() for g in self.redis.zrevrange(keys.account_part_key(account_id, part),
+                                                         0, -1)]
+
+    def count_failure(self, who: str, window_s: int) -> int:
+        """Count one failed sign-in of `who` (a name or a client) in the window; the count."""
+        key = keys.sign_in_failures_key(hash_token(who))
+        count = self.redis.incr(key)
+        if count == 1:  # the window starts with the first failure
+            self.redis.expire(key, window_s)
+        return count
+
+    def failures(self, who: str) -> int:
+        raw = self.redis.get(keys.sign_in_failures_key(hash_token(who)))
+        return int(raw) if raw else 0
+
+    def delete(self, account: dict) -> None:
+        """Remove the account's credentials; its username stays taken, so nobody can take the
+        name of a player whose games are still shown."""
+        account_id = account["id"]
+        self.revoke_all(account_id)
+        self.redis.delete(keys.account_part_key(account_id, "recovery"),
+                          keys.account_part_key(account_id, "token-use"))
+        self.save({**account, "deleted": True, "password_hash": None})

@@ -1,0 +1,196 @@
+"""Accounts and a signed-in player's things: sign-up, sign-in and out, recovery, the account,
+its personal tokens, its games and challenges, and players' public profiles."""
+from __future__ import annotations
+
+import marshmallow as ma
+from flask import current_app, request
+from marshmallow import fields
+from flask.views import MethodView
+
+from api.clocks import iso
+from api.play import service as play
+from api.play.record import Status
+from api.players import accounts as players
+from api.web.auth import account
+from api.web.errors import Blueprint
+from api.web.games import GameOfKind, public
+from api.web.schemas import (AccountSchema, CredentialsSchema, MyGamesArgsSchema, NewTokenSchema,
+                             PasswordChangeSchema, PasswordSchema, RecoverSchema, SettingsSchema,
+                             SignedInSchema, SignedUpSchema, TokenCreateSchema, TokenSchema)
+
+blp = Blueprint("accounts", __name__, url_prefix="/api/v1",
+                description="Accounts, sign-in tokens, personal API tokens, a player's games "
+                            "and challenges, profiles.")
+RECENT_GAMES = 20
+
+
+class ChallengesSchema(ma.Schema):
+    incoming = fields.List(fields.Nested(GameOfKind), metadata={
+        "description": "Challenges to you, waiting for you to accept or decline."})
+    outgoing = fields.List(fields.Nested(GameOfKind), metadata={
+        "description": "Challenges you made that still wait."})
+
+
+class ProfileSchema(ma.Schema):
+    username = fields.String()
+    created_at = fields.String()
+    bot = fields.Boolean()
+    ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
+    games = fields.List(fields.Nested(GameOfKind), metadata={
+        "description": "Recent finished games, newest first."})
+
+
+def _stores():
+    ext = current_app.extensions["postplay"]
+    return ext["accounts"], ext["store"]
+
+
+def account_view(data: dict) -> dict:
+    return {"username": data["username"], "created_at": iso(data["created_ts"]),
+            "bot": data["settings"]["bot"], "settings": data["settings"], "ratings": {},
+            "vacation": {"on": False, "days_left": None}}
+
+
+def _token_view(entry: dict) -> dict:
+    last = entry.get("last_used_ts")
+    return {"id": entry["id"], "kind": entry["kind"], "description": entry["description"],
+            "scopes": entry["scopes"], "created_at": iso(entry["created_ts"]),
+            "last_used_at": None if last is None else iso(last)}
+
+
+@blp.route("/accounts")
+class Accounts(MethodView):
+    @blp.arguments(CredentialsSchema)
+    @blp.response(201, SignedUpSchema)
+    def post(self, body: dict):
+        """Sign up: the account, a token for this device and ten recovery codes (shown once)"""
+        created, token, codes = players.sign_up(_stores()[0], body["username"],
+                                                body["password"])
+        return {"account": account_view(created), "token": token, "recovery_codes": codes}
+
+
+@blp.route("/accounts/recover")
+class Recover(MethodView):
+    @blp.arguments(RecoverSchema)
+    @blp.response(201, SignedInSchema)
+    def post(self, body: dict):
+        """Set a new password with a recovery code (spent); every other sign-in ends"""
+        recovered, token = players.recover(_stores()[0], body["username"],
+                                           body["recovery_code"], body["new_password"],
+                                           request.remote_addr or "")
+        return {"account": account_view(recovered), "token": token}
+
+
+@blp.route("/session")
+class Session(MethodView):
+    @blp.arguments(CredentialsSchema)
+    @blp.response(201, SignedInSchema)
+    def post(self, body: dict):
+        """Sign in: a token for this device"""
+        signed_in, token = players.sign_in(_stores()[0], body["username"], body["password"],
+                                           request.remote_addr or "")
+        return {"account": account_view(signed_in), "token": token}
+
+    @blp.response(204)
+    def delete(self):
+        """Sign out: this token is revoked at once"""
+        players.sign_out(_stores()[0], account())
+
+
+@blp.route("/me")
+class Me(MethodView):
+    @blp.response(200, AccountSchema)
+    def get(self):
+        """The signed-in account"""
+        who = account()
+        who.require("read")
+        return account_view(who.account)
+
+    @blp.arguments(SettingsSchema)
+    @blp.response(200, AccountSchema)
+    def patch(self, changes: dict):
+        """Change settings: allow_takebacks, notify (per event), bot"""
+        return account_view(players.update_settings(_stores()[0], account(), changes))
+
+    @blp.arguments(PasswordSchema)
+    @blp.response(204)
+    def delete(self, body: dict):
+        """Delete the account (its games stay; its name shows as deleted)"""
+        accounts, games = _stores()
+        who = account()
+        players.delete_account(accounts, who, body["password"])
+        play.forget_account(games, accounts, who.id)
+
+
+@blp.route("/me/password")
+class Password(MethodView):
+    @blp.arguments(PasswordChangeSchema)
+    @blp.response(204)
+    def post(self, body: dict):
+        """Change the password; the account's other sign-ins end"""
+        players.change_password(_stores()[0], account(), body["password"],
+                                body["new_password"])
+
+
+@blp.route("/me/tokens")
+class Tokens(MethodView):
+    @blp.response(200, TokenSchema(many=True))
+    def get(self):
+        """The account's tokens (sign-ins and personal), with their last use"""
+        who = account()
+        who.require_session()
+        return [_token_view(e) for e in _stores()[0].tokens(who.id)]
+
+    @blp.arguments(TokenCreateSchema)
+    @blp.response(201, NewTokenSchema)
+    def post(self, body: dict):
+        """A personal API token with scopes (the secret is shown only now)"""
+        entry, token = players.create_personal_token(_stores()[0], account(),
+                                                     body["description"], body["scopes"])
+        return {**_token_view(entry), "token": token}
+
+
+@blp.route("/me/tokens/<token_id>")
+class Token(MethodView):
+    @blp.response(204)
+    def delete(self, token_id: str):
+        """Revoke a token"""
+        players.revoke_token(_stores()[0], account(), token_id)
+
+
+@blp.route("/me/games")
+class MyGames(MethodView):
+    @blp.etag
+    @blp.arguments(MyGamesArgsSchema, location="query")
+    @blp.response(200, GameOfKind(many=True))
+    def get(self, args: dict):
+        """The account's games: its turn first, by deadline (ETag: one poll for all of them)"""
+        accounts, games = _stores()
+        records = play.games_of(games, accounts, account(), args.get("status"))
+        blp.set_etag([[r.id, r.version] for r in records])
+        return [public(r) for r in records]
+
+
+@blp.route("/me/challenges")
+class Challenges(MethodView):
+    @blp.response(200, ChallengesSchema)
+    def get(self):
+        """Challenges to the account and those it made, still waiting"""
+        accounts, games = _stores()
+        found = play.challenges_of(games, accounts, account())
+        return {side: [public(r) for r in records] for side, records in found.items()}
+
+
+@blp.route("/players/<username>")
+class Player(MethodView):
+    @blp.response(200, ProfileSchema)
+    def get(self, username: str):
+        """A player's public profile: ratings and recent finished games"""
+        accounts, games = _stores()
+        found = players.profile(accounts, username)
+        finished = [r for r in games.load_many(accounts.game_ids(found["id"]))
+                    if r.status is Status.FINISHED]
+        finished.sort(key=lambda r: -r.updated_ts)
+        return {"username": found["username"], "created_at": iso(found["created_ts"]),
+                "bot": found["settings"]["bot"], "ratings": {},
+                "games": [public(r) for r in finished[:RECENT_GAMES]]}
