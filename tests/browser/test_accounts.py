@@ -11,6 +11,7 @@ import pytest
 import requests
 
 from tests.browser.conftest import wait_until
+from tests.browser.test_web_client import assert_fits_phone, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +23,7 @@ def new_username(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
 
 
-def sign_up(page, username: str, password: str = PASSWORD) -> list[str]:
+def sign_up(page, username: str, password: str = PASSWORD, screenshot=None) -> list[str]:
     """Sign up from the header's link; return the recovery codes, then go on to the lobby."""
     page.click("header nav.account a:has-text('Sign up')")
     page.fill("form[aria-label='Sign up'] input[name=username]", username)
@@ -30,6 +31,9 @@ def sign_up(page, username: str, password: str = PASSWORD) -> list[str]:
     page.click("form[aria-label='Sign up'] button[type=submit]")
     page.wait_for_selector(".recovery-codes li")
     codes = page.locator(".recovery-codes li").all_inner_texts()
+    if screenshot:
+        screenshot(page, "recovery-codes")
+        assert_fits_phone(page)
     page.click("button:has-text('I have saved them: continue')")
     page.wait_for_selector("section.mine")
     return codes
@@ -44,21 +48,6 @@ def sign_in(page, username: str, password: str = PASSWORD) -> None:
 
 def signed_in_as(page, username: str) -> None:
     page.wait_for_selector(f"header nav.account a.me:text-is('{username}')")
-
-
-def start_game(page, kind: str, opponent: str, options: dict | None = None,
-               challenge: str | None = None) -> str:
-    """Fill the signed-in lobby's form, moving first; return the new game's id."""
-    page.select_option("select[name=kind]", kind)
-    for name, value in (options or {}).items():
-        page.fill(f"#opt-{name}", str(value))
-    page.select_option("select[name=opponent]", opponent)
-    if challenge:
-        page.fill("input[name=challenge]", challenge)
-    page.select_option("select[name=first]", "0")
-    page.click("button:has-text('Start the game')")
-    page.wait_for_url(re.compile(r"#/game/\w+$"))
-    return page.url.rsplit("/", 1)[1]
 
 
 def say(page, number: int) -> None:
@@ -76,7 +65,7 @@ def test_a_game_started_on_one_device_is_played_on_from_another(new_page, live_s
     phone = new_page()
     sign_up(phone, ada)
     signed_in_as(phone, ada)
-    game_id = start_game(phone, "factor-multiple", "bot:greedy", options={"n": 30})
+    game_id = start_game(phone, "factor-multiple", "bot:greedy", options={"n": 30}, player=None)
     phone.wait_for_selector(f".player .name a:text-is('{ada}')")
     say(phone, 4)
     phone.wait_for_selector(".moves li:has-text('Greedy bot')")  # the bot replied
@@ -108,11 +97,12 @@ def test_a_game_started_on_one_device_is_played_on_from_another(new_page, live_s
     assert len(history) >= 4 or (game["status"] == "finished" and game["result"]["winner"] == 0)
 
 
-def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(new_page, console):
+def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
+        new_page, console, screenshot):
     bo = new_username("bo")
     page = new_page()
     page.wait_for_selector("header nav.account a:has-text('Sign in')")
-    codes = sign_up(page, bo)
+    codes = sign_up(page, bo, screenshot=screenshot)
     assert len(codes) == 10 and len(set(codes)) == 10 and all(c.strip() for c in codes)
     signed_in_as(page, bo)
 
@@ -125,8 +115,10 @@ def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(n
     sign_in(page, bo, "not the password at all")
     alert = page.locator("section.account-page > .alert")
     alert.wait_for()
-    assert alert.inner_text().strip()
+    assert alert.inner_text().strip() == "Wrong username or password."
     assert page.locator("header nav.account a.me").count() == 0
+    screenshot(page, "sign-in")
+    assert_fits_phone(page)
 
     page.fill("form[aria-label='Sign in'] input[name=password]", PASSWORD)
     page.click("form[aria-label='Sign in'] button[type=submit]")
@@ -134,7 +126,7 @@ def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(n
     page.wait_for_selector("section.mine")
 
 
-def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_server):
+def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_server, screenshot):
     ada, bo = new_username("ada"), new_username("bo")
     bos_phone = new_page()
     sign_up(bos_phone, bo)
@@ -142,7 +134,7 @@ def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_serve
 
     adas_phone = new_page()
     sign_up(adas_phone, ada)
-    game_id = start_game(adas_phone, "factor-multiple", "challenge", challenge=bo)
+    game_id = start_game(adas_phone, "factor-multiple", "challenge", player=None, challenge=bo)
     adas_phone.wait_for_selector(f".status:has-text('A challenge to {bo}')")
     adas_phone.click("a.brand")
     adas_phone.wait_for_selector(f"section.challenges .outgoing li[data-game='{game_id}']")
@@ -150,6 +142,8 @@ def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_serve
     row = bos_phone.locator(f"section.challenges .incoming li[data-game='{game_id}']")
     row.wait_for()
     assert f"from {ada}" in row.inner_text()
+    screenshot(bos_phone, "lobby-challenges")
+    assert_fits_phone(bos_phone)
     row.locator("button:has-text('Accept')").click()
     bos_phone.wait_for_url(re.compile(f"#/game/{game_id}$"))
     bos_phone.wait_for_selector(f".status:has-text('{ada} to move')")
@@ -161,11 +155,11 @@ def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_serve
     adas_phone.locator(f"section.mine li[data-game='{game_id}']:has-text('Your turn')").wait_for()
 
 
-def test_the_profile_lists_a_finished_game_and_a_rematch_follows(new_page, live_server):
+def test_the_profile_lists_a_finished_game_and_a_rematch_follows(new_page, live_server, screenshot):
     cy = new_username("cy")
     page = new_page()
     sign_up(page, cy)
-    game_id = start_game(page, "factor-multiple", "bot:greedy", options={"n": 30})
+    game_id = start_game(page, "factor-multiple", "bot:greedy", options={"n": 30}, player=None)
     say(page, 4)
     page.wait_for_selector(".moves li:has-text('Greedy bot')")
     page.click("button:has-text('Resign')")
@@ -179,6 +173,8 @@ def test_the_profile_lists_a_finished_game_and_a_rematch_follows(new_page, live_
     row = page.locator(f".profile li[data-game='{game_id}']")
     row.wait_for()
     assert row.locator(".outcome").inner_text().lower() == "loss"
+    screenshot(page, "profile")
+    assert_fits_phone(page)
     row.locator("a").click()
 
     page.wait_for_url(re.compile(f"#/game/{game_id}$"))
@@ -188,3 +184,35 @@ def test_the_profile_lists_a_finished_game_and_a_rematch_follows(new_page, live_
                            timeout=10).json()
     assert rematch["kind"] == "factor-multiple" and rematch["options"]["n"] == 30
     assert rematch["seats"][1].get("player") == cy and rematch["seats"][0]["bot"] == "greedy"
+
+
+def test_signing_up_claims_the_games_this_browser_played_without_an_account(
+        new_page, live_server, console):
+    """Each seat token the browser holds is offered to the new account once; a game whose seat
+    the server will not bind stays listed from this browser's token."""
+    dee = new_username("dee")
+    page = new_page()
+    played = start_game(page, "factor-multiple", "bot:greedy")
+    say(page, 4)
+    page.wait_for_selector(".moves li:has-text('Greedy bot')")
+
+    # a game this browser holds a token for that no seat has: the server refuses to bind it
+    other = requests.post(f"{live_server}/api/v1/games", timeout=10, json={
+        "kind": "factor-multiple", "seats": [{"human": {"name": "Eve"}}, {"bot": "greedy"}],
+        "first": 1}).json()
+    page.evaluate("""([id]) => {
+        const games = JSON.parse(localStorage.getItem("postplay.games"));
+        games[id] = { kind: "factor-multiple", tokens: { "0": "not-a-seat-token" }, added: 0 };
+        localStorage.setItem("postplay.games", JSON.stringify(games));
+    }""", [other["id"]])
+    console.allow(REFUSED + rf"games/{other['id']}/claim$")
+
+    page.goto("/#/")
+    sign_up(page, dee)
+    game = requests.get(f"{live_server}/api/v1/games/{played}", timeout=10).json()
+    assert game["seats"][0]["player"] == dee
+    page.locator(f"section.mine li[data-game='{played}']:has-text('Your turn')").wait_for()
+    page.locator(f"section.mine li[data-game='{other['id']}']").wait_for()
+    claims = page.evaluate("""Object.fromEntries(Object.entries(JSON.parse(
+        localStorage.getItem("postplay.games"))).map(([id, g]) => [id, g.claim]))""")
+    assert claims == {played: "claimed", other["id"]: "refused"}

@@ -18,13 +18,18 @@ REFUSED = r"status of 4\d\d .* at \S+/api/v1/"  # the line Chromium logs for an 
 
 
 def start_game(page, kind: str, opponent: str, options: dict | None = None,
-               clock: dict | None = None) -> str:
-    """Fill the lobby's form as Ada, moving first; return the new game's id."""
-    page.fill("input[name=name]", "Ada")
+               clock: dict | None = None, player: str | None = "Ada",
+               challenge: str | None = None) -> str:
+    """Fill the lobby's form as `player` (None: signed in, the form asks no name), moving first,
+    with `challenge` the username a challenge goes to; return the new game's id."""
+    if player is not None:
+        page.fill("input[name=name]", player)
     page.select_option("select[name=kind]", kind)
     for name, value in (options or {}).items():
         page.fill(f"#opt-{name}", str(value))
     page.select_option("select[name=opponent]", opponent)
+    if challenge:
+        page.fill("input[name=challenge]", challenge)
     page.select_option("select[name=first]", "0")
     if clock:
         page.select_option("select[aria-label='Clock type']", clock.pop("type"))

@@ -144,9 +144,10 @@ export const revokePersonalToken = (id) => asAccount("DELETE", `/me/tokens/${enc
 export const player = (username) => request("GET", `/players/${encodeURIComponent(username)}`)
   .then((r) => r.data);
 
-/** Bind an anonymous seat of game `id`, held by `seatToken`, to the account. */
-export const claim = (id, seatToken) =>
-  asAccount("POST", `/games/${id}/claim`, { body: { seat_token: seatToken } }).then((r) => r.data);
+/** Bind an anonymous seat of game `id`, held by `seatToken`, to the account (not `asAccount`:
+ * a 401 here is about the seat token). */
+export const claim = (id, seatToken) => request("POST", `/games/${id}/claim`,
+  { token: accountToken(), body: { seat_token: seatToken } }).then((r) => r.data);
 /** The account's games, or {status: 304} when `etag` is still current. */
 export const myGames = (etag, status = null) =>
   asAccount("GET", `/me/games${status ? `?status=${status}` : ""}`, { etag });
