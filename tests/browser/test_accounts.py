@@ -120,10 +120,18 @@ def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
     screenshot(page, "sign-in")
     assert_fits_phone(page)
 
-    page.fill("form[aria-label='Sign in'] input[name=password]", PASSWORD)
-    page.click("form[aria-label='Sign in'] button[type=submit]")
+    # a recovery code signs in with a new password, once
+    page.click("summary:has-text('Lost your password? Use a recovery code')")
+    form = page.locator("form[aria-label='Recover your account']")
+    form.locator("input[name=username]").fill(bo)
+    form.locator("input[name=recovery_code]").fill(codes[3])
+    form.locator("input[name=new_password]").fill("a brand new passphrase")
+    form.locator("button[type=submit]").click()
     signed_in_as(page, bo)
     page.wait_for_selector("section.mine")
+    page.click("header nav.account button:has-text('Sign out')")
+    sign_in(page, bo, "a brand new passphrase")
+    signed_in_as(page, bo)
 
 
 def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_server, screenshot):
@@ -136,6 +144,9 @@ def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_serve
     sign_up(adas_phone, ada)
     game_id = start_game(adas_phone, "factor-multiple", "challenge", player=None, challenge=bo)
     adas_phone.wait_for_selector(f".status:has-text('A challenge to {bo}')")
+    polls = []  # Ada's lobby polls her games with the tag of the list it shows
+    adas_phone.on("request", lambda r: r.url.endswith("/api/v1/me/games")
+                  and polls.append(r.headers.get("if-none-match")))
     adas_phone.click("a.brand")
     adas_phone.wait_for_selector(f"section.challenges .outgoing li[data-game='{game_id}']")
 
@@ -153,6 +164,7 @@ def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_serve
     assert [s.get("player") for s in game["seats"]] == [ada, bo]
 
     adas_phone.locator(f"section.mine li[data-game='{game_id}']:has-text('Your turn')").wait_for()
+    assert len(polls) >= 2 and polls[0] is None and all(polls[1:]), polls
 
 
 def test_the_profile_lists_a_finished_game_and_a_rematch_follows(new_page, live_server, screenshot):
