@@ -228,3 +228,26 @@ def test_signing_up_claims_the_games_this_browser_played_without_an_account(
     claims = page.evaluate("""Object.fromEntries(Object.entries(JSON.parse(
         localStorage.getItem("postplay.games"))).map(([id, g]) => [id, g.claim]))""")
     assert claims == {played: "claimed", other["id"]: "refused"}
+
+
+def test_a_challenge_is_declined_from_its_game_page(new_page, live_server):
+    ada, bo = new_username("ada"), new_username("bo")
+    tokens = {name: requests.post(f"{live_server}/api/v1/accounts", timeout=10, json={
+        "username": name, "password": PASSWORD}).json()["token"] for name in (ada, bo)}
+    game = requests.post(f"{live_server}/api/v1/games", timeout=10,
+                         headers={"Authorization": f"Bearer {tokens[ada]}"},
+                         json={"kind": "factor-multiple", "seats": [{"me": True}, {"player": bo}]})
+    assert game.status_code == 201, game.json()
+    game_id = game.json()["id"]
+
+    page = new_page()
+    sign_in(page, bo)
+    signed_in_as(page, bo)
+    page.goto(f"/#/game/{game_id}")
+    page.wait_for_selector(f".join:has-text('{ada} challenges you.')")
+    assert page.locator(".join input[name=name]").count() == 0
+    page.click(".join button:has-text('Decline')")
+    page.wait_for_selector(".banner:has-text('Challenge not taken')")
+    assert page.locator(".join").is_hidden()
+    declined = requests.get(f"{live_server}/api/v1/games/{game_id}", timeout=10).json()
+    assert declined["status"] == "finished" and declined["result"]["reason"] == "aborted"

@@ -36,6 +36,13 @@ const REASONS = {
 export function resultText(game, mine) {
   const { winner, reason, scores } = game.result;
   const score = scores ? ` (${scores.join("–")})` : "";
+  const unanswered = game.seats.find((s) => s.open);
+  if (reason === "aborted" && unanswered) {
+    return unanswered.invited
+      ? { headline: "Challenge not taken",
+          detail: `${unanswered.invited} declined it, or did not answer within 7 days.` }
+      : { headline: "Game aborted", detail: "Nobody took the open seat in time." };
+  }
   if (reason === "aborted") {
     return { headline: "Game aborted", detail: game.ply === 0
       ? "The first move never came before the clock ran out."
