@@ -250,6 +250,8 @@ def seat_of(store: GameStore, game_id: str, token: str | None,
         seats = record.seats_of(account.id)
         if not seats:
             raise OtherGamesToken("Your account holds no seat in this game.")
+        if len(seats) == 1:  # (not reading the state: a move's request reads it once, later)
+            return seats[0]
         return record.to_move if record.to_move in seats else seats[0]
     if not token:
         raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")
