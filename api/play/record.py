@@ -276,10 +276,13 @@ class GameRecord:
         self.version += 1
         self.updated_ts = now
 
-    def start(self, now: float) -> None:
-        """The last open seat was taken: the game and the first mover's clock start."""
-        self.status = Status.ACTIVE
-        self.turn_started_ts = now
+    def take_seat(self, index: int, seat: Seat, now: float) -> None:
+        """Someone takes the open seat `index`; once no seat is open, the game and the first
+        mover's clock start."""
+        self.seats[index] = seat
+        if not any(s.open for s in self.seats):
+            self.status = Status.ACTIVE
+            self.turn_started_ts = now
 
     # -- serialisation ---------------------------------------------------------------------
 

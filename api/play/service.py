@@ -93,9 +93,7 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
         joinable = [i for i, s in enumerate(record.seats) if s.joinable]
         if not joinable:
             raise NoOpenSeat("This game has no open seat left.")
-        record.seats[joinable[0]] = Seat.human(name)
-        if not any(s.open for s in record.seats):
-            record.start(now)
+        record.take_seat(joinable[0], Seat.human(name), now)
         record.touch(now)
         return Change(record, tokens={joinable[0]: token})
 
@@ -113,9 +111,7 @@ def accept(store: GameStore, followups: Followups, game_id: str, account: Princi
 
     def change(record: GameRecord) -> Change:
         seat = _invitation(record, account)
-        record.seats[seat] = Seat.for_account(account.id, account.username)
-        if not any(s.open for s in record.seats):
-            record.start(now)
+        record.take_seat(seat, Seat.for_account(account.id, account.username), now)
         record.touch(now)
         return Change(record)
 
@@ -254,6 +250,8 @@ def seat_of(store: GameStore, game_id: str, token: str | None,
         seats = record.seats_of(account.id)
         if not seats:
             raise OtherGamesToken("Your account holds no seat in this game.")
+        if len(seats) == 1:  # (not reading the state: a move's request reads it once, later)
+            return seats[0]
         return record.to_move if record.to_move in seats else seats[0]
     if not token:
         raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")

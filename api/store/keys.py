@@ -46,6 +46,11 @@ def client_bot_games_key(client_hash: str) -> str:
     return f"{PREFIX}:client:{client_hash}:bot-games"
 
 
+def client_playtests_key(client_hash: str) -> str:
+    """Set of the playtests a client (its address, hashed) started, to limit those running."""
+    return f"{PREFIX}:client:{client_hash}:playtests"
+
+
 def deletable_key() -> str:
     """Sorted set of the games that ended with no move made, by when they may be deleted."""
     return f"{PREFIX}:deletable"

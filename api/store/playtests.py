@@ -9,6 +9,7 @@ whose job failed or vanished without saying so is found through RQ when the play
 from __future__ import annotations
 
 import enum
+import os
 import hashlib
 import hmac
 import json
@@ -22,16 +23,22 @@ from rq.job import Job, JobStatus
 from api import playtests
 from api.bots.match import PlayedGame
 from api.clocks import iso
+from api.play.errors import Busy
 from api.followups import PLAYTEST_QUEUE
 from api.play.record import GameRecord, Seat, history_entry
 from api.store.games import GameStore, hash_token
-from api.store.keys import playtest_key
+from api.store.keys import client_playtests_key, playtest_key
 
 CHUNK_JOB = "worker.playtests.run_chunk"
 CHUNK_FAILED = "worker.playtests.chunk_failed"
 MOVES_PER_GAME_ALLOWANCE = 400  # for the chunk job's timeout: moves a game may take at full budget
 JOB_TIMEOUT_SLACK_S = 600
 RESULT_TTL_S = 86400
+
+
+def max_running_per_client() -> int:
+    """Playtests one client may have running at once: each holds a worker for minutes to hours."""
+    return int(os.environ.get("POSTPLAY_MAX_PLAYTESTS_PER_CLIENT", "2"))
 FAILURE_TTL_S = 7 * 86400
 
 
@@ -61,11 +68,17 @@ class PlaytestStore:
         self.redis = client
         self.queue = Queue(PLAYTEST_QUEUE, connection=client)
 
-    def start(self, spec: dict, owner_token: str | None = None, now: float | None = None) -> dict:
+    def start(self, spec: dict, owner_token: str | None = None, now: float | None = None,
+              client: str | None = None) -> dict:
         """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk.
         The owner token, which alone may cancel the playtest over HTTP, is kept only as a hash;
-        a playtest without one (started from the command line) is cancelled where it runs."""
+        a playtest without one (started from the command line) is cancelled where it runs.
+        With `client`, it counts among that client's playtests running (Busy past the limit)."""
         now = time.time() if now is None else now
+        limit = max_running_per_client()
+        if client is not None and self.running_of(client) >= limit:
+            raise Busy(f"You have {limit} playtests running; start another when one of them "
+                       f"ends (or cancel one).")
         doc = {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now,
                "owner_hash": None if owner_token is None else hash_token(owner_token)}
         pid = doc["id"]
@@ -80,9 +93,25 @@ class PlaytestStore:
             pipe.hset(playtest_key(pid, "chunks"),
                       mapping={str(i): queued for i in range(len(doc["chunks"]))})
             pipe.zadd(playtest_key(), {pid: now})
+            if client is not None:
+                pipe.sadd(client_playtests_key(hash_token(client)), pid)
             self.queue.enqueue_many(jobs, pipeline=pipe)
             pipe.execute()
         return doc
+
+    def running_of(self, client: str) -> int:
+        """How many of `client`'s playtests still run (those that ended are dropped here)."""
+        key = client_playtests_key(hash_token(client))
+        running, ended = 0, []
+        for pid in (p.decode() for p in self.redis.smembers(key)):
+            view = self.view(pid, with_report=False)
+            if view is not None and view["status"] in RUNNING_STATUSES:
+                running += 1
+            else:
+                ended.append(pid)
+        if ended:
+            self.redis.srem(key, *ended)
+        return running
 
     def load(self, playtest_id: str) -> dict | None:
         raw = self.redis.get(playtest_key(playtest_id))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import current_app
+from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import abort
 
@@ -38,7 +38,8 @@ class Playtests(MethodView):
         spec = playtests.check_request(**body)
         store = _store()
         owner_token = secrets.token_urlsafe(24)
-        return {**store.view(store.start(spec, owner_token)["id"]), "owner_token": owner_token}
+        started = store.start(spec, owner_token, client=request.remote_addr or "")
+        return {**store.view(started["id"]), "owner_token": owner_token}
 
     @blp.response(200, PlaytestSchema(many=True))
     @blp.paginate()

@@ -122,3 +122,18 @@ def test_cancel_before_any_chunk_ran_then_409_on_a_second_cancel(client, run_job
     assert cancelled["report"]["games"] == 0 and cancelled["report"]["length"] is None
     again = client.delete(f"/api/v1/playtests/{playtest['id']}", headers=owner(playtest))
     assert again.status_code == 409 and "over" in again.get_json()["message"]
+
+
+def test_a_client_may_run_only_so_many_playtests(client, monkeypatch):
+    monkeypatch.setenv("POSTPLAY_MAX_PLAYTESTS_PER_CLIENT", "2")
+    body = {"kind": "factor-multiple", "bots": ["random", "greedy"], "games": 4,
+            "options": {"n": 20}}
+    started = [client.post("/api/v1/playtests", json=body) for _ in range(2)]
+    assert [r.status_code for r in started] == [202, 202]
+    refused = client.post("/api/v1/playtests", json=body)
+    assert refused.status_code == 429 and "2 playtests running" in refused.get_json()["message"]
+    first = started[0].get_json()
+    cancelled = client.delete(f"/api/v1/playtests/{first['id']}",
+                              headers={"Authorization": f"Bearer {first['owner_token']}"})
+    assert cancelled.status_code in (200, 202, 204)
+    assert client.post("/api/v1/playtests", json=body).status_code == 202

@@ -56,7 +56,8 @@ def live_server(redis_url, tmp_path_factory):
     logs = tmp_path_factory.mktemp("live")
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off",
-           "POSTPLAY_BOT_BUDGET_S": "0.05", "PYTHONUNBUFFERED": "1"}
+           "POSTPLAY_BOT_BUDGET_S": "0.05", "PYTHONUNBUFFERED": "1",
+           "POSTPLAY_MAX_PLAYTESTS_PER_CLIENT": "1000"}
     web = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
          "--worker-class", "gthread", "--threads", "8", "api.web.wsgi:app"],

@@ -23,8 +23,7 @@ def new_record(seats=None, time_control=None, now=1000.0) -> GameRecord:
 def test_a_new_record_waits_for_an_open_seat_and_starts_when_it_is_taken():
     record = new_record([Seat.human("Ada"), Seat.empty(listed=False)])
     assert record.status is Status.WAITING and record.to_move is None and record.unlisted
-    record.seats[1] = Seat.human("Bo")
-    record.start(now=1005.0)
+    record.take_seat(1, Seat.human("Bo"), now=1005.0)
     assert record.status is Status.ACTIVE and record.to_move == 0
     assert record.turn_started_ts == 1005.0 and not record.unlisted
 
