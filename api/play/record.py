@@ -133,6 +133,8 @@ class GameRecord:
     first_move_ts: float | None = None
     playtest: dict | None = None
     _state: State | None = dataclasses.field(default=None, repr=False, compare=False)
+    # the state's seat to move, asked once per state: some engines work out the end to know it
+    _mover: int | None | object = dataclasses.field(default=..., repr=False, compare=False)
 
     @classmethod
     def create(cls, game_id: str, kind: str, options: dict, seed: int, first: int,
@@ -158,12 +160,16 @@ class GameRecord:
         return self._state
 
     def set_state(self, state: State, ply: int) -> None:
-        self._state, self.state_data, self.ply = state, state.to_dict(), ply
+        self._state, self.state_data, self.ply, self._mover = state, state.to_dict(), ply, ...
 
     @property
     def to_move(self) -> int | None:
         """The seat to move while the game runs; None while it waits or once it is over."""
-        return self.state().to_move if self.status is Status.ACTIVE else None
+        if self.status is not Status.ACTIVE:
+            return None
+        if self._mover is ...:
+            self._mover = self.state().to_move
+        return self._mover
 
     @property
     def bot_to_move(self) -> str | None:

@@ -129,8 +129,9 @@ class GameStore:
             raw = self.redis.get(key)
             if raw is None:
                 raise KeyError(game_id)
-            before = json.loads(raw)
-            result = change(GameRecord.from_dict(json.loads(raw)))
+            record = GameRecord.from_dict(json.loads(raw))
+            before = Standing.of(record)  # before `change` edits the record in place
+            result = change(record)
             writes = json.dumps(_writes(before, result))
             if self._write_if_unchanged(keys=[key], args=[raw, writes]):
                 return result
@@ -220,10 +221,25 @@ class GameStore:
         return None if raw is None else json.loads(raw)
 
 
-def _writes(before: dict | None, change: Change) -> list[list]:
-    """The Redis commands that store `change` to a game that was `before` (the stored JSON;
-    None: a new game)."""
-    doc = change.record.to_dict()
+@dataclasses.dataclass(frozen=True)
+class Standing:
+    """What the indexes need to know of a record as it was before a change."""
+
+    status: Status
+    kind: str
+    unlisted: bool
+    invited: frozenset[str]
+
+    @classmethod
+    def of(cls, record: GameRecord) -> "Standing":
+        return cls(record.status, record.kind, record.unlisted, frozenset(record.invited))
+
+
+def _writes(before: Standing | None, change: Change) -> list[list]:
+    """The Redis commands that store `change` to a game that stood as `before` (None: a new
+    game)."""
+    record = change.record
+    doc = record.to_dict()
     game_id = doc["id"]
     writes: list[list] = [["SET", keys.game_key(game_id), json.dumps(doc, separators=(",", ":"))]]
     if change.moves:
@@ -234,12 +250,12 @@ def _writes(before: dict | None, change: Change) -> list[list]:
         writes.append(["SET", keys.token_key(token_hash), f"{game_id}:{seat}"])
     writes += _work_writes(change.record)
     writes += _account_writes(before, change.record)
-    if before is not None and before["status"] == doc["status"]:
+    if before is not None and before.status is record.status:
         return writes  # the lobby indexes already hold it
-    new_keys = _lobby_keys(doc)
+    new_keys = _lobby_keys(Standing.of(record))
     if before is not None:
         writes += [["ZREM", key, game_id] for key in sorted(_lobby_keys(before) - new_keys)]
-    writes += [["ZADD", key, repr(doc["created_ts"]), game_id] for key in sorted(new_keys)]
+    writes += [["ZADD", key, repr(record.created_ts), game_id] for key in sorted(new_keys)]
     return writes
 
 
@@ -263,7 +279,7 @@ def _work_writes(record: GameRecord) -> list[list]:
     return writes
 
 
-def _account_writes(before: dict | None, record: GameRecord) -> list[list]:
+def _account_writes(before: Standing | None, record: GameRecord) -> list[list]:
     """The accounts' indexes of the game: its players' games, and the challenges of the accounts
     it waits for (gone once they accept or decline)."""
     score = repr(record.created_ts)
@@ -272,14 +288,14 @@ def _account_writes(before: dict | None, record: GameRecord) -> list[list]:
     waits_for = record.invited if record.status is Status.WAITING else set()
     writes += [["ZADD", keys.account_part_key(a, "challenges"), score, record.id]
                for a in sorted(waits_for)]
-    was_waiting_for = {s.get("invited") for s in (before or {}).get("seats", [])} - {None}
+    was_waiting_for = before.invited if before is not None else frozenset()
     writes += [["ZREM", keys.account_part_key(a, "challenges"), record.id]
                for a in sorted(was_waiting_for - waits_for)]
     return writes
 
 
-def _lobby_keys(doc: dict) -> set[str]:
+def _lobby_keys(standing: Standing) -> set[str]:
     """The lobby indexes that list the game: none while it waits for an invited friend."""
-    if doc["status"] == Status.WAITING.value and doc.get("unlisted"):
+    if standing.status is Status.WAITING and standing.unlisted:
         return set()
-    return set(keys.lobby_keys(doc["status"], doc["kind"]))
+    return set(keys.lobby_keys(standing.status.value, standing.kind))

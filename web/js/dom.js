@@ -59,3 +59,19 @@ export function showAlert(box, message) {
   box.hidden = !message;
   box.textContent = message || "";
 }
+
+/** Submit a form's request: `button` disabled meanwhile, the alert cleared on success or showing
+ *  the server's message on failure. Returns `action`'s value, or undefined when it failed. */
+export async function submitting(button, alert, action) {
+  button.disabled = true;
+  try {
+    const value = await action();
+    showAlert(alert, null);
+    return value;
+  } catch (err) {
+    showAlert(alert, err.message);
+    return undefined;
+  } finally {
+    button.disabled = false;
+  }
+}

@@ -6,7 +6,7 @@
 
 import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
-import { alertBox, fill, h, showAlert } from "./dom.js";
+import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
 import { ago, invitee, seatName, statusLine, timeControlText } from "./format.js";
 import { optionsFieldset, timeControlFields } from "./options.js";
 import { Poller } from "./poller.js";
@@ -172,19 +172,12 @@ class Lobby {
       const body = { kind: kindSelect.value, options: opts, seats: [me, them],
                      first: first.value === "random" ? "random" : Number(first.value),
                      time_control: tc.value };
-      submit.disabled = true;
-      try {
-        const response = await api.create(body);
-        const tokens = response.data.tokens || {};
-        // signed in, the account plays its own seat: only a second seat on this device has a token
-        if (Object.keys(tokens).length) storage.remember(response.data.id, body.kind, tokens);
-        showAlert(this.alert, null);
-        location.hash = `#/game/${response.data.id}`;
-      } catch (err) {
-        showAlert(this.alert, err.message);
-      } finally {
-        submit.disabled = false;
-      }
+      const response = await submitting(submit, this.alert, () => api.create(body));
+      if (!response) return;
+      const tokens = response.data.tokens || {};
+      // signed in, the account plays its own seat: only a second seat on this device has a token
+      if (Object.keys(tokens).length) storage.remember(response.data.id, body.kind, tokens);
+      location.hash = `#/game/${response.data.id}`;
     };
   }
 

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { boxPlots, histogram, num, pct, rateBars, splitBar, wilson } from "./charts.js";
-import { alertBox, fill, h, showAlert } from "./dom.js";
+import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
 import { ago } from "./format.js";
 import { optionsFieldset } from "./options.js";
 import { Poller } from "./poller.js";
@@ -212,16 +212,8 @@ class PlaytestsView {
         showAlert(this.alert, errors.join(" "));
         return;
       }
-      submit.disabled = true;
-      try {
-        const id = await startPlaytest(body);
-        showAlert(this.alert, null);
-        location.hash = `#/playtest/${id}`;
-      } catch (err) {
-        showAlert(this.alert, err.message);
-      } finally {
-        submit.disabled = false;
-      }
+      const id = await submitting(submit, this.alert, () => startPlaytest(body));
+      if (id) location.hash = `#/playtest/${id}`;
     };
   }
 
