@@ -41,6 +41,9 @@ def init_limits(app: Flask, redis_timeout_s: float) -> Limiter | None:
         # a browser's CORS preflight is not a request of its own: it should not halve the budget
         application_limits_exempt_when=lambda: request.method == "OPTIONS",
         headers_enabled=True, swallow_errors=True)
+    # a load balancer's or supervisor's health checks come from one address, often: they must
+    # neither spend that address's budget nor be refused (they would mark the host down)
+    limiter.exempt(app.view_functions["system.Health"])
     for endpoint, method, setting in STRICT_LIMITS:
         app.view_functions[endpoint] = limiter.limit(
             lambda setting=setting: app.config[setting], methods=[method],

@@ -33,7 +33,7 @@ def test_one_budget_is_shared_by_every_endpoint(limited_app):
     assert client.get(f"/api/v1/games/{game.get_json()['id']}").status_code == 200
     assert client.get("/api/v1/kinds").status_code == 200
     assert client.get("/api/v1/playtests").status_code == 200
-    assert_refused(client.get("/api/v1/health"))
+    assert_refused(client.get("/api/v1/games"))
     assert_refused(client.get("/api/v1/kinds"))
     # another client has a budget of its own
     other = client.get("/api/v1/kinds", environ_base={"REMOTE_ADDR": "192.0.2.9"})
@@ -50,6 +50,13 @@ def test_creating_games_and_playtests_has_a_stricter_limit(limited_app):
     # the rest of the API still answers: only creating is held back
     assert client.get("/api/v1/games").status_code == 200
     assert client.get("/api/v1/playtests").status_code == 200
+
+
+def test_health_checks_neither_spend_the_budget_nor_are_refused(limited_app):
+    client = limited_app(RATELIMIT_APPLICATION="2 per minute").test_client()
+    assert [client.get("/api/v1/health").status_code for _ in range(5)] == [200] * 5
+    assert [client.get("/api/v1/kinds").status_code for _ in range(3)] == [200, 200, 429]
+    assert client.get("/api/v1/health").status_code == 200
 
 
 def test_cors_preflight_does_not_spend_the_budget(limited_app):
