@@ -118,9 +118,8 @@ class Background:
     def reconcile(self, now: float) -> list[str]:
         """Enqueue again every bot move that no job will make; the games it did that for."""
         again = []
-        for game_id in self.store.bots_to_move(changed_before=now - GRACE_S):
-            record = self.store.load(game_id)
-            if record is None or record.bot_to_move is None:
+        for record in self.store.load_many(self.store.bots_to_move(now - GRACE_S)):
+            if record.bot_to_move is None:
                 continue
             job_id = bot_job_id(record)
             if self.job_will_run(job_id):
@@ -134,7 +133,7 @@ class Background:
                 continue
             log.warning("bot move %s was lost; enqueued again (attempt %d)", job_id, attempts)
             self.followups.enqueue_bot_move(record)
-            again.append(game_id)
+            again.append(record.id)
         return again
 
     def job_will_run(self, job_id: str) -> bool:

@@ -78,9 +78,7 @@ class Seat:
         return self.open and self.invited is None
 
     def to_dict(self) -> dict:
-        out = {"name": self.name, "bot": self.bot, "open": self.open}
-        if self.open:
-            out["listed"] = self.listed
+        out = self._common()
         if self.account is not None:
             out["account"] = self.account
         if self.invited is not None:
@@ -89,13 +87,17 @@ class Seat:
 
     def view(self) -> dict:
         """The seat as the API shows it: account ids stay inside; usernames are shown."""
-        out = {"name": self.name, "bot": self.bot, "open": self.open}
-        if self.open:
-            out["listed"] = self.listed
+        out = self._common()
         if self.account is not None:
             out["player"] = self.name
         if self.invited is not None:
             out["invited"] = self.invited_name
+        return out
+
+    def _common(self) -> dict:
+        out = {"name": self.name, "bot": self.bot, "open": self.open}
+        if self.open:
+            out["listed"] = self.listed
         return out
 
     @classmethod

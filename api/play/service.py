@@ -128,9 +128,7 @@ def decline(store: GameStore, followups: Followups, game_id: str, account: Princ
 
     def change(record: GameRecord) -> Change:
         _invitation(record, account)
-        record.finish(Outcome(None, "aborted"))
-        record.touch(now)
-        return Change(record)
+        return _ending(record, Outcome(None, "aborted"), now)
 
     return _update(store, game_id, change).record
 
@@ -305,9 +303,7 @@ def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
     def change(record: GameRecord) -> Change:
         if record.status is Status.FINISHED:
             raise GameOver("The game is over.")
-        record.finish(Outcome(1 - seat, "resign"))
-        record.touch(now)
-        return Change(record)
+        return _ending(record, Outcome(1 - seat, "resign"), now)
 
     record = _update(store, game_id, change).record
     followups.after_change(record)
@@ -339,9 +335,7 @@ def abort_abandoned(store: GameStore, followups: Followups, game_id: str,
     def change(record: GameRecord) -> Change:
         if not record.abandoned(now):
             raise Stale
-        record.finish(Outcome(None, "aborted"))
-        record.touch(now)
-        return Change(record)
+        return _ending(record, Outcome(None, "aborted"), now)
 
     return _update_unless_stale(store, followups, game_id, change)
 
@@ -368,9 +362,7 @@ def check_background_rule(store: GameStore, followups: Followups, game_id: str, 
         outcome = rule.verdict(current.options, turns)
         if outcome is None:
             raise Stale
-        current.finish(outcome)
-        current.touch(now)
-        return Change(current)
+        return _ending(current, outcome, now)
 
     return _update_unless_stale(store, followups, game_id, change)
 
@@ -398,23 +390,21 @@ def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int
 
 def replay(record: GameRecord, history: list[dict]) -> Iterator[State]:
     """The game's state after each entry of `history`, replayed from its start."""
-    game = get_game(record.kind)
-    state = game.new(record.options, record.first, record.seed)
-    for entry in history:
-        move = state.forced_move() if entry["move"]["type"] == "pass" else game.parse_move(
-            entry["move"])
-        state = state.apply(move)
-        yield state
+    return (state for _, state, _ in positions(record, history, start=1))
 
 
 def positions(record: GameRecord, history: list[dict],
               start: int = 0) -> Iterator[tuple[int, State, dict | None]]:
     """(ply, state after it, the history entry that led there) for every ply from `start` to
     the game's last; ply 0 is the start position, reached by no entry."""
+    game = get_game(record.kind)
+    state = game.new(record.options, record.first, record.seed)
     if start == 0:
-        game = get_game(record.kind)
-        yield 0, game.new(record.options, record.first, record.seed), None
-    for ply, (entry, state) in enumerate(zip(history, replay(record, history)), start=1):
+        yield 0, state, None
+    for ply, entry in enumerate(history, start=1):
+        move = state.forced_move() if entry["move"]["type"] == "pass" else game.parse_move(
+            entry["move"])
+        state = state.apply(move)
         if ply >= start:
             yield ply, state, entry
 
@@ -436,11 +426,16 @@ def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, pl
     def change(record: GameRecord) -> Change:
         if record.status is not Status.ACTIVE or record.ply != ply:
             raise Stale
-        record.finish(Outcome(None, "aborted"))
-        record.touch(now)
-        return Change(record)
+        return _ending(record, Outcome(None, "aborted"), now)
 
     return _update_unless_stale(store, followups, game_id, change)
+
+
+def _ending(record: GameRecord, outcome: Outcome, now: float) -> Change:
+    """The change that ends the game with `outcome` now."""
+    record.finish(outcome)
+    record.touch(now)
+    return Change(record)
 
 
 def _check_turn(record: GameRecord, seat: int, ply: int) -> None:
