@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz bench ladders openapi check-openapi clean
+.PHONY: run test fuzz bench ladders seed-ratings openapi check-openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ bench: $(STAMP)
 
 ladders: $(STAMP)
 	$(PY) -m tests.benchmarks bench_ladders
+
+# the bot levels' ratings from ladder games between them, against the Redis of `make run` (or
+# REDIS_URL): SEED_GAMES rounds per game, each one game of every pair of its levels
+SEED_GAMES ?= 20
+seed-ratings: $(STAMP)
+	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6390/0} $(VENV)/bin/postplay seed-ratings --games $(SEED_GAMES)
 
 openapi: $(STAMP)
 	$(VENV)/bin/postplay openapi

@@ -7,6 +7,7 @@
     postplay gc         delete what the retention rules let go (the workers do it every 10 min)
     postplay openapi    write the OpenAPI document to openapi/openapi.json (or --check it)
     postplay playtest   a batch of bot-vs-bot games and its report (see `postplay playtest -h`)
+    postplay seed-ratings   ladder games between every game's bot levels, rating their accounts
 """
 from __future__ import annotations
 
@@ -48,12 +49,22 @@ def main(argv: list[str] | None = None) -> int:
     openapi = sub.add_parser("openapi")
     openapi.add_argument("--check", action="store_true",
                          help="exit 1 when the committed document differs from the code's")
+    seeding = sub.add_parser(
+        "seed-ratings", help="rate the bot levels' accounts from ladder games between them, "
+                             "played here (against REDIS_URL)")
+    seeding.add_argument("--kinds", default="", help="comma-separated games (default: all)")
+    seeding.add_argument("--games", type=int, default=20,
+                         help="rounds per game: each plays every pair of its levels once")
+    seeding.add_argument("--budget-s", type=float, default=0.05,
+                         help="each bot's think time per move, seconds")
+    seeding.add_argument("--seed", type=int, default=0)
     from api import playtest_cli
 
     playtest_cli.add_parser(sub)
     args = parser.parse_args(argv)
     return {"run": run, "serve": serve, "redis": redis_alone, "worker": worker, "gc": gc,
-            "openapi": write_openapi, "playtest": playtest_cli.run}[args.command](args)
+            "openapi": write_openapi, "playtest": playtest_cli.run,
+            "seed-ratings": seed_ratings}[args.command](args)
 
 
 def redis_alone(args) -> int:
@@ -85,6 +96,27 @@ def gc(args) -> int:
     deleted = collect_garbage(redis.Redis.from_url(_redis_url()), time.time())
     print(f"deleted {deleted['games']} games that ended with no move made and "
           f"{deleted['playtests']} playtests past their retention")
+    return 0
+
+
+def seed_ratings(args) -> int:
+    import redis
+
+    from api.games import GAMES
+    from api.players.ratings import seed_ladders
+    from api.store.ratings import RatingStore
+
+    kinds = [k for k in args.kinds.split(",") if k] or list(GAMES)
+    unknown = sorted(set(kinds) - set(GAMES))
+    if unknown:
+        sys.exit(f"no game {unknown[0]!r}; the games are {', '.join(GAMES)}")
+    store = RatingStore(redis.Redis.from_url(_redis_url()))
+    seeded = seed_ladders(store, kinds, args.games, args.budget_s, args.seed)
+    for kind, levels in seeded.items():
+        print(kind)
+        for level, rating in levels.items():
+            print(f"  {level:<10} {rating.rating:7.1f}  RD {rating.rd:5.1f}  "
+                  f"{rating.games} games")
     return 0
 
 

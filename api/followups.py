@@ -1,5 +1,5 @@
-"""The follow-up jobs a change calls for: a bot's move when a server bot is to move, put on an RQ
-queue by `after_change`, and analyses on request. Deadlines and background rules need no job:
+"""The follow-up jobs a change calls for: a bot's move when a server bot is to move and the rating
+job when a rated game ended, put on an RQ queue by `after_change`, and analyses on request. Deadlines and background rules need no job:
 the store writes them due with the record itself, and every worker's background thread runs them
 (`api.play.background`). Jobs carry what they expect (the ply), so a stale or duplicated job is a
 no-op; one that is lost is enqueued again by the reconciler. The jobs run in `worker.jobs`.
@@ -34,25 +34,37 @@ def bot_job_id(record: GameRecord) -> str:
     return f"bot-{record.id}-{record.ply}"
 
 
+def ratings_job_id(game_id: str) -> str:
+    return f"ratings-{game_id}"
+
+
 class RQFollowups:
     def __init__(self, client: redis.Redis):
         self.queue = Queue(QUEUE, connection=client)
         self.bot_games_queue = Queue(BOT_GAMES_QUEUE, connection=client)
 
     def after_change(self, record: GameRecord) -> None:
-        """Enqueue the bot's move if a bot is to move. The change is already stored, so a failure
-        here is logged, never raised: the reconciler finds the move and enqueues it."""
-        if record.bot_to_move is None:
-            return
+        """Enqueue the bot's move if a bot is to move, and the rating job when a rated game
+        ended. The change is already stored, so a failure here is logged, never raised: the
+        reconciler finds the job in the store's indexes and enqueues it."""
         try:
-            self.enqueue_bot_move(record)
+            if record.bot_to_move is not None:
+                self.enqueue_bot_move(record)
+            if record.rating_due:
+                self.enqueue_ratings(record.id)
         except redis.RedisError:
-            log.exception("could not enqueue %s; the reconciler will", bot_job_id(record))
+            log.exception("could not enqueue the jobs of %s at ply %d; the reconciler will",
+                          record.id, record.ply)
 
     def enqueue_bot_move(self, record: GameRecord) -> None:
         queue = self.bot_games_queue if record.all_bots else self.queue
         queue.enqueue("worker.jobs.bot_move", record.id, record.ply, job_id=bot_job_id(record),
                       retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60, failure_ttl=86400)
+
+    def enqueue_ratings(self, game_id: str) -> None:
+        self.queue.enqueue("worker.jobs.rate", game_id, job_id=ratings_job_id(game_id),
+                           retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60,
+                           failure_ttl=86400)
 
     def request_analysis(self, game_id: str, ply: int) -> None:
         """Analyse the position on a worker; repeated requests meanwhile add nothing."""

@@ -13,6 +13,7 @@ from api import analysis
 from api.bots.match import PLY_LIMIT
 from api.followups import RQFollowups
 from api.play import service
+from api.players import ratings
 from api.store.games import GameStore
 
 
@@ -36,3 +37,8 @@ def bot_move(game_id: str, ply: int) -> bool:
 def analyse(game_id: str, ply: int) -> bool:
     """Compute and cache the analysis of `game_id` at `ply`."""
     return analysis.compute_on_worker(_store()[0], game_id, ply)
+
+
+def rate(game_id: str) -> bool:
+    """Apply a rated game's ratings if they are still owed; True when this run applied them."""
+    return ratings.rate_on_worker(get_current_job().connection, game_id)

@@ -8,7 +8,8 @@ owed is lost when a process dies:
   gone with them;
 - **the reconciler**, run by one elected worker at a time: it finds the games where a bot is to
   move and no job will move it (its job failed, or died with its worker, or was never enqueued
-  because Redis failed after the write) and enqueues that bot's move again.
+  because Redis failed after the write) and enqueues that bot's move again; likewise the rated
+  games that ended and whose rating job will not run.
 
 Checks and jobs carry what they expect (the deadline, the ply), so one run twice acts once.
 """
@@ -23,11 +24,12 @@ import redis
 from rq import Queue
 from rq.job import Job, JobStatus
 
-from api.followups import RQFollowups, bot_job_id
+from api.followups import RQFollowups, bot_job_id, ratings_job_id
 from api.play import service
 from api.store import keys
 from api.store.games import DueCheck, GameStore
 from api.store.playtests import PlaytestStore
+from api.store.ratings import RatingStore
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,7 @@ class Background:
         self.redis = client
         self.name = worker_name
         self.store = GameStore(client)
+        self.ratings = RatingStore(client)
         self.followups = RQFollowups(client)
 
     def run(self, stop: threading.Event) -> None:
@@ -116,25 +119,32 @@ class Background:
         return False
 
     def reconcile(self, now: float) -> list[str]:
-        """Enqueue again every bot move that no job will make; the games it did that for."""
+        """Enqueue again every bot move and every rating job that no job will make; the games
+        it did that for."""
         again = []
         for record in self.store.load_many(self.store.bots_to_move(now - GRACE_S)):
-            if record.bot_to_move is None:
-                continue
-            job_id = bot_job_id(record)
-            if self.job_will_run(job_id):
-                continue
-            attempts = self.redis.incr(keys.attempts_key(job_id))
-            self.redis.expire(keys.attempts_key(job_id), 86400)
-            if attempts > MAX_ATTEMPTS:
-                if attempts == MAX_ATTEMPTS + 1:
-                    log.error("bot move %s failed %d times; giving up on it", job_id,
-                              MAX_ATTEMPTS)
-                continue
-            log.warning("bot move %s was lost; enqueued again (attempt %d)", job_id, attempts)
-            self.followups.enqueue_bot_move(record)
-            again.append(record.id)
+            if record.bot_to_move is not None and self.lost("bot move", bot_job_id(record)):
+                self.followups.enqueue_bot_move(record)
+                again.append(record.id)
+        for game_id in self.ratings.due(now - GRACE_S):
+            if self.lost("rating job", ratings_job_id(game_id)):
+                self.followups.enqueue_ratings(game_id)
+                again.append(game_id)
         return again
+
+    def lost(self, what: str, job_id: str) -> bool:
+        """Whether job `job_id` will not run and is to be enqueued again (counted: after
+        MAX_ATTEMPTS the reconciler gives up on it and says so)."""
+        if self.job_will_run(job_id):
+            return False
+        attempts = self.redis.incr(keys.attempts_key(job_id))
+        self.redis.expire(keys.attempts_key(job_id), 86400)
+        if attempts > MAX_ATTEMPTS:
+            if attempts == MAX_ATTEMPTS + 1:
+                log.error("%s %s failed %d times; giving up on it", what, job_id, MAX_ATTEMPTS)
+            return False
+        log.warning("%s %s was lost; enqueued again (attempt %d)", what, job_id, attempts)
+        return True
 
     def job_will_run(self, job_id: str) -> bool:
         job = Job.fetch_many([job_id], connection=self.redis)[0]

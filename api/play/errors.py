@@ -75,3 +75,8 @@ class NotOffered(Refusal):
 
 class Stale(LookupError):
     """A worker's job finds the game has moved on: it has nothing to do."""
+
+
+class NotEligible(Refusal):
+    """The player may not take this seat: the game is rated and they have no account (or hold
+    the other seat), or their rating is outside the seat's range."""

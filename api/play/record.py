@@ -51,6 +51,7 @@ class Seat:
     account: str | None = None
     invited: str | None = None
     invited_name: str | None = None
+    rating_range: tuple[int, int] | None = None  # an open seat's fair pairing: who may join
 
     @classmethod
     def human(cls, name: str) -> "Seat":
@@ -61,8 +62,8 @@ class Seat:
         return cls(f"{level.capitalize()} bot", bot=level)
 
     @classmethod
-    def empty(cls, listed: bool = True) -> "Seat":
-        return cls(None, open=True, listed=listed)
+    def empty(cls, listed: bool = True, rating_range: tuple[int, int] | None = None) -> "Seat":
+        return cls(None, open=True, listed=listed, rating_range=rating_range)
 
     @classmethod
     def for_account(cls, account_id: str, username: str) -> "Seat":
@@ -83,6 +84,8 @@ class Seat:
             out["account"] = self.account
         if self.invited is not None:
             out.update(invited=self.invited, invited_name=self.invited_name)
+        if self.rating_range is not None:
+            out["rating_range"] = list(self.rating_range)
         return out
 
     def view(self) -> dict:
@@ -92,6 +95,8 @@ class Seat:
             out["player"] = self.name
         if self.invited is not None:
             out["invited"] = self.invited_name
+        if self.rating_range is not None:
+            out["rating_range"] = {"min": self.rating_range[0], "max": self.rating_range[1]}
         return out
 
     def _common(self) -> dict:
@@ -102,8 +107,10 @@ class Seat:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Seat":
+        rating_range = data.get("rating_range")
         return cls(data["name"], data["bot"], data["open"], data.get("listed", True),
-                   data.get("account"), data.get("invited"), data.get("invited_name"))
+                   data.get("account"), data.get("invited"), data.get("invited_name"),
+                   None if rating_range is None else tuple(rating_range))
 
 
 # RULES.md, "Abandoned games": a lobby game nobody joins, and an untimed game whose first move
@@ -134,6 +141,9 @@ class GameRecord:
     result: Outcome | None = None
     first_move_ts: float | None = None
     playtest: dict | None = None
+    rated: bool | None = None  # None: a game stored before ratings existed (unrated)
+    # per seat {"before", "after", ...} once the worker has applied a rated game's ratings
+    rating_changes: list[dict] | None = None
     _state: State | None = dataclasses.field(default=None, repr=False, compare=False)
     # the state's seat to move, asked once per state: some engines work out the end to know it
     _mover: int | None | object = dataclasses.field(default=..., repr=False, compare=False)
@@ -141,15 +151,15 @@ class GameRecord:
     @classmethod
     def create(cls, game_id: str, kind: str, options: dict, seed: int, first: int,
                seats: list[Seat], state: State, ply: int, time_control: dict,
-               clocks: list[dict] | None, now: float, playtest: dict | None = None
-               ) -> "GameRecord":
+               clocks: list[dict] | None, now: float, playtest: dict | None = None,
+               rated: bool | None = None) -> "GameRecord":
         """A new game at `state`, `ply` moves in (the server's forced moves at the start, or a
         whole game for a playtest's sample): waiting while a seat is open, else active, and
         finished at once when `state` is over."""
         record = cls(game_id, kind, options, seed, first, seats,
                      Status.WAITING if any(s.open for s in seats) else Status.ACTIVE, ply, 1,
                      state.to_dict(), time_control, clocks, now, now, now, playtest=playtest,
-                     _state=state)
+                     rated=rated, _state=state)
         record.finish_if_over()
         return record
 
@@ -236,6 +246,14 @@ class GameRecord:
     def all_bots(self) -> bool:
         return all(s.bot for s in self.seats)
 
+    @property
+    def rating_due(self) -> bool:
+        """A rated game that ended with a move made (an abort rates nobody) and whose ratings
+        the worker has not applied yet."""
+        return bool(self.rated) and self.status is Status.FINISHED \
+            and self.rating_changes is None and self.first_move_ts is not None \
+            and self.result.reason != Reason.ABORTED
+
     # -- clocks ----------------------------------------------------------------------------
 
     def deadline(self) -> float | None:
@@ -310,6 +328,10 @@ class GameRecord:
             out["first_move_ts"] = self.first_move_ts
         if self.playtest is not None:
             out["playtest"] = self.playtest
+        if self.rated is not None:
+            out["rated"] = self.rated
+        if self.rating_changes is not None:
+            out["rating_changes"] = self.rating_changes
         return out
 
     @classmethod
@@ -322,4 +344,5 @@ class GameRecord:
             data.get("clocks"), data["turn_started_ts"], data["created_ts"],
             data.get("updated_ts") or parse_iso(data["updated_at"]),
             None if result is None else Outcome.from_dict(result),
-            data.get("first_move_ts"), data.get("playtest"))
+            data.get("first_move_ts"), data.get("playtest"), data.get("rated"),
+            data.get("rating_changes"))

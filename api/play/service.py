@@ -23,9 +23,11 @@ from api.games.base import play_forced
 from api.play.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
                              NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
 from api.play.record import GameRecord, Seat, Status, history_entry
+from api.players import ratings as ratings_of
 from api.players.accounts import Principal, profile
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore, TokenOfAnotherGame, TokenUnknown
+from api.store.ratings import RatingStore
 
 # games between two server bots one client may have running at once: each holds a worker
 MAX_BOT_GAMES_PER_CLIENT = int(os.environ.get("POSTPLAY_MAX_BOT_GAMES_PER_CLIENT", "20"))
@@ -55,15 +57,18 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
                 seats: list[Seat | Me | Invite], first: int | str = "random",
                 time_control: dict | None = None, now: float | None = None,
                 client: str | None = None, account: Principal | None = None,
-                accounts: AccountStore | None = None) -> tuple[GameRecord, dict[str, str]]:
+                accounts: AccountStore | None = None, rated: bool | None = None
+                ) -> tuple[GameRecord, dict[str, str]]:
     """A new game and the tokens of its anonymous human seats (`{"0": token}`). `Me` and
     `Invite` seats need the creator's `account`. A game between two server bots counts against
-    its `client`'s bot games running (Busy past the limit)."""
+    its `client`'s bot games running (Busy past the limit). `rated` as asked, or by default when
+    every person plays as an account (`ratings.decide_rated`)."""
     now = time.time() if now is None else now
     game = _game_for(kind)
     seats = [_account_seat(seat, i, account, accounts) for i, seat in enumerate(seats)]
     checked = game.check_options(options)
     _check_bots(game, seats)
+    rated = ratings_of.decide_rated(seats, rated)
     tc = clocks.check(time_control if time_control is not None else game.default_time_control)
     for rule in game.background_rules:
         checked = rule.settle(checked, tc)
@@ -71,7 +76,7 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     seed = secrets.randbits(32)
     state, forced = _forced_moves(game.new(checked, first, seed), 0, now)
     record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, first, seats, state,
-                               len(forced), tc, clocks.start(tc), now)
+                               len(forced), tc, clocks.start(tc), now, rated=rated)
     counted = client if record.all_bots and record.status is Status.ACTIVE else None
     if counted is not None and store.running_bot_games(counted) >= MAX_BOT_GAMES_PER_CLIENT:
         raise Busy(f"You have {MAX_BOT_GAMES_PER_CLIENT} games between bots running; start "
@@ -84,16 +89,23 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
 
 
 def join(store: GameStore, followups: Followups, game_id: str, name: str,
-         now: float | None = None) -> tuple[GameRecord, str, int]:
-    """Take the first open seat; return the game, the seat's token and its index."""
+         now: float | None = None, account: Principal | None = None,
+         ratings: RatingStore | None = None) -> tuple[GameRecord, str, int]:
+    """Take the first open seat; return the game, the seat's token and its index. Signed in
+    (`account`), the seat is the account's; a rated game, or a seat with a rating range, takes
+    only an account that fits (`ratings.check_joiner`)."""
     now = time.time() if now is None else now
     token = secrets.token_urlsafe(24)
+    if account is not None:
+        account.require("play")
 
     def change(record: GameRecord) -> Change:
         joinable = [i for i, s in enumerate(record.seats) if s.joinable]
         if not joinable:
             raise NoOpenSeat("This game has no open seat left.")
-        record.take_seat(joinable[0], Seat.human(name), now)
+        ratings_of.check_joiner(ratings, record, record.seats[joinable[0]], account)
+        record.take_seat(joinable[0], Seat.human(name) if account is None else
+                         Seat.for_account(account.id, account.username), now)
         record.touch(now)
         return Change(record, tokens={joinable[0]: token})
 
@@ -178,7 +190,8 @@ def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
 
     seats = [again(i, held) for i, held in enumerate(old.seats)][::-1]
     return create_game(store, followups, old.kind, old.options, seats, old.first,
-                       old.time_control, now, client, account, accounts)
+                       old.time_control, now, client, account, accounts,
+                       rated=False if old.rated is False else None)  # casual stays casual
 
 
 def games_of(store: GameStore, accounts: AccountStore, account: Principal,

@@ -21,6 +21,10 @@ from api.store.accounts import AccountStore, NameTaken
 
 SCOPES = ("read", "play", "challenge", "webhooks")
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+# the server's bot levels' accounts (api/players/ratings.py): their names are longer, and no
+# one may sign up with one
+BOT_PREFIX = "bot-"
+FOUND_NAME = re.compile(r"[A-Za-z0-9_-]{3,40}")
 MIN_PASSWORD = 10
 MAX_PASSWORD = 1024  # argon2 takes any length; this bounds the work one request can ask for
 RECOVERY_CODES = 10
@@ -184,7 +188,7 @@ def revoke_token(store: AccountStore, who: Principal, token_id: str) -> None:
 
 
 def profile(store: AccountStore, username: str) -> dict:
-    account = store.find(username) if USERNAME.fullmatch(username) else None
+    account = store.find(username) if FOUND_NAME.fullmatch(username) else None
     if account is None or account["deleted"]:
         raise NotFound(f"There is no player {username!r}.")
     return account
@@ -220,6 +224,9 @@ def _rehash_if_needed(store: AccountStore, account: dict, password: str) -> None
 def _check_username(username: str) -> None:
     if not USERNAME.fullmatch(username):
         raise BadField("username", "A username is 3 to 20 letters, digits, '_' or '-'.")
+    if username.lower().startswith(BOT_PREFIX):
+        raise BadField("username", f"Names starting with {BOT_PREFIX!r} are kept for the "
+                                   f"server's bots.")
 
 
 def _check_password(password: str, field: str) -> None:

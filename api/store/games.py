@@ -27,23 +27,29 @@ class TokenOfAnotherGame(LookupError):
 
 @dataclasses.dataclass
 class Change:
-    """What one update writes: the new record, history entries to append, seat tokens to add."""
+    """What one update writes: the new record, history entries to append, seat tokens to add;
+    and other keys the change read (`guards`: key -> the value read, b"" when absent), which
+    must still hold those values for its further `writes` (Redis commands) to land with it."""
 
     record: GameRecord
     moves: list[dict] = dataclasses.field(default_factory=list)
     tokens: dict[int, str] = dataclasses.field(default_factory=dict)
+    guards: dict[str, bytes] = dataclasses.field(default_factory=dict)
+    writes: list[list] = dataclasses.field(default_factory=list)
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# the writes of a change (ARGV[2]: a JSON list of Redis commands, all strings), made only while
-# the game's stored document is still ARGV[1], the one the change was made from; 1 when they were
-# made, 0 when another change landed first
+# the writes of a change (the last ARGV: a JSON list of Redis commands, all strings), made only
+# while every key it read still holds what it read (KEYS[i] holds ARGV[i], '' for an absent key:
+# the game's stored document first); 1 when they were made, 0 when another change landed first
 WRITE_IF_UNCHANGED = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-for _, command in ipairs(cjson.decode(ARGV[2])) do redis.call(unpack(command)) end
+for i, key in ipairs(KEYS) do
+  if (redis.call('GET', key) or '') ~= ARGV[i] then return 0 end
+end
+for _, command in ipairs(cjson.decode(ARGV[#KEYS + 1])) do redis.call(unpack(command)) end
 return 1
 """
 
@@ -133,7 +139,8 @@ class GameStore:
             before = Standing.of(record)  # before `change` edits the record in place
             result = change(record)
             writes = json.dumps(_writes(before, result))
-            if self._write_if_unchanged(keys=[key], args=[raw, writes]):
+            if self._write_if_unchanged(keys=[key, *result.guards],
+                                        args=[raw, *result.guards.values(), writes]):
                 return result
 
     def seat_for_token(self, game_id: str, token: str) -> int:
@@ -204,6 +211,7 @@ class GameStore:
                 pipe.zrem(key, game_id)
             pipe.zrem(keys.due_key(), *(f"{game_id}|{c}" for c in record.possible_checks()))
             pipe.zrem(keys.bots_to_move_key(), game_id)
+            pipe.zrem(keys.ratings_due_key(), game_id)
             pipe.zrem(keys.deletable_key(), game_id)
             pipe.execute()
         return True
@@ -250,6 +258,7 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
         writes.append(["SET", keys.token_key(token_hash), f"{game_id}:{seat}"])
     writes += _work_writes(change.record)
     writes += _account_writes(before, change.record)
+    writes += change.writes
     if before is not None and before.status is record.status:
         return writes  # the lobby indexes already hold it
     new_keys = _lobby_keys(Standing.of(record))
@@ -262,7 +271,7 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
 def _work_writes(record: GameRecord) -> list[list]:
     """The writes that keep the workers' indexes true to the record, in the same script as the
     record itself, so no check or bot move a change calls for can be lost between two writes:
-    its due checks, and whether a bot is to move."""
+    its due checks, whether a bot is to move, and whether a rated game's ratings are owed."""
     due = record.due_checks()
     writes: list[list] = [["ZADD", keys.due_key(), repr(at), f"{record.id}|{check}"]
                           for check, at in due.items()]
@@ -276,6 +285,10 @@ def _work_writes(record: GameRecord) -> list[list]:
         writes.append(["ZREM", keys.bots_to_move_key(), record.id])
     else:
         writes.append(["ZADD", keys.bots_to_move_key(), repr(record.updated_ts), record.id])
+    if record.rating_due:
+        writes.append(["ZADD", keys.ratings_due_key(), repr(record.updated_ts), record.id])
+    elif record.rated:
+        writes.append(["ZREM", keys.ratings_due_key(), record.id])
     return writes
 
 

@@ -126,3 +126,26 @@ def playtest_key(playtest_id: str | None = None, part: str | None = None) -> str
     if playtest_id is None:
         return f"{PREFIX}:playtests"
     return f"{PREFIX}:playtest:{playtest_id}" + (f":{part}" if part else "")
+
+
+def rating_key(account_id: str, kind: str) -> str:
+    """An account's Glicko-2 rating in one kind (JSON: rating, rd, vol, games, updated_ts)."""
+    return f"{PREFIX}:rating:{account_id}:{kind}"
+
+
+def rating_history_key(account_id: str, kind: str) -> str:
+    """An account's rating after each of its rated games in one kind: a list of JSON entries
+    `{ts, rating, rd, game, opponent, score}`, oldest first."""
+    return f"{PREFIX}:rating:{account_id}:{kind}:history"
+
+
+def leaderboard_key(kind: str) -> str:
+    """Sorted set of the rated accounts of one kind by rating."""
+    return f"{PREFIX}:leaderboard:{kind}"
+
+
+def ratings_due_key() -> str:
+    """Sorted set of the rated games that ended and whose ratings are not applied yet, by when
+    they ended: written with the record that ends the game, removed with the one that applies
+    them, and what the reconciler checks against the rating jobs, so that a lost job is found."""
+    return f"{PREFIX}:ratings-due"

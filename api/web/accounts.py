@@ -10,7 +10,9 @@ from flask.views import MethodView
 from api.clocks import iso
 from api.play import service as play
 from api.play.record import Status
+from api.games import GAMES
 from api.players import accounts as players
+from api.players import ratings
 from api.web.auth import account
 from api.web.errors import Blueprint
 from api.web.games import GameOfKind, public
@@ -35,7 +37,13 @@ class ProfileSchema(ma.Schema):
     username = fields.String()
     created_at = fields.String()
     bot = fields.Boolean()
-    ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
+    ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist: "
+                                                   "{\"rating\", \"rd\", \"volatility\", "
+                                                   "\"games\", \"provisional\"}."})
+    rating_history = fields.Dict(metadata={
+        "description": "Per rated kind, the rating after each of the last 200 rated games, "
+                       "oldest first: [{\"at\", \"rating\", \"rd\", \"game\", "
+                       "\"opponent\", \"score\"}]."})
     games = fields.List(fields.Nested(GameOfKind), metadata={
         "description": "Recent finished games, newest first."})
 
@@ -45,10 +53,14 @@ def _stores():
     return ext["accounts"], ext["store"]
 
 
-def account_view(data: dict) -> dict:
+def _ratings():
+    return current_app.extensions["postplay"]["ratings"]
+
+
+def account_view(data: dict, rated: dict | None = None) -> dict:
     return {"username": data["username"], "created_at": iso(data["created_ts"]),
-            "bot": data["settings"]["bot"], "settings": data["settings"], "ratings": {},
-            "vacation": {"on": False, "days_left": None}}
+            "bot": data["settings"]["bot"], "settings": data["settings"],
+            "ratings": rated or {}, "vacation": {"on": False, "days_left": None}}
 
 
 def _token_view(entry: dict) -> dict:
@@ -104,7 +116,7 @@ class Me(MethodView):
         """The signed-in account"""
         who = account()
         who.require("read")
-        return account_view(who.account)
+        return account_view(who.account, ratings.ratings_view(_ratings(), who.id))
 
     @blp.arguments(SettingsSchema)
     @blp.response(200, AccountSchema)
@@ -191,6 +203,9 @@ class Player(MethodView):
         finished = [r for r in games.load_many(accounts.game_ids(found["id"]))
                     if r.status is Status.FINISHED]
         finished.sort(key=lambda r: -r.updated_ts)
+        rated = ratings.ratings_view(_ratings(), found["id"])
         return {"username": found["username"], "created_at": iso(found["created_ts"]),
-                "bot": found["settings"]["bot"], "ratings": {},
+                "bot": found["settings"]["bot"], "ratings": rated,
+                "rating_history": ratings.history_view(_ratings(), found["id"],
+                                                       [k for k in GAMES if k in rated]),
                 "games": [public(r) for r in finished[:RECENT_GAMES]]}

@@ -11,6 +11,7 @@ from api import analysis
 from api.clocks import iso
 from api.play import service as play
 from api.play.record import GameRecord, Status
+from api.players import ratings
 from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
 from api.web.game_shapes import per_kind
@@ -34,6 +35,10 @@ def _ctx():
 
 def _accounts():
     return current_app.extensions["postplay"]["accounts"]
+
+
+def _ratings():
+    return current_app.extensions["postplay"]["ratings"]
 
 
 def _load(game_id: str) -> GameRecord:
@@ -60,8 +65,22 @@ def public(record: GameRecord) -> dict:
         "time_control": record.time_control, "clocks": record.clocks_view(time.time()),
         "deadline": None if deadline is None else iso(deadline),
         "created_at": iso(record.created_ts), "updated_at": iso(record.updated_ts),
-        "playtest": record.playtest,
+        "playtest": record.playtest, "rated": bool(record.rated),
+        "rating_changes": record.rating_changes,
     }
+
+
+def with_seat_ratings(records: list[GameRecord]) -> list[dict]:
+    """The game objects, each seat of an account or a server bot with its current rating."""
+    found = ratings.seat_ratings(_ratings(), records)
+    out = []
+    for record in records:
+        game = public(record)
+        for seat, rating in zip(game["seats"], found[record.id]):
+            if rating is not None:
+                seat["rating"] = rating
+        out.append(game)
+    return out
 
 
 def _game_response(record: GameRecord) -> dict:
@@ -82,19 +101,20 @@ class Games(MethodView):
                                           body["seats"], body["first"], body["time_control"],
                                           client=request.remote_addr,
                                           account=account(required=False),
-                                          accounts=_accounts())
+                                          accounts=_accounts(), rated=body["rated"])
         return {**_game_response(record), "tokens": tokens}
 
     @blp.arguments(GameListArgsSchema, location="query")
     @blp.response(200, GameOfKind(many=True))
     @blp.paginate()
     def get(self, args: dict, pagination_parameters):
-        """List games, newest first (filter by status and kind; paginated)"""
+        """List games, newest first (filter by status and kind; paginated); each seat of an
+        account or a server bot shows its current rating"""
         records, total = _ctx()[0].list(args.get("status"), args.get("kind"),
                                         pagination_parameters.first_item,
                                         pagination_parameters.page_size)
         pagination_parameters.item_count = total
-        return [public(record) for record in records]
+        return with_seat_ratings(records)
 
 
 @blp.route("/<game_id>")
@@ -112,9 +132,11 @@ class Join(MethodView):
     @blp.arguments(JoinSchema)
     @blp.response(201, GameWithTokenOfKind)
     def post(self, body: dict, game_id: str):
-        """Take the first open seat"""
+        """Take the first open seat (with an account token, as that account: a rated game or
+        a seat with a rating range needs one that fits)"""
         store, followups = _ctx()
-        record, token, seat = play.join(store, followups, game_id, body["name"])
+        record, token, seat = play.join(store, followups, game_id, body["name"],
+                                        account=account(required=False), ratings=_ratings())
         return {**_game_response(record), "token": token, "seat": seat}
 
 

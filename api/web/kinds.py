@@ -10,6 +10,7 @@ from flask_smorest import abort
 from api import clocks
 from api.bots import levels
 from api.games import GAMES
+from api.players.ratings import bot_table
 from api.web.errors import Blueprint
 from api.web.rules_pages import to_html
 from api.web.schemas import KindSchema, RulesSchema
@@ -39,11 +40,14 @@ class Kinds(MethodView):
 class Rules(MethodView):
     @blp.response(200, RulesSchema)
     def get(self, kind: str):
-        """A game's rules, as Postplay tells them (Markdown, and as HTML)"""
+        """A game's rules, as Postplay tells them (Markdown, and as HTML), ending with its bot
+        levels' current ratings and game counts"""
         if kind not in GAMES:
             abort(404, message=f"There is no game {kind!r}.")
         path = Path(current_app.config["SEEDS_DIR"]) / f"{kind}.md"
         if not path.is_file():
             abort(404, message=f"The rules page for {kind!r} is not written yet.")
-        text = path.read_text()
+        # the bots' ratings as they stand now: they move with every rated game, so a table
+        # generated into seeds/ would be stale at once
+        text = path.read_text() + bot_table(current_app.extensions["postplay"]["ratings"], kind)
         return {"kind": kind, "format": "markdown", "text": text, "html": to_html(text)}

@@ -71,6 +71,18 @@ class HumanSchema(StrictSchema):
     name = PlayerName(required=True)
 
 
+class RatingRangeSchema(StrictSchema):
+    """An open seat's fair pairing: only a player rated from `min` to `max` may join."""
+
+    min = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=4000))
+    max = fields.Integer(strict=True, load_default=4000, validate=validate.Range(min=0, max=4000))
+
+    @ma.validates_schema
+    def ordered(self, data: dict, **kwargs) -> None:
+        if data.get("min", 0) > data.get("max", 4000):
+            raise ma.ValidationError(Unacceptable("rating_range: min must not exceed max."))
+
+
 class SeatRequestSchema(ma.Schema):
     """One seat of a new game: exactly one of `human`, `bot` and `open`. Any other shape is
     refused as a whole, naming the seat (`seats.0`) and what a seat is."""
@@ -87,13 +99,17 @@ class SeatRequestSchema(ma.Schema):
         "description": "A seat for your account (send your account's token)."})
     player = fields.String(validate=validate.Length(min=1, max=40), metadata={
         "description": "A seat reserved for this player's account: a challenge."})
+    rating_range = fields.Nested(RatingRangeSchema, metadata={
+        "description": "With open: only a signed-in player rated from min to max in this game "
+                       "may join (fair pairing)."})
 
     @ma.validates_schema(pass_original=True)
     def one_kind_of_seat(self, data: dict, original, **kwargs) -> None:
         unknown = sorted(set(original) - set(self.fields)) if isinstance(original, dict) else []
         if unknown:
             raise ma.ValidationError(f"{SEAT_SHAPES} Unknown field: {', '.join(unknown)}.")
-        if len(set(SEAT_KINDS) & set(data)) != 1 or ("listed" in data and "open" not in data):
+        if len(set(SEAT_KINDS) & set(data)) != 1 or (
+                {"listed", "rating_range"} & set(data) and "open" not in data):
             raise ma.ValidationError(SEAT_SHAPES)
 
     @ma.post_load
@@ -106,7 +122,9 @@ class SeatRequestSchema(ma.Schema):
             return Me()
         if "player" in data:
             return Invite(data["player"])
-        return Seat.empty(listed=data.get("listed", True))
+        bounds = data.get("rating_range")
+        return Seat.empty(listed=data.get("listed", True),
+                          rating_range=None if bounds is None else (bounds["min"], bounds["max"]))
 
 
 class GameCreateSchema(StrictSchema):
@@ -120,6 +138,10 @@ class GameCreateSchema(StrictSchema):
     first = FirstSeat(load_default="random")
     time_control = fields.Dict(load_default=None, allow_none=True,
                                metadata={"description": "See GET /kinds for the shapes."})
+    rated = StrictBoolean(load_default=None, allow_none=True, metadata={
+        "description": "false: a casual game. By default a game is rated when every person "
+                       "plays it as an account (signed in, or challenged by name), against "
+                       "another or against a server bot."})
 
 
 class JoinSchema(StrictSchema):
@@ -147,6 +169,19 @@ class SeatSchema(ma.Schema):
     open = fields.Boolean()
     listed = fields.Boolean(metadata={"description": "An open seat: false when only those with "
                                                      "the invite link see it."})
+    rating_range = fields.Dict(metadata={"description": "An open seat's rating range: "
+                                                        "{\"min\", \"max\"}."})
+    rating = fields.Dict(metadata={"description": "In the lobby's list: the seat's player's (or "
+                                                  "bot's) current rating in this game, "
+                                                  "{\"rating\", \"rd\", \"provisional\", ...}."})
+
+
+class RatingChangeSchema(ma.Schema):
+    before = fields.Float()
+    after = fields.Float()
+    rd_before = fields.Float()
+    rd_after = fields.Float()
+    provisional = fields.Boolean(metadata={"description": "RD after the game above 110."})
 
 
 class ResultSchema(ma.Schema):
@@ -175,6 +210,10 @@ class GameSchema(ma.Schema):
     updated_at = fields.String()
     playtest = fields.Dict(allow_none=True, metadata={
         "description": 'For a playtest\'s sample game: {"id", "index"}; otherwise null.'})
+    rated = fields.Boolean(metadata={"description": "Whether the game counts for ratings."})
+    rating_changes = fields.List(fields.Nested(RatingChangeSchema), allow_none=True, metadata={
+        "description": "Per seat, its rating before and after: once a rated game is over and "
+                       "the worker has applied it (a moment after the end); null until then."})
 
 
 class GameWithTokensSchema(GameSchema):
