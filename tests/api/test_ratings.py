@@ -166,3 +166,20 @@ def test_the_rules_page_lists_the_bot_levels_with_their_ratings_and_games(client
     assert "| 1 |" in rows["perfect"] and "| 0 |" in rows["greedy"]
     perfect = RatingStore(redis_client).read("factor-multiple", ["bot-factor-multiple-perfect"])
     assert f"| {round(ratings.Rating.from_raw(perfect[0]).rating)}?" in rows["perfect"]
+
+
+def test_seed_ratings_rates_every_bot_level_from_ladder_games(client, redis_client, redis_url,
+                                                             monkeypatch, capsys):
+    from api.cli import main
+
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    assert main(["seed-ratings", "--kinds", "factor-multiple", "--games", "2",
+                 "--budget-s", "0.01"]) == 0
+    seeded = ratings.bot_ratings(RatingStore(redis_client), "factor-multiple")
+    # two rounds of the three pairs: each level played four games
+    assert {level: r.games for level, r in seeded.items()} == {"random": 4, "greedy": 4,
+                                                                 "perfect": 4}
+    assert seeded["perfect"].rating > seeded["random"].rating
+    assert "perfect" in capsys.readouterr().out
+    board = client.get("/api/v1/leaderboards/factor-multiple").get_json()["players"]
+    assert board[0]["username"] == "bot-factor-multiple-perfect" and board[0]["bot"] is True

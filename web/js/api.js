@@ -73,7 +73,9 @@ export const positions = (id, from = 0) => request("GET", `/games/${id}/position
 export const legalMoves = (id) => request("GET", `/games/${id}/legal-moves`).then((r) => r.data);
 /** A new game; signed in, it is the account's (`{"me": true}` seats, challenges). */
 export const create = (body) => request("POST", "/games", { body, token: accountToken() });
-export const join = (id, name) => request("POST", `/games/${id}/join`, { body: { name } });
+/** Take a game's open seat: signed in, as the account (a rated game needs one). */
+export const join = (id, name) => request("POST", `/games/${id}/join`,
+  { body: { name }, token: accountToken() });
 
 /**
  * What plays `seat` of `game`: the seat token when this browser holds one, else the account
@@ -155,3 +157,8 @@ export const myGames = (etag, status = null) =>
 export const challenges = (etag) => asAccount("GET", "/me/challenges", { etag });
 export const accept = (id) => asAccount("POST", `/games/${id}/accept`);
 export const decline = (id) => asAccount("POST", `/games/${id}/decline`);
+
+/** The best rated players of a game: {kind, players: [{rank, username, rating, rd, games,
+ * provisional, bot}]}. */
+export const leaderboard = (slug, limit = 50) =>
+  request("GET", `/leaderboards/${encodeURIComponent(slug)}?limit=${limit}`).then((r) => r.data);

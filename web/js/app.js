@@ -1,8 +1,10 @@
 // The single-page client: routes on the URL's hash to the lobby, a game, the rules, the
-// playtests, signing up or in, or a player's profile; the header shows who is signed in.
+// playtests, the leaderboards, signing up or in, or a player's profile; the header shows who is
+// signed in.
 
 import { mountSignIn, mountSignUp, renderAccountNav } from "./account.js";
 import { mountGame } from "./game.js";
+import { mountLeaderboard } from "./leaderboard.js";
 import { mountLobby } from "./lobby.js";
 import { mountPlaytest, mountPlaytests } from "./playtests.js";
 import { mountProfile } from "./profile.js";
@@ -20,6 +22,8 @@ const ROUTES = [
   [/^#\/rules\/([\w-]+)$/, mountRules],
   [/^#\/playtests\/?$/, mountPlaytests],
   [/^#\/playtest\/([\w-]+)$/, mountPlaytest],
+  [/^#\/leaderboards?\/?$/, mountLeaderboard],
+  [/^#\/leaderboard\/([\w-]+)$/, mountLeaderboard],
   [/^#\/signup$/, mountSignUp],
   [/^#\/signin$/, mountSignIn],
   [/^#\/player\/([^/]+)$/, mountProfile],

@@ -192,3 +192,45 @@ export function splitBar(parts, label) {
   }
   return svg(34, label, ...out);
 }
+
+/**
+ * A rating over the games it stands on: a line through points [{rating, rd, at}] (oldest first)
+ * inside a shaded band of ± RD (clipped to the drawing), a rating axis, and the games counted
+ * along the bottom. Each point marks its data (data-rating, data-rd).
+ */
+export function ratingLine(points, label) {
+  const height = 190;
+  const left = 40;
+  const right = WIDTH - PAD;
+  const top = 10;
+  const bottom = height - 24;
+  const values = points.map((p) => p.rating);
+  const ticks = niceTicks(Math.min(...values) - 40, Math.max(...values) + 40, 4);
+  const lo = ticks[0];
+  const hi = Math.max(ticks[ticks.length - 1], lo + 1);
+  const clip = (v) => Math.min(hi, Math.max(lo, v));
+  const y = (v) => bottom - ((clip(v) - lo) / (hi - lo)) * (bottom - top);
+  const x = (i) => (points.length === 1 ? (left + right) / 2
+    : left + (i / (points.length - 1)) * (right - left));
+  const parts = [];
+  for (const t of ticks) {
+    parts.push(s("line", { class: "chart-grid", x1: left, x2: right, y1: y(t), y2: y(t) }));
+    parts.push(s("text", { class: "chart-tick", x: left - 4, y: y(t) + 4, "text-anchor": "end" }, String(t)));
+  }
+  const upper = points.map((p, i) => `${x(i)},${y(p.rating + p.rd)}`);
+  const lower = points.map((p, i) => `${x(i)},${y(p.rating - p.rd)}`).reverse();
+  parts.push(s("polygon", { class: "chart-band", points: [...upper, ...lower].join(" ") }));
+  parts.push(s("polyline", { class: "chart-line", points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ") }));
+  points.forEach((p, i) => {
+    parts.push(s("circle", { class: "chart-point", cx: x(i), cy: y(p.rating), r: 2.5,
+                             dataset: { rating: String(p.rating), rd: String(p.rd) } },
+      s("title", {}, `Game ${i + 1}: ${Math.round(p.rating)} (RD ${Math.round(p.rd)})`)));
+  });
+  parts.push(s("line", { class: "chart-axis", x1: left, x2: right, y1: bottom, y2: bottom }));
+  parts.push(s("text", { class: "chart-tick", x: left, y: bottom + 15 }, "game 1"));
+  if (points.length > 1) {
+    parts.push(s("text", { class: "chart-tick", x: right, y: bottom + 15, "text-anchor": "end" },
+      `game ${points.length}`));
+  }
+  return svg(height, label, ...parts);
+}

@@ -106,3 +106,11 @@ export function ago(iso) {
 
 /** A cell as the API's messages name it: [row, col]. */
 export const cellName = (r, c) => `[${r}, ${c}]`;
+
+/** A rating as the API gives it ({rating, provisional, ...} or a number): "1662?" when
+ * provisional. */
+export function ratingText(rating) {
+  if (typeof rating === "number") return String(Math.round(rating));
+  const value = Math.round(rating.rating ?? rating.value);
+  return rating.provisional ? `${value}?` : String(value);
+}

@@ -1,5 +1,5 @@
-// The game page: players and clocks, whose turn, the board, moves with replay, the result,
-// resign, rematch, the invite link, joining an open seat, answering a challenge, and polling for
+// The game page: players and clocks, whose turn, the board, moves with replay, the result (and
+// a rated game's rating changes once the worker has applied them), resign, rematch, the invite link, joining an open seat, answering a challenge, and polling for
 // the other side's moves. A seat is played with the seat token this browser holds for it, or
 // with the account token when the seat is the signed-in account's.
 
@@ -111,11 +111,17 @@ class GameView {
 
   nextDelay(unchanged) {
     const { game } = this;
-    if (game.status === "finished") return null;
+    if (game.status === "finished") return this.awaitingRatings() ? FIRST_BACKOFF_MS : null;
     if (this.clocks.flagged) return FIRST_BACKOFF_MS;  // the worker is ending the game on time
     if (game.status === "active" && game.seats[game.to_move].bot) return BOT_POLL_MS;
     if (this.actingSeat() !== null) return MY_TURN_POLL_MS;
     return Math.min(FIRST_BACKOFF_MS * 1.6 ** unchanged, MAX_BACKOFF_MS);
+  }
+
+  /** A rated game that ended with a move made, whose rating changes the worker is applying. */
+  awaitingRatings() {
+    const { game } = this;
+    return game.rated && !game.rating_changes && game.result?.reason !== "aborted" && game.ply > 0;
   }
 
   apply(game) {
@@ -196,7 +202,7 @@ class GameView {
   renderHead() {
     const { game } = this;
     const mine = this.mine;
-    this.meta.textContent = [timeControlText(game.time_control),
+    this.meta.textContent = [game.rated ? "Rated" : "Casual", timeControlText(game.time_control),
       ...Object.entries(game.options).filter(([, v]) => typeof v !== "object")
         .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v === true ? "yes" : v === false ? "no" : v}`),
     ].join(" · ");
@@ -216,11 +222,24 @@ class GameView {
     this.banner.hidden = game.status !== "finished";
     if (game.status === "finished") {
       const { headline, detail } = resultText(game, mine);
-      fill(this.banner, h("strong", {}, headline), h("span", {}, detail));
+      fill(this.banner, h("strong", {}, headline), h("span", {}, detail), this.ratingChanges());
     }
     this.renderJoin();
     this.renderShare();
     this.renderActions();
+  }
+
+  /** "ada 1500 → 1662 (+162)" per seat, once the ratings are applied. */
+  ratingChanges() {
+    const { game } = this;
+    if (!game.rating_changes) return this.awaitingRatings()
+      ? h("span", { class: "rating-changes muted" }, "Ratings are being updated…") : null;
+    return h("span", { class: "rating-changes" }, game.rating_changes.map((c, i) => {
+      const delta = Math.round(c.after) - Math.round(c.before);
+      return h("span", { class: ["rating-change", delta > 0 && "up"], dataset: { seat: String(i) } },
+        `${seatName(game, i)} ${Math.round(c.before)} → ${Math.round(c.after)}${c.provisional ? "?" : ""}`
+        + ` (${delta >= 0 ? "+" : ""}${delta})`, i === 0 ? " · " : "");
+    }));
   }
 
   renderJoin() {

@@ -2,12 +2,14 @@
 // turn it is, and the open games anyone may join. Signed in, a game may be a challenge to a
 // player by name; my games are the account's (one cheap poll, with If-None-Match) with any this
 // browser holds seat tokens for that the account could not claim; and the challenges to and from
-// the account are listed, incoming ones with Accept and Decline.
+// the account are listed, incoming ones with Accept and Decline. A signed-in player's game may be
+// rated (by default against a bot or a challenged player) and its open seat may ask for a rating
+// range; open games show their players' ratings, and only those this player may join.
 
 import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
 import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
-import { ago, invitee, seatName, statusLine, timeControlText } from "./format.js";
+import { ago, invitee, ratingText, seatName, statusLine, timeControlText } from "./format.js";
 import { optionsFieldset, timeControlFields } from "./options.js";
 import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
@@ -69,7 +71,11 @@ class Lobby {
     }
     if (this.destroyed) return;
     this.buildForm();
-    if (this.account) this.watchAccount();
+    if (this.account) {
+      this.watchAccount();
+      this.myRatings = await api.me().then((me) => me.ratings).catch(() => ({}));
+      if (this.destroyed) return;
+    }
     this.loadLists();
     this.timer = setInterval(this.refresh, REFRESH_MS);
   }
@@ -101,6 +107,12 @@ class Lobby {
       h("option", { value: "1" }, "My opponent"));
     const clock = h("fieldset", { class: "clock-fields" });
     let clockFields = null;
+    const rated = h("input", { type: "checkbox", name: "rated" });
+    const ratedLine = h("label", { class: "check", hidden: true }, rated, " Rated game");
+    const rangeMin = h("input", { type: "number", name: "rating_min", min: 0, max: 4000, step: 50 });
+    const rangeMax = h("input", { type: "number", name: "rating_max", min: 0, max: 4000, step: 50 });
+    const rangeLine = h("div", { class: "rating-range", hidden: true },
+      h("label", {}, "Rating from", rangeMin), h("label", {}, "to", rangeMax));
 
     const describeOpponent = () => {
       const kind = this.kindOf(kindSelect.value);
@@ -114,6 +126,11 @@ class Lobby {
       }[opponent.value];
       challengeLine.hidden = opponent.value !== "challenge";
       challengee.required = opponent.value === "challenge";
+      // rated games are between accounts (or against a server bot): as the server decides
+      ratedLine.hidden = !this.account || opponent.value === "local";
+      rated.checked = Boolean(this.account) && (opponent.value.startsWith("bot:")
+        || opponent.value === "challenge");
+      rangeLine.hidden = !this.account || opponent.value !== "open";
     };
     const showKind = () => {
       const kind = this.kindOf(kindSelect.value);
@@ -143,7 +160,7 @@ class Lobby {
         : h("label", {}, "Your name", name),
       h("label", {}, "Game", kindSelect), summary,
       options.el,
-      h("label", {}, "Opponent", opponent), opponentLine, challengeLine,
+      h("label", {}, "Opponent", opponent), opponentLine, challengeLine, ratedLine, rangeLine,
       h("label", {}, "First to move", first),
       clock, submit);
     showKind();
@@ -169,9 +186,13 @@ class Lobby {
         : other === "local" ? { human: { name: `${player} (2)` } }
           : other === "challenge" ? { player: challengee.value.trim() }
             : { open: true, listed: other === "open" };  // an invite: only those with the link see it
+      if (!rangeLine.hidden && (rangeMin.value || rangeMax.value)) {
+        them.rating_range = { min: Number(rangeMin.value || 0), max: Number(rangeMax.value || 4000) };
+      }
       const body = { kind: kindSelect.value, options: opts, seats: [me, them],
                      first: first.value === "random" ? "random" : Number(first.value),
                      time_control: tc.value };
+      if (!ratedLine.hidden) body.rated = rated.checked;
       const response = await submitting(submit, this.alert, () => api.create(body));
       if (!response) return;
       const tokens = response.data.tokens || {};
@@ -201,7 +222,18 @@ class Lobby {
     this.localGames = games;
     this.renderMine();
     const held = new Set(mine.map((m) => m.id));
-    this.renderOpen(open.filter((g) => !held.has(g.id) && !storage.seatsHeld(g).length && !invitee(g)));
+    this.renderOpen(open.filter((g) => !held.has(g.id) && !storage.seatsHeld(g).length && !invitee(g)
+      && this.mayJoin(g)));
+  }
+
+  /** Whether this player may take the game's open seat: a rated game needs an account, and a
+   * seat's rating range a rating inside it (the server refuses the others). */
+  mayJoin(game) {
+    const seat = game.seats.find((s) => s.open);
+    if (!this.account) return !game.rated && !seat?.rating_range;
+    if (!seat?.rating_range) return true;
+    const mine = Math.round(this.myRatings?.[game.kind]?.rating ?? 1500);
+    return seat.rating_range.min <= mine && mine <= seat.rating_range.max;
   }
 
   /** One of my games, asked for with the tag of the copy already shown (304: keep it). */
@@ -294,9 +326,12 @@ class Lobby {
     }
     fill(this.openList, h("ul", {}, games.map((g) => {
       const host = g.seats.find((s) => !s.open);
+      const range = g.seats.find((s) => s.open)?.rating_range;
       return h("li", { class: "game-row", dataset: { game: g.id } },
         h("a", { href: `#/game/${g.id}` }, h("strong", {}, this.titleOf(g.kind)),
-          ` with ${host?.name || "someone"}`),
+          ` with ${host?.name || "someone"}`,
+          host?.rating ? h("span", { class: "seat-rating muted" }, ` (${ratingText(host.rating)})`) : null),
+        g.rated ? h("span", { class: "tag" }, range ? `rated · ${range.min}–${range.max}` : "rated") : null,
         h("span", { class: "muted" }, timeControlText(g.time_control)),
         h("span", { class: "muted" }, ago(g.created_at)),
         h("button", { type: "button", onclick: () => this.join(g) }, "Join"));

@@ -1,9 +1,11 @@
-// A player's public profile (#/player/<name>): username, member since, the bot flag, ratings,
-// and their recent finished games with each result from their side.
+// A player's public profile (#/player/<name>): username, member since, the bot flag, ratings
+// with a chart of each one's history, and their recent finished games with each result from
+// their side.
 
 import * as api from "./api.js";
+import { ratingLine } from "./charts.js";
 import { fill, h } from "./dom.js";
-import { ago, seatName } from "./format.js";
+import { ago, ratingText, seatName } from "./format.js";
 
 export function mountProfile(root, encoded) {
   const username = decodeURIComponent(encoded);
@@ -32,7 +34,11 @@ function show(root, profile, kinds) {
     h("p", { class: "muted since" }, `Member since ${since}`),
     ratings.length ? h("div", {}, h("h2", {}, "Ratings"),
       h("ul", { class: "ratings" }, ratings.map(([slug, rating]) =>
-        h("li", {}, `${title(slug)}: `, h("strong", {}, ratingText(rating)))))) : null,
+        h("li", { dataset: { kind: slug } }, `${title(slug)}: `, h("strong", {}, ratingText(rating)),
+          h("span", { class: "muted" }, ` · RD ${Math.round(rating.rd)} · ${rating.games} rated games`
+            + (rating.provisional ? " · provisional" : "")),
+          historyChart(profile.rating_history?.[slug], `${title(slug)} rating of ${profile.username}`)))))
+      : null,
     h("h2", {}, "Recent games"),
     profile.games?.length
       ? h("div", { class: "game-list" },
@@ -40,11 +46,9 @@ function show(root, profile, kinds) {
       : h("p", { class: "muted" }, "No finished games yet.")));
 }
 
-/** A rating as the API gives it: a number, or {rating, rd, ...}. */
-function ratingText(rating) {
-  if (typeof rating === "number") return String(Math.round(rating));
-  const value = Math.round(rating.rating ?? rating.value);
-  return rating.provisional ? `${value}?` : String(value);
+/** The rating after each rated game, as a line inside its ± RD band. */
+function historyChart(points, label) {
+  return points?.length ? h("figure", { class: "rating-chart" }, ratingLine(points, label)) : null;
 }
 
 /** "win", "loss" or "draw" for the seat `username` holds, or "aborted". */
