@@ -11,7 +11,7 @@ from api import clocks
 from api.bots import levels
 from api.games import GAMES
 from api.players.ratings import bot_table
-from api.web.errors import Blueprint
+from api.web.errors import REDIS_UNREACHABLE, Blueprint
 from api.web.rules_pages import to_html
 from api.web.schemas import KindSchema, RulesSchema
 
@@ -47,7 +47,11 @@ class Rules(MethodView):
         path = Path(current_app.config["SEEDS_DIR"]) / f"{kind}.md"
         if not path.is_file():
             abort(404, message=f"The rules page for {kind!r} is not written yet.")
+        text = path.read_text()
         # the bots' ratings as they stand now: they move with every rated game, so a table
-        # generated into seeds/ would be stale at once
-        text = path.read_text() + bot_table(current_app.extensions["postplay"]["ratings"], kind)
+        # generated into seeds/ would be stale at once; with Redis down the rules still stand
+        try:
+            text += bot_table(current_app.extensions["postplay"]["ratings"], kind)
+        except REDIS_UNREACHABLE:
+            pass
         return {"kind": kind, "format": "markdown", "text": text, "html": to_html(text)}
