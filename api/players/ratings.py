@@ -1,7 +1,8 @@
 """Ratings: Glicko-2 per kind for accounts, the server's bot levels included (each has an account
 `bot-<kind>-<level>`, flagged bot, with no password), leaderboards and fair pairing.
 
-The formulas are the `glicko2` package's (`glicko2.Player`); this module only feeds it. Every
+The formulas are the `glicko2` package's (`glicko2.Player`); this module only feeds it (and
+mends one term of its volatility step, `_Player._f`). Every
 rated game is its own rating period, as Lichess does it: a player's rating after a game is
 Glicko-2's one-period update against the opponent's rating before it. A game's ratings are
 applied by the worker (`apply_game`), once: the game's `rating_changes` (the record says it is
@@ -14,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 import time
 
 import glicko2
@@ -76,6 +78,14 @@ class Rating:
 
 class _Player(glicko2.Player):
     _tau = TAU
+
+    def _f(self, x, delta, v, a):
+        # glicko2 2.1.0 (and its upstream main) writes mu^2 here where Glickman's step 5 has
+        # phi^2 (the RD on the Glicko-2 scale); this is the paper's f(x), with phi^2 restored
+        phi2 = self._Player__rd ** 2  # glicko2.Player's own (name-mangled) RD
+        ex = math.exp(x)
+        return (ex * (delta ** 2 - phi2 - v - ex)) / (2 * (phi2 + v + ex) ** 2) \
+            - (x - a) / self._tau ** 2
 
 
 def rate(player: Rating, results: list[tuple[Rating, float]]) -> Rating:
