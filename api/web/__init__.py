@@ -11,6 +11,7 @@ from swagger_ui_bundle import swagger_ui_path
 from api.followups import RQFollowups
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
+from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
@@ -69,12 +70,13 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   socket_connect_timeout=REDIS_TIMEOUT_S)
     app.extensions["postplay"] = {"redis": client, "store": GameStore(client),
                                   "accounts": AccountStore(client),
-                                  "followups": RQFollowups(client)}
+                                  "followups": RQFollowups(client),
+                                  "webhooks": WebhookStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import accounts, games, kinds, playtests, system
+    from api.web import accounts, games, kinds, playtests, system, webhooks
 
-    for module in (kinds, games, accounts, playtests, system):
+    for module in (kinds, games, accounts, webhooks, playtests, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")
