@@ -69,8 +69,9 @@ def target(url: str, allow_private: bool | None = None) -> Target:
     addresses = _resolve(parts.hostname, port)
     refused = [a for a in addresses if not (allow or _public(a))]
     if refused:
-        raise AddressRefused(f"{parts.hostname} is a private, loopback or link-local address "
-                             f"({refused[0]}): webhooks go only to public addresses.")
+        named = "" if parts.hostname.strip("[]") == str(refused[0]) else f" ({refused[0]})"
+        raise AddressRefused(f"{parts.hostname}{named} is a private, loopback or link-local "
+                             f"address: webhooks go only to public addresses.")
     address = addresses[0]
     netloc = f"[{address}]:{port}" if address.version == 6 else f"{address}:{port}"
     return Target(urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")),
