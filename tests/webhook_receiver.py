@@ -1,9 +1,11 @@
 """A real local HTTP receiver for webhooks (the tests' and the benchmark's): it records every
 request it gets (headers, body, when) and answers each with the next status of its script (200
-once the script is spent), after stalling while `stall` is set."""
+once the script is spent), after stalling while `stall` is set. With `tls` (a certificate and
+its key, PEM files) it speaks https."""
 from __future__ import annotations
 
 import dataclasses
+import ssl
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,13 +21,14 @@ class Received:
 
 
 class Receiver:
-    def __init__(self, statuses: list[int] = (), path: str = "/hook"):
+    def __init__(self, statuses: list[int] = (), path: str = "/hook",
+                 tls: tuple[str, str] | None = None):
         self.statuses = list(statuses)
         self.received: list[Received] = []
         self.arrived = threading.Condition()
         self.stall = threading.Event()  # while set, a request waits before it is answered
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}{path}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}{path}"
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -47,6 +50,10 @@ class Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.server.daemon_threads = True
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def __enter__(self) -> "Receiver":

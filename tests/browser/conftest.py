@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.live import live_app
 

@@ -7,12 +7,16 @@ account's settings and an endpoint's events respected."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import time
 
 import pytest
 from standardwebhooks import Webhook
 
+from api.notify import delivery
 from api.notify.delivery import Notifier, Policy
+from api.store.webhooks import WebhookStore
 from tests.api.helpers import auth, move
 from tests.api.test_accounts import new_game, sign_up
 from tests.webhook_receiver import Receiver
@@ -92,6 +96,42 @@ def test_the_connection_goes_to_the_address_checked_with_the_name_as_host(client
         (got,) = deliver(notifier(), lambda: receiver.received)
     assert got.headers["host"] == f"localhost:{receiver.port}"
     assert Webhook(endpoint["secret"]).verify(got.body, got.headers)["type"] == "turn"
+
+
+def certificate(tmp_path, name: str) -> tuple[str, str]:
+    """A self-signed certificate for `name` and its key (PEM files), made with openssl."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is missing: it makes the test's certificate")
+    cert, key = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", f"/CN={name}", "-addext", f"subjectAltName=DNS:{name}",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return str(cert), str(key)
+
+
+@pytest.mark.parametrize("named, delivered", [("localhost", True), ("elsewhere.example", False)])
+def test_https_connects_to_the_address_checked_and_checks_the_certificate_for_the_name(
+        client, notifier, tmp_path, named, delivered):
+    cert = certificate(tmp_path, named)
+    with Receiver(tls=cert) as receiver:
+        ada, bob, game = two_players(client)
+        endpoint = hook(client, bob, f"https://localhost:{receiver.port}/hook")
+        move(client, game, ada, {"type": "say", "number": 4})
+        trusting = notifier(Policy(timeout_s=2.0, retry_base_s=30.0, ca_bundle=cert[0]))
+
+        def logged():
+            return client.get(f"/api/v1/me/webhooks/{endpoint['id']}/deliveries",
+                              headers=auth(bob)).get_json()
+
+        (attempt,) = deliver(trusting, logged)
+    if delivered:
+        (got,) = receiver.received
+        assert attempt["outcome"] == "delivered" and got.headers["host"] == \
+            f"localhost:{receiver.port}"
+        assert Webhook(endpoint["secret"]).verify(got.body, got.headers)["type"] == "turn"
+    else:  # the certificate names another host: refused before anything is sent
+        assert receiver.received == [] and attempt["outcome"] == "retrying"
+        assert "SSL" in attempt["error"] or "certificate" in attempt["error"]
 
 
 def test_a_500_is_retried_with_backoff_under_the_same_webhook_id(client, notifier):
@@ -194,3 +234,20 @@ def test_a_challenge_is_delivered_to_the_account_challenged(client, notifier):
     payload = Webhook(endpoint["secret"]).verify(got.body, got.headers)
     assert payload["type"] == "challenge" and payload["data"]["id"] == game["id"]
     assert payload["data"]["seats"][1]["invited"] == "bob"
+
+
+def test_an_event_read_by_a_worker_that_died_before_fanning_it_out_is_delivered(
+        client, redis_client, notifier, monkeypatch):
+    with Receiver() as receiver:
+        ada, bob, game = two_players(client)
+        hook(client, bob, receiver.url)
+        move(client, game, ada, {"type": "say", "number": 4})
+        store = WebhookStore(redis_client)
+        store.ensure_group()
+        read = store.read_outbox("a-worker-that-died", 100, None)  # and never fanned out
+        assert [e["type"] for _, e in read][-1] == "turn"
+        assert notifier().step(time.time()) == 0  # pending with the dead worker: not new
+        monkeypatch.setattr(delivery, "OUTBOX_IDLE_MS", 0)  # its claim has run out
+        (got,) = deliver(notifier(), lambda: receiver.received)
+    assert json.loads(got.body)["type"] == "turn"
+    assert store.outbox_length() == 0
