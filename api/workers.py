@@ -1,6 +1,6 @@
-"""The worker process: an RQ worker on the queues of its role, whose work-horses die with it, and
-the background thread that runs due checks, sends the heartbeat and reconciles
-(`api.play.background`)."""
+"""The worker process: an RQ worker on the queues of its role, whose work-horses die with it, the
+background thread that runs due checks, sends the heartbeat and reconciles
+(`api.play.background`), and the thread that delivers webhooks (`api.notify.delivery`)."""
 from __future__ import annotations
 
 import ctypes
@@ -12,6 +12,7 @@ import redis
 from rq import Queue, Worker
 
 from api.followups import PLAYER_QUEUES, QUEUES
+from api.notify.delivery import Notifier
 from api.play.background import Background
 
 PR_SET_PDEATHSIG = 1
@@ -45,8 +46,13 @@ def work(redis_url: str, role: str = "all") -> None:
     thread = threading.Thread(target=background.run, args=(stop,), name="background",
                               daemon=True)
     thread.start()
+    notifier = Notifier(redis.Redis.from_url(redis_url), worker.name)
+    deliveries = threading.Thread(target=notifier.run, args=(stop,), name="webhooks",
+                                  daemon=True)
+    deliveries.start()
     try:
         worker.work()
     finally:
         stop.set()
         thread.join(timeout=5)
+        deliveries.join(timeout=5)

@@ -13,6 +13,7 @@ from typing import Callable
 
 import redis
 
+from api.notify.events import Moment, notices
 from api.play.record import GameRecord, Status
 from api.store import keys
 
@@ -231,16 +232,19 @@ class GameStore:
 
 @dataclasses.dataclass(frozen=True)
 class Standing:
-    """What the indexes need to know of a record as it was before a change."""
+    """What the indexes need to know of a record as it was before a change, and what its
+    events are derived from (`moment`, None for a game no account is in)."""
 
     status: Status
     kind: str
     unlisted: bool
     invited: frozenset[str]
+    moment: Moment | None = None
 
     @classmethod
     def of(cls, record: GameRecord) -> "Standing":
-        return cls(record.status, record.kind, record.unlisted, frozenset(record.invited))
+        return cls(record.status, record.kind, record.unlisted, frozenset(record.invited),
+                   Moment.of(record))
 
 
 def _writes(before: Standing | None, change: Change) -> list[list]:
@@ -259,6 +263,7 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     writes += _work_writes(change.record)
     writes += _account_writes(before, change.record)
     writes += change.writes
+    writes += _outbox_writes(before, change.record)
     if before is not None and before.status is record.status:
         return writes  # the lobby indexes already hold it
     new_keys = _lobby_keys(Standing.of(record))
@@ -305,6 +310,13 @@ def _account_writes(before: Standing | None, record: GameRecord) -> list[list]:
     writes += [["ZREM", keys.account_part_key(a, "challenges"), record.id]
                for a in sorted(was_waiting_for - waits_for)]
     return writes
+
+
+def _outbox_writes(before: Standing | None, record: GameRecord) -> list[list]:
+    """The events the change tells the game's accounts of, onto the outbox the workers deliver
+    from: in the record's own script, so that no event is lost between two writes."""
+    return [["XADD", keys.outbox_key(), "*", "event", json.dumps(entry)]
+            for entry in notices(None if before is None else before.moment, record)]
 
 
 def _lobby_keys(standing: Standing) -> set[str]:

@@ -149,3 +149,36 @@ def ratings_due_key() -> str:
     they ended: written with the record that ends the game, removed with the one that applies
     them, and what the reconciler checks against the rating jobs, so that a lost job is found."""
     return f"{PREFIX}:ratings-due"
+
+
+def outbox_key() -> str:
+    """Stream of the events the changes to account games call for (JSON entries written in the
+    change's own script, `api.notify.events.notices`). The workers read it as one consumer
+    group, so an entry a worker read but did not fan out before dying is claimed by another."""
+    return f"{PREFIX}:outbox"
+
+
+def webhooks_key(account_id: str) -> str:
+    """Hash: an account's webhook endpoint ids -> JSON {id, url, events, secret, created_ts}."""
+    return f"{PREFIX}:account:{account_id}:webhooks"
+
+
+def webhooks_disabled_key(account_id: str) -> str:
+    """Hash: the account's endpoint ids the workers disabled -> JSON {at, reason}."""
+    return f"{PREFIX}:account:{account_id}:webhooks-disabled"
+
+
+def webhook_log_key(account_id: str, endpoint_id: str) -> str:
+    """List of an endpoint's recent delivery attempts (JSON), newest first."""
+    return f"{PREFIX}:account:{account_id}:webhook:{endpoint_id}:deliveries"
+
+
+def delivery_key(delivery_id: str) -> str:
+    """A webhook delivery still owed (JSON: the event's body, its endpoint, attempts so far)."""
+    return f"{PREFIX}:delivery:{delivery_id}"
+
+
+def deliveries_due_key() -> str:
+    """Sorted set of the deliveries owed, by when their next attempt is due; claimed with a lease
+    as `due_key` is, so an attempt a dead worker began is made again by another."""
+    return f"{PREFIX}:deliveries-due"

@@ -12,6 +12,7 @@ from api.followups import RQFollowups
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
 from api.store.ratings import RatingStore
+from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
@@ -71,12 +72,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["postplay"] = {"redis": client, "store": GameStore(client),
                                   "accounts": AccountStore(client),
                                   "ratings": RatingStore(client),
-                                  "followups": RQFollowups(client)}
+                                  "followups": RQFollowups(client),
+                                  "webhooks": WebhookStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import accounts, games, kinds, playtests, ratings, system
+    from api.web import accounts, games, kinds, playtests, ratings, system, webhooks
 
-    for module in (kinds, games, accounts, ratings, playtests, system):
+    for module in (kinds, games, accounts, ratings, webhooks, playtests, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")

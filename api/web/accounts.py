@@ -8,6 +8,7 @@ from marshmallow import fields
 from flask.views import MethodView
 
 from api.clocks import iso
+from api.notify import endpoints
 from api.play import service as play
 from api.play.record import Status
 from api.games import GAMES
@@ -116,7 +117,9 @@ class Me(MethodView):
         """The signed-in account"""
         who = account()
         who.require("read")
-        return account_view(who.account, ratings.ratings_view(_ratings(), who.id))
+        webhooks = current_app.extensions["postplay"]["webhooks"]
+        return {**account_view(who.account, ratings.ratings_view(_ratings(), who.id)),
+                "webhooks_disabled": endpoints.disabled(webhooks, who.id)}
 
     @blp.arguments(SettingsSchema)
     @blp.response(200, AccountSchema)

@@ -1,17 +1,15 @@
 """The game resources: create, join, list, read, history, legal moves, move, resign."""
 from __future__ import annotations
 
-import time
-
 from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import abort
 
 from api import analysis
-from api.clocks import iso
 from api.play import service as play
 from api.play.record import GameRecord, Status
 from api.players import ratings
+from api.play.view import game_view
 from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
 from api.web.game_shapes import per_kind
@@ -54,20 +52,8 @@ def _seat(game_id: str) -> int:
 
 
 def public(record: GameRecord) -> dict:
-    """The game object of the API."""
-    deadline = record.deadline()
-    return {
-        "id": record.id, "kind": record.kind, "options": record.options, "seed": record.seed,
-        "status": record.status.value, "seats": [s.view() for s in record.seats],
-        "first": record.first, "to_move": record.to_move, "ply": record.ply,
-        "version": record.version, "state": record.state_data,
-        "result": None if record.result is None else record.result.to_dict(),
-        "time_control": record.time_control, "clocks": record.clocks_view(time.time()),
-        "deadline": None if deadline is None else iso(deadline),
-        "created_at": iso(record.created_ts), "updated_at": iso(record.updated_ts),
-        "playtest": record.playtest, "rated": bool(record.rated),
-        "rating_changes": record.rating_changes,
-    }
+    """The game object of the API (`api.play.view`, which the webhooks' workers share)."""
+    return game_view(record)
 
 
 def with_seat_ratings(records: list[GameRecord]) -> list[dict]:

@@ -343,6 +343,9 @@ class AccountSchema(ma.Schema):
     settings = fields.Nested(SettingsSchema)
     ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
     vacation = fields.Dict(metadata={"description": "Days left and whether it is on."})
+    webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={
+        "description": "GET /me: your webhooks the server disabled after deliveries kept "
+                       "failing."})
 
 
 class SignedInSchema(ma.Schema):
@@ -382,3 +385,48 @@ class ClaimSchema(StrictSchema):
 
 class MyGamesArgsSchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
+
+
+# --- webhooks ---
+
+WEBHOOK_EVENTS = ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"]
+
+
+class WebhookCreateSchema(StrictSchema):
+    url = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata={
+        "description": "http:// or https://, to a public address.",
+        "example": "https://bot.example.org/postplay"})
+    events = fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)), required=True,
+                         validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
+                         metadata={"example": ["turn", "challenge"]})
+
+
+class WebhookSchema(ma.Schema):
+    id = fields.String()
+    url = fields.String()
+    events = fields.List(fields.String(metadata={"enum": WEBHOOK_EVENTS}))
+    created_at = fields.String()
+    disabled = fields.Boolean(metadata={
+        "description": "True once deliveries kept failing for the whole retry window."})
+    disabled_at = fields.String(allow_none=True)
+    disabled_reason = fields.String(allow_none=True)
+
+
+class NewWebhookSchema(WebhookSchema):
+    secret = fields.String(metadata={"description": "The signing secret (`whsec_...`): shown "
+                                                   "only now."})
+
+
+class DeliveryAttemptSchema(ma.Schema):
+    webhook_id = fields.String(metadata={"description": "The delivery's webhook-id header: the "
+                                                       "same on every attempt."})
+    type = fields.String(metadata={"enum": WEBHOOK_EVENTS})
+    game = fields.String()
+    attempt = fields.Integer()
+    at = fields.String()
+    status = fields.Integer(allow_none=True, metadata={"description": "The HTTP status the "
+                                                                      "endpoint answered."})
+    latency_ms = fields.Float()
+    error = fields.String(allow_none=True)
+    outcome = fields.String(metadata={"enum": ["delivered", "retrying", "failed"]})
+    next_attempt_at = fields.String(allow_none=True)

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import requests
 
-from api.store.embedded import free_port
+from tests.live import live_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -37,48 +35,11 @@ def chromium_path():
     return CHROMIUM
 
 
-def _stop(*procs: subprocess.Popen) -> None:
-    """Ask every process to stop at once, then wait (killing any that take over 10 s)."""
-    for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 @pytest.fixture(scope="package")
 def live_server(redis_url, tmp_path_factory):
     """The base URL of the app, served by gunicorn with a real RQ worker behind it."""
-    logs = tmp_path_factory.mktemp("live")
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off",
-           "POSTPLAY_BOT_BUDGET_S": "0.05", "PYTHONUNBUFFERED": "1",
-           "POSTPLAY_MAX_PLAYTESTS_PER_CLIENT": "1000"}
-    web = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-         "--worker-class", "gthread", "--threads", "8", "api.web.wsgi:app"],
-        cwd=ROOT, env=env, stdout=open(logs / "web.log", "wb"), stderr=subprocess.STDOUT)
-    worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, env=env,
-                              stdout=open(logs / "worker.log", "wb"), stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(f"{base}/api/v1/health", timeout=2).json()["workers"] > 0:
-                    break
-            except (requests.RequestException, ValueError):
-                pass
-            if time.monotonic() > deadline or web.poll() is not None or worker.poll() is not None:
-                raise RuntimeError(f"the app or its worker did not start; see {logs}")
-            time.sleep(0.2)
+    with live_app(redis_url, tmp_path_factory.mktemp("live")) as base:
         yield base
-    finally:
-        _stop(worker, web)
 
 
 @pytest.fixture(scope="package")

@@ -4,12 +4,13 @@
 
 import * as api from "./api.js";
 import { alertBox, fill, h, showAlert } from "./dom.js";
+import { noticesMenu } from "./notices.js";
 import * as storage from "./storage.js";
 
 const USERNAME_HINT = "3 to 20 letters, digits, _ or -";
 const PASSWORD_HINT = "At least 10 characters";
 
-/** Fill the header's account links: Sign in / Sign up, or the username and Sign out. */
+/** Fill the header's account links: Sign in / Sign up, or the username, Notices and Sign out. */
 export function renderAccountNav(nav, onSignedOut) {
   const me = storage.account();
   if (!me) {
@@ -26,6 +27,7 @@ export function renderAccountNav(nav, onSignedOut) {
     onSignedOut();
   };
   fill(nav, h("a", { href: `#/player/${encodeURIComponent(me.username)}`, class: "me" }, me.username),
+    noticesMenu(),
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"));
 }
 

@@ -1,11 +1,13 @@
 // The single-page client: routes on the URL's hash to the lobby, a game, the rules, the
 // playtests, the leaderboards, signing up or in, or a player's profile; the header shows who is
-// signed in.
+// signed in, and on every page the tab tells a signed-in player how many games wait for them
+// (notices.js).
 
 import { mountSignIn, mountSignUp, renderAccountNav } from "./account.js";
 import { mountGame } from "./game.js";
 import { mountLeaderboard } from "./leaderboard.js";
 import { mountLobby } from "./lobby.js";
+import { startNotices } from "./notices.js";
 import { mountPlaytest, mountPlaytests } from "./playtests.js";
 import { mountProfile } from "./profile.js";
 import { mountRules, mountRulesIndex } from "./rules.js";
@@ -63,3 +65,4 @@ window.addEventListener(ACCOUNT_EVENT, () => {
 window.addEventListener("hashchange", route);
 showAccount();
 route();
+startNotices();

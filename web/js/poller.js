@@ -1,6 +1,6 @@
-// Polling one game (or one playtest): If-None-Match on every poll, paused while the tab is
-// hidden, and a delay the page chooses after each poll (about 1 s while a bot thinks, backing off
-// in slow games).
+// Polling one game (or one playtest, or the account's games): If-None-Match on every poll, paused
+// while the tab is hidden (or, with `hiddenDelay`, slowed to one poll in that long), and a delay
+// the page chooses after each poll (about 1 s while a bot thinks, backing off in slow games).
 
 import * as api from "./api.js";
 
@@ -12,16 +12,19 @@ export class Poller {
    *   nothing, or null to stop (the game is over).
    * `onError(err)`: a poll failed (it is retried after a longer delay).
    * `fetch(id, etag)`: the request, `api.game` unless given (`api.playtest` for a playtest).
+   * `hiddenDelay`: ms; while the tab is hidden, poll no more often than that instead of pausing.
    */
-  constructor(id, etag, { onChange, nextDelay, onError, fetch = api.game }) {
-    Object.assign(this, { id, etag, onChange, nextDelay, onError, fetch });
+  constructor(id, etag, { onChange, nextDelay, onError, fetch = api.game, hiddenDelay = null }) {
+    Object.assign(this, { id, etag, onChange, nextDelay, onError, fetch, hiddenDelay });
     this.unchanged = 0;
     this.timer = null;
     this.stopped = false;
     this.inFlight = false;
+    this.lastPoll = 0;
     this.onVisibility = () => {
-      if (document.hidden) this.pause();
-      else this.now();
+      if (!document.hidden) this.now();
+      else if (this.hiddenDelay === null) this.pause();
+      else this.schedule();
     };
     document.addEventListener("visibilitychange", this.onVisibility);
   }
@@ -30,10 +33,16 @@ export class Poller {
   schedule(errorDelay = null) {
     clearTimeout(this.timer);
     this.timer = null;
-    if (this.stopped || document.hidden) return;
-    const delay = errorDelay ?? this.nextDelay(this.unchanged);
+    if (this.stopped || !this.pollsNow()) return;
+    let delay = errorDelay ?? this.nextDelay(this.unchanged);
     if (delay === null) return;
+    if (document.hidden) delay = Math.max(delay, this.lastPoll + this.hiddenDelay - Date.now());
     this.timer = setTimeout(() => this.poll(), delay);
+  }
+
+  /** Whether polls run in the tab's present state (hidden tabs only with `hiddenDelay`). */
+  pollsNow() {
+    return !document.hidden || this.hiddenDelay !== null;
   }
 
   /** Poll at once (a visible tab again, a clock at zero, a move of mine that just landed). */
@@ -55,8 +64,9 @@ export class Poller {
   }
 
   async poll() {
-    if (this.stopped || this.inFlight || document.hidden) return;
+    if (this.stopped || this.inFlight || !this.pollsNow()) return;
     this.inFlight = true;
+    this.lastPoll = Date.now();
     clearTimeout(this.timer);
     let errorDelay = null;
     try {

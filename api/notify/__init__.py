@@ -1,0 +1,3 @@
+"""Telling players' accounts what happened in their games: the events a change calls for
+(`events`), the webhook endpoints an account registers (`endpoints`), where they may point (`addresses`) and their delivery by the
+workers, signed per the Standard Webhooks specification (`delivery`)."""

@@ -1,0 +1,62 @@
+"""The real app as `postplay serve` runs it (gunicorn) with a real RQ worker behind it, on
+127.0.0.1 against the session's Redis: for the browser tests and for programs that speak to
+the server over HTTP (examples/http_bot.py)."""
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from api.store.embedded import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+# webhooks go to local receivers in the tests
+ENV = {"POSTPLAY_RATELIMIT": "off", "POSTPLAY_BOT_BUDGET_S": "0.05", "PYTHONUNBUFFERED": "1",
+       "POSTPLAY_MAX_PLAYTESTS_PER_CLIENT": "1000", "POSTPLAY_WEBHOOK_ALLOW_PRIVATE": "1"}
+
+
+def stop(*procs: subprocess.Popen) -> None:
+    """Ask every process to stop at once, then wait (killing any that take over 10 s)."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def live_app(redis_url: str, logs: Path):
+    """The base URL of the app, served by gunicorn with a real RQ worker behind it; their logs
+    go to `logs`."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, **ENV}
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+         "--worker-class", "gthread", "--threads", "8", "api.web.wsgi:app"],
+        cwd=ROOT, env=env, stdout=open(logs / "web.log", "wb"), stderr=subprocess.STDOUT)
+    worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, env=env,
+                              stdout=open(logs / "worker.log", "wb"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(f"{base}/api/v1/health", timeout=2).json()["workers"] > 0:
+                    break
+            except (requests.RequestException, ValueError):
+                pass
+            if time.monotonic() > deadline or web.poll() is not None or worker.poll() is not None:
+                raise RuntimeError(f"the app or its worker did not start; see {logs}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        stop(worker, web)
