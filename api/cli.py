@@ -7,6 +7,7 @@
     postplay gc         delete what the retention rules let go (the workers do it every 10 min)
     postplay openapi    write the OpenAPI document to openapi/openapi.json (or --check it)
     postplay playtest   a batch of bot-vs-bot games and its report (see `postplay playtest -h`)
+    postplay sweep      one playtest per rule variant, compared (see `postplay sweep -h`)
 """
 from __future__ import annotations
 
@@ -48,12 +49,14 @@ def main(argv: list[str] | None = None) -> int:
     openapi = sub.add_parser("openapi")
     openapi.add_argument("--check", action="store_true",
                          help="exit 1 when the committed document differs from the code's")
-    from api import playtest_cli
+    from api.playtests import cli as playtest_cli, sweep_cli
 
     playtest_cli.add_parser(sub)
+    sweep_cli.add_parser(sub)
     args = parser.parse_args(argv)
     return {"run": run, "serve": serve, "redis": redis_alone, "worker": worker, "gc": gc,
-            "openapi": write_openapi, "playtest": playtest_cli.run}[args.command](args)
+            "openapi": write_openapi, "playtest": playtest_cli.run,
+            "sweep": sweep_cli.run}[args.command](args)
 
 
 def redis_alone(args) -> int:

@@ -126,3 +126,14 @@ def playtest_key(playtest_id: str | None = None, part: str | None = None) -> str
     if playtest_id is None:
         return f"{PREFIX}:playtests"
     return f"{PREFIX}:playtest:{playtest_id}" + (f":{part}" if part else "")
+
+
+def sweep_key(sweep_id: str | None = None) -> str:
+    """A sweep's spec (JSON, with its variants' playtest ids). Without an id: the sorted set of
+    sweep ids by creation time. A sweep's playtests are ordinary playtests, not listed."""
+    return f"{PREFIX}:sweeps" if sweep_id is None else f"{PREFIX}:sweep:{sweep_id}"
+
+
+def client_sweeps_key(client_hash: str) -> str:
+    """Set of the sweeps a client (its address, hashed) started, to limit those running."""
+    return f"{PREFIX}:client:{client_hash}:sweeps"

@@ -13,7 +13,7 @@ import { playtestToken, rememberPlaytest } from "./storage.js";
 const POLL_MS = 1000;         // a running playtest, with If-None-Match
 const LIST_POLL_MS = 3000;    // the list, while one of its playtests runs
 const LIST_IDLE_MS = 30000;   // the list otherwise
-// The server's limits and defaults (api/playtests.py); it refuses anything else with a message.
+// The server's limits and defaults (api/playtests/__init__.py); it refuses anything else with a message.
 const LIMITS = { games: [1, 1000], budget_s: [0, 2], chunk_games: [1, 100], samples: [0, 20] };
 const DEFAULTS = { games: 100, budget_s: 0.1, chunk_games: 10, samples: 4 };
 const RUNNING = new Set(["running", "cancelling"]);
@@ -498,7 +498,7 @@ class PlaytestView {
 
   samplesCard(p, r) {
     const names = botNames(p.bots);
-    // the first bot sits in seat index % 2 (api/playtests.py seating)
+    // the first bot sits in seat index % 2 (api/playtests/__init__.py seating)
     const nameIn = (sample, seat) => names[(sample.index % 2) ^ seat];
     const colour = ["White", "Black"];
     return h("section", { class: "card samples", "aria-label": "Sample games" },
