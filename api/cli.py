@@ -86,8 +86,9 @@ def gc(args) -> int:
     from api.play.background import collect_garbage
 
     deleted = collect_garbage(redis.Redis.from_url(_redis_url()), time.time())
-    print(f"deleted {deleted['games']} games that ended with no move made and "
-          f"{deleted['playtests']} playtests past their retention")
+    print(f"deleted {deleted['games']} games that ended with no move made, "
+          f"{deleted['playtests']} playtests and {deleted['sweeps']} sweeps past their "
+          f"retention")
     return 0
 
 

@@ -65,9 +65,10 @@ def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict
         sizes = " x ".join(str(len(values)) for values in vary.values())
         raise BadOption("vary", f"A sweep runs at most {MAX_VARIANTS} variants; these values "
                                 f"make {count} ({sizes}).")
-    names = list(vary)
+    known = [option.name for option in game.options]
+    # JSON objects have no order: the variants follow the game's own order of its options
+    names = sorted(vary, key=lambda name: known.index(name) if name in known else len(known))
     seed = secrets.randbits(32) if seed is None else seed
-    known = {option.name for option in game.options}
     variants = []
     for index, picks in enumerate(itertools.product(*(range(len(vary[n])) for n in names))):
         picked = dict(zip(names, picks))
@@ -106,7 +107,8 @@ def view(sweep: dict, playtests_of: list[dict], records: list[list[dict]] | None
         **{k: sweep.get(k) for k in ("id", "kind", "bots", "games_per_variant", "vary", "options",
                                      "seed", "budget_s", "chunk_games", "samples",
                                      "created_at")},
-        "status": status, "done": sum(p["done"] for p in playtests_of),
+        "owner": sweep.get("owner_name"), "status": status,
+        "done": sum(p["done"] for p in playtests_of),
         "total": sum(p["total"] for p in playtests_of),
         "variants": [{"index": v["index"], "values": v["values"], "label": v["label"],
                       "playtest_id": p["id"], "status": p["status"], "done": p["done"],
@@ -234,7 +236,7 @@ def _row(variant: int, records: list[dict]) -> dict:
     }
 
 
-def _into_vary(exc: BadOption, picks: dict[str, int], known: set[str]) -> BadOption:
+def _into_vary(exc: BadOption, picks: dict[str, int], known: list[str]) -> BadOption:
     """A variant's option error, its field moved from `options.<name>` into `vary` where the
     option is varied: `vary.<name>.<i>`, or `vary.<name>` for a name the game does not have."""
     name = exc.field.removeprefix("options.")

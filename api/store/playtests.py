@@ -69,10 +69,10 @@ class PlaytestStore:
         self.queue = Queue(PLAYTEST_QUEUE, connection=client)
 
     def start(self, spec: dict, owner_token: str | None = None, now: float | None = None,
-              client: str | None = None, owner_account: str | None = None) -> dict:
+              client: str | None = None, owner_account: dict | None = None) -> dict:
         """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk.
-        Its owner, who alone may cancel it over HTTP, is an account (`owner_account`) or the
-        holder of `owner_token`, kept only as a hash; a playtest with neither (started from the
+        Its owner, who alone may cancel it over HTTP, is an account (`owner_account`, with its
+        `id` and `username`) or the holder of `owner_token`, kept only as a hash; a playtest with neither (started from the
         command line) is cancelled where it runs. With `client`, it counts among that client's
         playtests running (Busy past the limit)."""
         limit = max_running_per_client()
@@ -89,13 +89,14 @@ class PlaytestStore:
         return doc
 
     @staticmethod
-    def new_doc(spec: dict, owner_token: str | None = None, owner_account: str | None = None,
+    def new_doc(spec: dict, owner_token: str | None = None, owner_account: dict | None = None,
                 now: float | None = None) -> dict:
-        """A new playtest's stored document: the spec, an id, when, and its owner."""
+        """A new playtest's (or sweep's) stored document: the spec, an id, when, and its owner."""
         now = time.time() if now is None else now
         return {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now,
                 "owner_hash": None if owner_token is None else hash_token(owner_token),
-                "owner_account": owner_account}
+                "owner_account": owner_account and owner_account["id"],
+                "owner_name": owner_account and owner_account["username"]}
 
     @staticmethod
     def stage(pipe: redis.client.Pipeline, doc: dict, listed: bool = True) -> None:
@@ -169,7 +170,7 @@ class PlaytestStore:
                         "done": sum(start <= g < stop for g in indexes), **chunk}
                        for i, ((start, stop), chunk) in enumerate(zip(doc["chunks"], chunks))],
             "report": playtests.report(doc, records) if over and with_report else None,
-            "sweep": doc.get("sweep"),
+            "sweep": doc.get("sweep"), "owner": doc.get("owner_name"),
         }, records
 
     def list(self, offset: int, limit: int) -> tuple[list[dict], int]:

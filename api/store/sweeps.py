@@ -13,11 +13,9 @@ import itertools
 import json
 import os
 import time
-import uuid
 
 import redis
 
-from api.clocks import iso
 from api.play.errors import Busy
 from api.playtests import sweeps
 from api.store.games import GameStore, hash_token
@@ -35,7 +33,7 @@ class SweepStore:
         self.redis = client
         self.playtests = PlaytestStore(client)
 
-    def start(self, spec: dict, owner_token: str | None = None, owner_account: str | None = None,
+    def start(self, spec: dict, owner_token: str | None = None, owner_account: dict | None = None,
               now: float | None = None, client: str | None = None) -> dict:
         """Store a checked spec (`api.playtests.sweeps.check_request`): a playtest per variant,
         owned as the sweep is (see `PlaytestStore.start`), and every chunk job. With `client`,
@@ -45,16 +43,14 @@ class SweepStore:
         if client is not None and self.running_of(client) >= limit:
             raise Busy(f"You have {limit} sweep{'s' if limit != 1 else ''} running; start "
                        f"another when it ends (or cancel it).")
-        sweep_id = uuid.uuid4().hex[:12]
-        docs = [self.playtests.new_doc({**v["spec"], "sweep": {"id": sweep_id,
-                                                               "variant": v["index"]}},
-                                       owner_token, owner_account, now)
+        doc = PlaytestStore.new_doc(spec, owner_token, owner_account, now)
+        sweep_id = doc["id"]
+        docs = [PlaytestStore.new_doc({**v["spec"], "sweep": {"id": sweep_id,
+                                                              "variant": v["index"]}},
+                                      owner_token, owner_account, now)
                 for v in spec["variants"]]
-        doc = {**spec, "id": sweep_id, "created_at": iso(now), "created_ts": now,
-               "owner_hash": None if owner_token is None else hash_token(owner_token),
-               "owner_account": owner_account,
-               "variants": [{"index": v["index"], "values": v["values"], "label": v["label"],
-                             "playtest_id": d["id"]} for v, d in zip(spec["variants"], docs)]}
+        doc["variants"] = [{"index": v["index"], "values": v["values"], "label": v["label"],
+                            "playtest_id": d["id"]} for v, d in zip(spec["variants"], docs)]
         jobs = [job for round_ in itertools.zip_longest(*map(PlaytestStore.chunk_jobs, docs))
                 for job in round_ if job is not None]
         with self.redis.pipeline(transaction=True) as pipe:

@@ -72,9 +72,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "followups": RQFollowups(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import accounts, games, kinds, playtests, system
+    from api.web import accounts, games, kinds, playtests, sweeps, system
 
-    for module in (kinds, games, accounts, playtests, system):
+    for module in (kinds, games, accounts, playtests, sweeps, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")
