@@ -1,5 +1,5 @@
 // The single-page client: routes on the URL's hash to the lobby, a game, the rules, the
-// playtests, signing up or in, or a player's profile; the header shows who is signed in.
+// playtests and sweeps, signing up or in, or a player's profile; the header shows who is signed in.
 
 import { mountSignIn, mountSignUp, renderAccountNav } from "./account.js";
 import { mountGame } from "./game.js";
@@ -7,6 +7,7 @@ import { mountLobby } from "./lobby.js";
 import { mountPlaytest, mountPlaytests } from "./playtests.js";
 import { mountProfile } from "./profile.js";
 import { mountRules, mountRulesIndex } from "./rules.js";
+import { mountSweep, mountSweeps } from "./sweeps.js";
 import { ACCOUNT_EVENT } from "./storage.js";
 
 const LOBBY = /^#?\/?$/;
@@ -20,6 +21,8 @@ const ROUTES = [
   [/^#\/rules\/([\w-]+)$/, mountRules],
   [/^#\/playtests\/?$/, mountPlaytests],
   [/^#\/playtest\/([\w-]+)$/, mountPlaytest],
+  [/^#\/sweeps\/?$/, mountSweeps],
+  [/^#\/sweep\/([\w-]+)$/, mountSweep],
   [/^#\/signup$/, mountSignUp],
   [/^#\/signin$/, mountSignIn],
   [/^#\/player\/([^/]+)$/, mountProfile],

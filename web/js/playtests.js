@@ -263,13 +263,14 @@ class PlaytestView {
     this.playtest = null;
     this.title = h("h1", {}, "Playtest");
     this.meta = h("p", { class: "meta muted" });
+    this.sweep = h("p", { class: "sweep-of", hidden: true });
     this.alert = alertBox();
     this.net = h("p", { class: "net muted", hidden: true });
     this.progress = h("div", { class: "pt-progress", "aria-live": "polite" });
     this.actions = h("div", { class: "confirm" });
     this.report = h("div", { class: "report" });
     fill(root, h("section", { class: "playtest" },
-      h("div", { class: "card" }, this.title, this.meta, this.alert, this.net, this.progress,
+      h("div", { class: "card" }, this.title, this.meta, this.sweep, this.alert, this.net, this.progress,
         this.actions, h("p", {}, h("a", { href: "#/playtests" }, "All playtests"))),
       this.report));
   }
@@ -308,6 +309,11 @@ class PlaytestView {
       `think time ${num(p.budget_s, 3)} s a move`, `seed ${p.seed}`, ...optionsText(p.options),
       `started ${ago(p.created_at)}`].join(" · ");
     document.title = `${progressText(p)} · ${titleOf(p.kind)} playtest — Postplay`;
+    if (p.sweep) {  // one variant of a sweep: the comparison is on the sweep's page
+      this.sweep.hidden = false;
+      fill(this.sweep, `Variant ${p.sweep.variant + 1} of a `,
+        h("a", { href: `#/sweep/${p.sweep.id}` }, "sweep"), ".");
+    }
     this.renderProgress(p);
     if (!RUNNING.has(p.status)) this.poller?.stop();  // over: not even a poll when the tab shows again
     if (p.report && !this.reportShown) {
