@@ -1,7 +1,14 @@
 """Sweeps end to end: every variant's chunks on a real RQ worker (burst mode) against a real
 Redis, four reports and a comparison that agree with each other, paired games on one seed, the
-jobs round-robin across the variants, a cancel mid-way, and retention."""
+jobs round-robin across the variants, a cancel mid-way, retention, and `postplay sweep` on a real
+`postplay worker` and in process."""
 from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
 
 from rq import Queue
 
@@ -132,3 +139,43 @@ def test_a_running_sweep_is_kept_past_its_retention(client, redis_client):
     created = SweepStore(redis_client).load(sweep["id"])["created_ts"]
     assert collect_garbage(redis_client, created + PLAYTEST_KEPT_S + 1)["sweeps"] == 0
     assert client.get(f"{URL}/{sweep['id']}").status_code == 200
+
+
+CLI_ARGS = ["sweep", SLUG, "--bots", "greedy", "random", "--games", "6", "--seed", "21",
+            "--vary", "n=20,40", "--vary", "even_start=true,false", "--chunk-games", "3"]
+
+
+def cli(args: list[str], env: dict, tmp_path) -> tuple[subprocess.CompletedProcess, dict, list]:
+    """`postplay sweep ...` in a process of its own, with its JSON and CSV."""
+    out = subprocess.run([sys.executable, "-m", "api.cli", *args, "--json",
+                          str(tmp_path / "sweep.json"), "--csv", str(tmp_path / "sweep.csv")],
+                         env=env, capture_output=True, text=True, timeout=240)
+    assert out.returncode == 0, out.stderr
+    with open(tmp_path / "sweep.csv", newline="") as table:
+        return out, json.loads((tmp_path / "sweep.json").read_text()), list(csv.DictReader(table))
+
+
+def test_postplay_sweep_on_a_real_worker_matches_local_play(client, redis_url, start_worker,
+                                                            tmp_path):
+    start_worker()
+    env = {**os.environ, "REDIS_URL": redis_url}
+    out, on_workers, table = cli(CLI_ARGS, env, tmp_path)
+    assert on_workers["status"] == "finished" and on_workers["done"] == 24
+    assert "most balanced" in out.stdout and "n=40, even_start=false" in out.stdout
+    assert on_workers == read(client, on_workers)  # the sweep as the API shows it
+    assert [row["label"] for row in table] == [v["label"] for v in on_workers["variants"]]
+    assert [row["balanced"] for row in table].count("True") == 1
+    assert [int(row["first_wins"]) for row in table] == [
+        r["first_player"]["wins"] for r in on_workers["comparison"]["variants"]]
+    # greedy and random do not depend on the clock: the same seed plays the same games here
+    _, local, _ = cli([*CLI_ARGS, "--local"], {**os.environ}, tmp_path)
+    assert local["comparison"] == on_workers["comparison"]
+    assert local["id"] is None and [v["playtest_id"] for v in local["variants"]] == [None] * 4
+
+
+def test_postplay_sweep_names_a_bad_value_where_it_is(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "api.cli", "sweep", SLUG, "--bots", "greedy",
+                          "random", "--vary", "n=20,5", "--local"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.strip() == "postplay sweep: vary.n.1: Option n must be at least 10."
