@@ -15,13 +15,11 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import sys
-import time
 
 from api import playtests
 from api.playtests import sweeps
-from api.playtests.cli import POLL_S, ProgressBar, _ci, _options, _pct, _table
+from api.playtests.cli import ProgressBar, _ci, _options, _pct, _table, follow, workers_redis
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -111,41 +109,14 @@ def run_local(spec: dict) -> dict:
 
 def run_on_workers(spec: dict) -> dict:
     """Start the sweep on the workers and follow it; Ctrl-C cancels it (twice: stop waiting)."""
-    import redis
-    from rq import Worker
-
-    from api.store.playtests import RUNNING_STATUSES
     from api.store.sweeps import SweepStore
 
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        sys.exit("REDIS_URL is not set: start `postplay redis` and a `postplay worker`, or use "
-                 "--local.")
-    client = redis.Redis.from_url(url)
-    store = SweepStore(client)
-    if Worker.count(connection=client) == 0:
-        print("No worker is running: the games wait until one starts (`postplay worker`).",
-              file=sys.stderr)
+    store = SweepStore(workers_redis())
     sweep_id = store.start(spec)["id"]
     print(f"sweep {sweep_id}: {len(spec['variants'])} variants on the workers; Ctrl-C cancels",
           file=sys.stderr)
-    bar = ProgressBar(spec["games_per_variant"] * len(spec["variants"]))
-    cancelled = False
-    while True:
-        try:
-            view = store.view(sweep_id, with_reports=False)
-            bar.update(view["done"])
-            if view["status"] not in RUNNING_STATUSES:
-                break
-            time.sleep(POLL_S)
-        except KeyboardInterrupt:
-            if cancelled:
-                break
-            cancelled = True
-            store.cancel(sweep_id)
-            print("\ncancelling: the running chunks stop after their current game "
-                  "(Ctrl-C again to stop waiting)", file=sys.stderr)
-    bar.close()
+    follow(spec["games_per_variant"] * len(spec["variants"]),
+           lambda: store.view(sweep_id, with_reports=False), lambda: store.cancel(sweep_id))
     return store.view(sweep_id)
 
 

@@ -15,6 +15,7 @@ import hmac
 import json
 import time
 import uuid
+from typing import Callable
 
 import redis
 from rq import Callback, Queue
@@ -121,17 +122,7 @@ class PlaytestStore:
 
     def running_of(self, client: str) -> int:
         """How many of `client`'s playtests still run (those that ended are dropped here)."""
-        key = client_playtests_key(hash_token(client))
-        running, ended = 0, []
-        for pid in (p.decode() for p in self.redis.smembers(key)):
-            view = self.view(pid, with_report=False)
-            if view is not None and view["status"] in RUNNING_STATUSES:
-                running += 1
-            else:
-                ended.append(pid)
-        if ended:
-            self.redis.srem(key, *ended)
-        return running
+        return running_in(self.redis, client_playtests_key(hash_token(client)), self._runs)
 
     def load(self, playtest_id: str) -> dict | None:
         raw = self.redis.get(playtest_key(playtest_id))
@@ -202,11 +193,11 @@ class PlaytestStore:
 
     def ended_before(self, before: float, limit: int = 100) -> list[str]:
         """Playtests created before `before` that no longer run, oldest first."""
-        ids = [i.decode() for i in self.redis.zrangebyscore(playtest_key(), "-inf", repr(before),
-                                                            start=0, num=limit)]
-        return [pid for pid in ids
-                if (view := self.view(pid, with_report=False)) is None
-                or view["status"] not in RUNNING_STATUSES]
+        return ended_in(self.redis, playtest_key(), before, limit, self._runs)
+
+    def _runs(self, playtest_id: str) -> bool:
+        view = self.view(playtest_id, with_report=False)
+        return view is not None and view["status"] in RUNNING_STATUSES
 
     def delete(self, playtest_id: str, games: GameStore) -> None:
         """Remove a playtest with its records and its sample games."""
@@ -263,6 +254,25 @@ class PlaytestStore:
                 self.end_chunk(playtest_id, i, *ended)
                 chunks[i] = {"status": ended[0].value, "error": ended[1]}
         return chunks
+
+
+def running_in(client: redis.Redis, key: str, runs: Callable[[str], bool]) -> int:
+    """How many of the ids in set `key` (a client's playtests or sweeps) still run by `runs`;
+    those that ended are dropped from the set."""
+    ids = [i.decode() for i in client.smembers(key)]
+    ended = [i for i in ids if not runs(i)]
+    if ended:
+        client.srem(key, *ended)
+    return len(ids) - len(ended)
+
+
+def ended_in(client: redis.Redis, index: str, before: float, limit: int,
+             runs: Callable[[str], bool]) -> list[str]:
+    """The ids of sorted set `index` (by creation time) created before `before` that no longer
+    run by `runs`, oldest first: what retention may delete."""
+    ids = [i.decode() for i in client.zrangebyscore(index, "-inf", repr(before), start=0,
+                                                     num=limit)]
+    return [i for i in ids if not runs(i)]
 
 
 def owns(doc: dict, token: str, account_id: str | None) -> bool:

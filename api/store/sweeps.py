@@ -20,7 +20,7 @@ from api.play.errors import Busy
 from api.playtests import sweeps
 from api.store.games import GameStore, hash_token
 from api.store.keys import client_sweeps_key, sweep_key
-from api.store.playtests import RUNNING_STATUSES, PlaytestStore, owns
+from api.store.playtests import RUNNING_STATUSES, PlaytestStore, ended_in, owns, running_in
 
 
 def max_running_per_client() -> int:
@@ -102,25 +102,15 @@ class SweepStore:
 
     def running_of(self, client: str) -> int:
         """How many of `client`'s sweeps still run (those that ended are dropped here)."""
-        key = client_sweeps_key(hash_token(client))
-        running, ended = 0, []
-        for sid in (s.decode() for s in self.redis.smembers(key)):
-            view = self.view(sid, with_reports=False)
-            if view is not None and view["status"] in RUNNING_STATUSES:
-                running += 1
-            else:
-                ended.append(sid)
-        if ended:
-            self.redis.srem(key, *ended)
-        return running
+        return running_in(self.redis, client_sweeps_key(hash_token(client)), self._runs)
 
     def ended_before(self, before: float, limit: int = 100) -> list[str]:
         """Sweeps created before `before` that no longer run, oldest first."""
-        ids = [i.decode() for i in self.redis.zrangebyscore(sweep_key(), "-inf", repr(before),
-                                                            start=0, num=limit)]
-        return [sid for sid in ids
-                if (view := self.view(sid, with_reports=False)) is None
-                or view["status"] not in RUNNING_STATUSES]
+        return ended_in(self.redis, sweep_key(), before, limit, self._runs)
+
+    def _runs(self, sweep_id: str) -> bool:
+        view = self.view(sweep_id, with_reports=False)
+        return view is not None and view["status"] in RUNNING_STATUSES
 
     def delete(self, sweep_id: str, games: GameStore) -> None:
         """Remove a sweep with its playtests and their sample games."""
