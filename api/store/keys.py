@@ -128,10 +128,13 @@ def playtest_key(playtest_id: str | None = None, part: str | None = None) -> str
     return f"{PREFIX}:playtest:{playtest_id}" + (f":{part}" if part else "")
 
 
-def sweep_key(sweep_id: str | None = None) -> str:
-    """A sweep's spec (JSON, with its variants' playtest ids). Without an id: the sorted set of
-    sweep ids by creation time. A sweep's playtests are ordinary playtests, not listed."""
-    return f"{PREFIX}:sweeps" if sweep_id is None else f"{PREFIX}:sweep:{sweep_id}"
+def sweep_key(sweep_id: str | None = None, part: str | None = None) -> str:
+    """A sweep's spec (JSON, with its variants' playtest ids), or its "view" (JSON: the view of
+    the sweep once it is over, which never changes again). Without an id: the sorted set of sweep
+    ids by creation time. A sweep's playtests are ordinary playtests, not listed."""
+    if sweep_id is None:
+        return f"{PREFIX}:sweeps"
+    return f"{PREFIX}:sweep:{sweep_id}" + (f":{part}" if part else "")
 
 
 def client_sweeps_key(client_hash: str) -> str:

@@ -23,6 +23,9 @@ from api.store.keys import client_sweeps_key, sweep_key
 from api.store.playtests import RUNNING_STATUSES, PlaytestStore, ended_in, owns, running_in
 
 
+KEPT_VIEW_S = 86400
+
+
 def max_running_per_client() -> int:
     """Sweeps one client may have running at once: each is up to 24 playtests."""
     return int(os.environ.get("POSTPLAY_MAX_SWEEPS_PER_CLIENT", "1"))
@@ -70,7 +73,10 @@ class SweepStore:
 
     def view(self, sweep_id: str, with_reports: bool = True) -> dict | None:
         """The sweep as the API shows it (`api.playtests.sweeps.view`): progress per variant,
-        and once none runs, `with_reports`, each variant's report and the comparison."""
+        and once none runs, `with_reports`, each variant's report and the comparison. A sweep
+        that is over never changes again: that view is computed once and kept."""
+        if with_reports and (kept := self.redis.get(sweep_key(sweep_id, "view"))) is not None:
+            return json.loads(kept)
         doc = self.load(sweep_id)
         if doc is None:
             return None
@@ -80,7 +86,10 @@ class SweepStore:
         if not with_reports or sweeps.status_of([p["status"] for p in light]) in RUNNING_STATUSES:
             return sweeps.view(doc, light, None)
         full = [self._playtest(pid, True, total) for pid in ids]
-        return sweeps.view(doc, [p for p, _ in full], [records for _, records in full])
+        view = sweeps.view(doc, [p for p, _ in full], [records for _, records in full])
+        # kept a day, not for ever: a read racing the sweep's deletion leaves no key behind
+        self.redis.set(sweep_key(sweep_id, "view"), json.dumps(view), ex=KEPT_VIEW_S)
+        return view
 
     def list(self, offset: int, limit: int) -> tuple[list[dict], int]:
         """A page of sweeps, newest first, without reports or comparison, and how many there
@@ -117,7 +126,7 @@ class SweepStore:
         doc = self.load(sweep_id)
         for variant in doc["variants"] if doc else ():
             self.playtests.delete(variant["playtest_id"], games)
-        self.redis.delete(sweep_key(sweep_id))
+        self.redis.delete(sweep_key(sweep_id), sweep_key(sweep_id, "view"))
         self.redis.zrem(sweep_key(), sweep_id)
 
     def _playtest(self, playtest_id: str, with_report: bool,

@@ -16,6 +16,7 @@ from api.bots.base import BOTS, BotLevel
 from api.followups import PLAYTEST_QUEUE
 from api.play.background import PLAYTEST_KEPT_S, collect_garbage
 from api.playtests import sweeps
+from api.store.keys import sweep_key
 from api.store.sweeps import SweepStore
 
 SLUG = "factor-multiple"
@@ -37,7 +38,8 @@ def read(client, sweep: dict) -> dict:
     return response.get_json()
 
 
-def test_a_two_by_two_sweep_completes_with_four_reports_and_a_comparison(client, run_jobs):
+def test_a_two_by_two_sweep_completes_with_four_reports_and_a_comparison(client, run_jobs,
+                                                                          redis_client):
     sweep = start(client)
     assert run_jobs() == 8  # 4 variants x 2 chunks
     done = read(client, sweep)
@@ -66,6 +68,9 @@ def test_a_two_by_two_sweep_completes_with_four_reports_and_a_comparison(client,
                == 8 for r in others)
     assert sweeps.holm([r["vs_balanced"]["p_value"] for r in others]) == [
         r["vs_balanced"]["p_adjusted"] for r in others]
+    # over, it never changes again: the view is kept (for a day) and read back as it was
+    assert 0 < redis_client.ttl(sweep_key(sweep["id"], "view")) <= 86400
+    assert read(client, sweep) == done
 
 
 def test_the_variants_play_paired_games_seat_for_seat_and_seed_for_seed(client, run_jobs):
