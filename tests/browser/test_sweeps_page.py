@@ -31,7 +31,7 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
     page.fill("input[name=budget]", "0.02")
     page.fill("input[name=seed]", "5")
 
-    # the first option is varied to begin with; nothing varied is refused before asking
+    # the first option (n) is varied to begin with; nothing varied is refused before asking
     n_row = page.locator(".sweep-option[data-option='n']")
     even_row = page.locator(".sweep-option[data-option='even_start']")
     n_row.locator("input[aria-label='Vary n']").uncheck()

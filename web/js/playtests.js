@@ -7,7 +7,7 @@ import { boxPlots, histogram, num, pct, rateBars, splitBar, wilson } from "./cha
 import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
 import { ago } from "./format.js";
 import { optionsFieldset } from "./options.js";
-import { Poller } from "./poller.js";
+import { followBatch } from "./poller.js";
 import { playtestToken, rememberPlaytest } from "./storage.js";
 
 const POLL_MS = 1000;         // a running playtest, with If-None-Match
@@ -275,24 +275,13 @@ class PlaytestView {
       this.report));
   }
 
-  async start() {
-    let response;
-    try {
-      [response] = await Promise.all([api.playtest(this.id), loadKinds().catch(() => null)]);
-    } catch (err) {
-      fill(this.root, h("section", { class: "card" }, h("h1", {}, "Playtest not found"),
-        h("p", {}, err.message), h("p", {}, h("a", { href: "#/playtests" }, "All playtests"))));
-      return;
-    }
-    if (this.destroyed) return;
-    this.poller = new Poller(this.id, response.etag, {
-      fetch: api.playtest,
-      onChange: (p) => { this.net.hidden = true; this.apply(p); },
-      nextDelay: () => (RUNNING.has(this.playtest.status) ? POLL_MS : null),
-      onError: (err) => { this.net.hidden = false; this.net.textContent = err.message; },
+  start() {
+    return followBatch(this, {
+      load: async () => (await Promise.all([api.playtest(this.id), loadKinds().catch(() => null)]))[0],
+      fetch: api.playtest, delayMs: POLL_MS, running: () => RUNNING.has(this.playtest.status),
+      notFound: (err) => fill(this.root, h("section", { class: "card" }, h("h1", {}, "Playtest not found"),
+        h("p", {}, err.message), h("p", {}, h("a", { href: "#/playtests" }, "All playtests")))),
     });
-    this.apply(response.data);
-    this.poller.schedule();
   }
 
   destroy() {

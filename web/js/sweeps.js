@@ -9,7 +9,7 @@ import { boxPlots, num, pct, rateBars } from "./charts.js";
 import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
 import { ago } from "./format.js";
 import { optionField } from "./options.js";
-import { Poller } from "./poller.js";
+import { followBatch } from "./poller.js";
 import { botNames } from "./playtests.js";
 import * as storage from "./storage.js";
 
@@ -166,7 +166,9 @@ class SweepsView {
     const showKind = () => {
       const kind = this.kinds.find((k) => k.kind === kindSelect.value);
       rows = kind.options.map(optionRow);
-      if (rows.length) rows[0].vary.checked = true;  // a sweep varies something: start with one
+      // a sweep varies something: start with the first option whose values a tick can pick
+      const first = kind.options.findIndex((o) => o.type !== "json");
+      if (rows.length) rows[Math.max(0, first)].vary.checked = true;
       rows.forEach((r) => { r.vary.dispatchEvent(new Event("change")); r.onChange(recount); });
       fill(options, h("legend", {}, "Options: hold each fixed, or vary it over values"), rows.map((r) => r.el));
       const levels = kind.bots.map((b) => b.level);
@@ -278,24 +280,17 @@ class SweepView {
       this.comparison));
   }
 
-  async start() {
-    let response;
-    try {
-      [response, this.kinds] = await Promise.all([api.sweep(this.id), api.kinds().catch(() => [])]);
-    } catch (err) {
-      fill(this.root, h("section", { class: "card" }, h("h1", {}, "Sweep not found"), h("p", {}, err.message),
-        h("p", {}, h("a", { href: "#/sweeps" }, "All sweeps"))));
-      return;
-    }
-    if (this.destroyed) return;
-    this.poller = new Poller(this.id, response.etag, {
-      fetch: api.sweep,
-      onChange: (sw) => { this.net.hidden = true; this.apply(sw); },
-      nextDelay: () => (RUNNING.has(this.sweep.status) ? POLL_MS : null),
-      onError: (err) => { this.net.hidden = false; this.net.textContent = err.message; },
+  start() {
+    return followBatch(this, {
+      load: async () => {
+        const [response, kinds] = await Promise.all([api.sweep(this.id), api.kinds().catch(() => [])]);
+        this.kinds = kinds;
+        return response;
+      },
+      fetch: api.sweep, delayMs: POLL_MS, running: () => RUNNING.has(this.sweep.status),
+      notFound: (err) => fill(this.root, h("section", { class: "card" }, h("h1", {}, "Sweep not found"),
+        h("p", {}, err.message), h("p", {}, h("a", { href: "#/sweeps" }, "All sweeps")))),
     });
-    this.apply(response.data);
-    this.poller.schedule();
   }
 
   destroy() {
