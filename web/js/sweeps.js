@@ -81,7 +81,9 @@ function optionRow(option) {
       }
     } };
   }
-  const values = h("div", { class: "sweep-values", hidden: true }, picker.el);
+  const values = h("div", { class: "sweep-values field", hidden: true },
+    h("span", { class: "label" }, `${words(option.name)}: the values to try`), picker.el,
+    h("small", { class: "muted" }, option.description));
   const show = () => {
     values.hidden = !vary.checked;
     fixed.el.hidden = vary.checked;
