@@ -1,4 +1,4 @@
-"""`postplay sweep KIND --bots A B --games N --vary OPTION=V1,V2 ...`: a sweep from the command line.
+"""`postplay sweep KIND --bots A B --games N --vary OPTION=V1,V2 ...`: a sweep from a shell.
 
 One playtest per variant (the cross product of the --vary options, at most 24), every variant
 on the same seeds, compared on those paired games. The sweep runs on the workers (against
@@ -8,7 +8,8 @@ and `--csv FILE` the comparison, a line per variant.
 
     postplay sweep partition --bots advanced advanced --games 200 --budget 0.05 \\
         --vary singleton_rule=true,false
-    postplay sweep prime-drop --bots greedy greedy --games 50 --vary size=9,11,13 -o timeout_rule=null
+    postplay sweep prime-drop --bots medium medium --games 50 --vary size=9,11,13 \\
+        --vary 'tiles={"1": 5, "2": 5},{"3": 9}'
 """
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict
     # JSON objects have no order: the variants follow the game's own order of its options
     names = sorted(vary, key=lambda name: known.index(name) if name in known else len(known))
     seed = secrets.randbits(32) if seed is None else seed
-    variants = []
+    variants, picked_of = [], []
     for index, picks in enumerate(itertools.product(*(range(len(vary[n])) for n in names))):
         picked = dict(zip(names, picks))
         try:
@@ -81,11 +81,12 @@ def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict
         except BadOption as exc:
             raise _into_vary(exc, picked, known) from None
         values = {name: spec["options"][name] for name in names}
-        variants.append({"index": index, "picks": picked, "values": values,
-                         "label": label(values), "spec": spec})
-    checked = {name: [None] * len(vary[name]) for name in names}
-    for variant in variants:
-        for name, i in variant.pop("picks").items():
+        variants.append({"index": index, "values": values, "label": label(values),
+                         "spec": spec})
+        picked_of.append(picked)
+    checked = {name: [None] * len(vary[name]) for name in names}  # each value as the game reads it
+    for variant, picked in zip(variants, picked_of):
+        for name, i in picked.items():
             checked[name][i] = variant["values"][name]
     for name, values in checked.items():
         _refuse_repeats(name, values)

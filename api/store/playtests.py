@@ -73,9 +73,9 @@ class PlaytestStore:
               client: str | None = None, owner_account: dict | None = None) -> dict:
         """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk.
         Its owner, who alone may cancel it over HTTP, is an account (`owner_account`, with its
-        `id` and `username`) or the holder of `owner_token`, kept only as a hash; a playtest with neither (started from the
-        command line) is cancelled where it runs. With `client`, it counts among that client's
-        playtests running (Busy past the limit)."""
+        `id` and `username`) or the holder of `owner_token`, kept only as a hash; a playtest
+        with neither (started from the command line) is cancelled where it runs. With `client`,
+        it counts among that client's playtests running (Busy past the limit)."""
         limit = max_running_per_client()
         if client is not None and self.running_of(client) >= limit:
             raise Busy(f"You have {limit} playtests running; start another when one of them "

@@ -48,7 +48,8 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
     n_row.locator("textarea").fill("20, 30")
     even_row.locator("input[aria-label='Vary even start']").check()
     assert even_row.locator(".sweep-choices input:checked").count() == 2
-    assert page.locator(".sweep-count").inner_text() == f"4 variants × {GAMES} games = {4 * GAMES} games."
+    count = page.locator(".sweep-count").inner_text()
+    assert count == f"4 variants × {GAMES} games = {4 * GAMES} games."
     assert_fits_phone(page)
     page.click("button:has-text('Start the sweep')")
     page.wait_for_url(re.compile(r"#/sweep/\w+$"))
@@ -64,7 +65,8 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
                                       "els => els.map(e => Number(e.dataset.rate))")
     assert rates == [row["first_player"]["win_rate"] for row in comparison["variants"]]
     whiskers = page.eval_on_selector_all(
-        ".sweep-rates g.chart-ci", "els => els.map(e => [Number(e.dataset.lo), Number(e.dataset.hi)])")
+        ".sweep-rates g.chart-ci",
+        "els => els.map(e => [Number(e.dataset.lo), Number(e.dataset.hi)])")
     assert whiskers == [row["first_player"]["ci95"] for row in comparison["variants"]]
     assert page.locator(".sweep-rates line.chart-even").count() == 1
     assert page.locator(".sweep-rates rect.chart-bar.balanced").count() == 1
@@ -82,7 +84,8 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
         assert link.get_attribute("href") == f"#/playtest/{variant['playtest_id']}"
         samples = rows.nth(i).locator("small a")
         assert samples.count() == 2
-        assert samples.first.get_attribute("href") == f"#/game/{variant['report']['samples'][0]['game_id']}"
+        first_sample = variant["report"]["samples"][0]["game_id"]
+        assert samples.first.get_attribute("href") == f"#/game/{first_sample}"
 
     # the downloads: the comparison as CSV, the sweep as JSON
     with page.expect_download() as got:

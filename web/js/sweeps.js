@@ -77,7 +77,8 @@ function optionRow(option) {
       try {
         return parts.map((p) => JSON.parse(p));
       } catch {
-        return { error: `Values of ${words(option.name)}: ${int ? "whole numbers separated by commas" : "one JSON value a line"}, please.` };
+        const shape = int ? "whole numbers separated by commas" : "one JSON value a line";
+        return { error: `Values of ${words(option.name)}: ${shape}, please.` };
       }
     } };
   }
@@ -110,7 +111,8 @@ class SweepsView {
   constructor(root) {
     this.alert = alertBox();
     this.form = h("form", { class: "new-game playtest-form sweep-form", "aria-label": "New sweep", novalidate: true });
-    this.list = h("div", { class: "game-list sweep-list", "aria-live": "polite" }, h("p", { class: "muted" }, "Loading…"));
+    this.list = h("div", { class: "game-list sweep-list", "aria-live": "polite" },
+      h("p", { class: "muted" }, "Loading…"));
     fill(root, h("div", { class: "lobby playtests sweeps" },
       h("section", { class: "card new" }, h("h1", {}, "New sweep"),
         h("p", { class: "muted hint" }, "Compare rule variants side by side: one playtest per " +
@@ -188,10 +190,13 @@ class SweepsView {
       h("div", { class: "pair" }, h("label", {}, "First bot", botA), h("label", {}, "Second bot", botB)),
       options,
       h("div", { class: "pair" },
-        h("label", {}, "Games per variant", games, h("small", { class: "muted" }, `${LIMITS.games[0]} to ${LIMITS.games[1]}`)),
-        h("label", {}, "Think time a move (s)", budget, h("small", { class: "muted" }, `at most ${LIMITS.budget_s[1]}`))),
+        h("label", {}, "Games per variant", games,
+          h("small", { class: "muted" }, `${LIMITS.games[0]} to ${LIMITS.games[1]}`)),
+        h("label", {}, "Think time a move (s)", budget,
+          h("small", { class: "muted" }, `at most ${LIMITS.budget_s[1]}`))),
       h("label", {}, "Seed (optional)", seed,
-        h("small", { class: "muted" }, "Every variant plays the games of this seed; left empty, the server picks one.")),
+        h("small", { class: "muted" },
+          "Every variant plays the games of this seed; left empty, the server picks one.")),
       count, submit);
     if (playable.length) showKind();
 
@@ -212,12 +217,16 @@ class SweepsView {
         errors.push(`Games per variant must be a whole number from ${LIMITS.games[0]} to ${LIMITS.games[1]}.`);
       }
       const think = Number(budget.value);
-      if (!(think > 0 && think <= LIMITS.budget_s[1])) errors.push(`Think time must be more than 0 and at most ${LIMITS.budget_s[1]} s.`);
+      if (!(think > 0 && think <= LIMITS.budget_s[1])) {
+        errors.push(`Think time must be more than 0 and at most ${LIMITS.budget_s[1]} s.`);
+      }
       const body = { kind: kindSelect.value, bots: [botA.value, botB.value], games_per_variant: n,
                      vary, options: fixed, budget_s: think };
       const seedText = seed.value.trim();
       if (seedText) {
-        if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText))) errors.push("The seed must be a whole number.");
+        if (!/^\d+$/.test(seedText) || !Number.isSafeInteger(Number(seedText))) {
+          errors.push("The seed must be a whole number.");
+        }
         body.seed = Number(seedText);
       }
       if (errors.length) {
@@ -247,7 +256,8 @@ class SweepsView {
     if (this.destroyed) return;
     const title = (slug) => this.kinds.find((k) => k.kind === slug)?.title || slug;
     fill(this.list, !items.length ? h("p", { class: "muted" }, "No sweeps yet.")
-      : h("ul", {}, items.map((sw) => h("li", { class: ["game-row", RUNNING.has(sw.status) && "running"], dataset: { sweep: sw.id } },
+      : h("ul", {}, items.map((sw) => h("li", {
+        class: ["game-row", RUNNING.has(sw.status) && "running"], dataset: { sweep: sw.id } },
         h("a", { href: `#/sweep/${sw.id}` }, h("strong", {}, title(sw.kind)),
           ` · ${Object.keys(sw.vary).map(words).join(", ")} · ${sw.variants.length} variants`),
         h("span", { class: ["turn", `status-${sw.status}`] }, `${sw.status} · ${sw.done} of ${sw.total} games`),
@@ -276,6 +286,7 @@ class SweepView {
     this.progress = h("div", { class: "pt-progress", "aria-live": "polite" });
     this.actions = h("div", { class: "confirm" });
     this.comparison = h("div", { class: "report sweep-report" });
+    this.urls = [];
     fill(root, h("section", { class: "playtest sweep" },
       h("div", { class: "card" }, this.title, this.meta, this.alert, this.net, this.progress, this.actions,
         h("p", {}, h("a", { href: "#/sweeps" }, "All sweeps"))),
@@ -298,6 +309,7 @@ class SweepView {
   destroy() {
     this.destroyed = true;
     this.poller?.stop();
+    this.urls.forEach((url) => URL.revokeObjectURL(url));
     document.title = "Postplay";
   }
 
@@ -377,8 +389,10 @@ class SweepView {
         h("h2", {}, "Game length"),
         boxPlots(played.map((r) => ({ label: short(r.variant.label, 30), stats: r.row.length, tone: "" })),
           "Game lengths in plies per variant"),
-        h("p", { class: "muted" }, "Plies. Whiskers: shortest to longest; box: the middle half; line: the median; dot: the mean.")),
-      played.some((r) => r.row.score_margin) ? h("section", { class: "card sweep-margins", "aria-label": "Score margin by variant" },
+        h("p", { class: "muted" },
+          "Plies. Whiskers: shortest to longest; box: the middle half; line: the median; dot: the mean.")),
+      played.some((r) => r.row.score_margin)
+        ? h("section", { class: "card sweep-margins", "aria-label": "Score margin by variant" },
         h("h2", {}, "First player's score margin"),
         boxPlots(played.filter((r) => r.row.score_margin).map((r) => ({
           label: short(r.variant.label, 30), stats: r.row.score_margin, tone: "" })),
@@ -407,9 +421,16 @@ class SweepView {
               h("td", { dataset: { stat: "verdict" } }, verdict(r)));
           })))),
         h("p", { class: "downloads" }, "Download: ",
-          h("a", { href: "#", class: "csv", onclick: (e) => { e.preventDefault(); download(`sweep-${sw.id}.csv`, "text/csv", toCsv(sw)); } }, "comparison (CSV)"),
-          " · ",
-          h("a", { href: "#", class: "json", onclick: (e) => { e.preventDefault(); download(`sweep-${sw.id}.json`, "application/json", JSON.stringify(sw, null, 2)); } }, "whole sweep (JSON)"))));
+          this.download("csv", `sweep-${sw.id}.csv`, "text/csv", toCsv(sw), "comparison (CSV)"), " · ",
+          this.download("json", `sweep-${sw.id}.json`, "application/json", JSON.stringify(sw, null, 2),
+            "whole sweep (JSON)"))));
+  }
+
+  /** A link that saves `text` as file `name` (a blob URL, let go when the page goes). */
+  download(cls, name, type, text, label) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    this.urls.push(url);
+    return h("a", { class: cls, href: url, download: name }, label);
   }
 }
 
@@ -436,13 +457,4 @@ export function toCsv(sw) {
       t.differs === undefined ? "" : t.differs ? "True" : "False"].map(cell).join(",");
   });
   return [header.map(cell).join(","), ...lines].join("\r\n") + "\r\n";
-}
-
-function download(name, type, text) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = h("a", { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
