@@ -8,6 +8,7 @@
     postplay openapi    write the OpenAPI document to openapi/openapi.json (or --check it)
     postplay playtest   a batch of bot-vs-bot games and its report (see `postplay playtest -h`)
     postplay seed-ratings   ladder games between every game's bot levels, rating their accounts
+    postplay sweep      one playtest per rule variant, compared (see `postplay sweep -h`)
 """
 from __future__ import annotations
 
@@ -58,13 +59,14 @@ def main(argv: list[str] | None = None) -> int:
     seeding.add_argument("--budget-s", type=float, default=0.05,
                          help="each bot's think time per move, seconds")
     seeding.add_argument("--seed", type=int, default=0)
-    from api import playtest_cli
+    from api.playtests import cli as playtest_cli, sweep_cli
 
     playtest_cli.add_parser(sub)
+    sweep_cli.add_parser(sub)
     args = parser.parse_args(argv)
     return {"run": run, "serve": serve, "redis": redis_alone, "worker": worker, "gc": gc,
             "openapi": write_openapi, "playtest": playtest_cli.run,
-            "seed-ratings": seed_ratings}[args.command](args)
+            "seed-ratings": seed_ratings, "sweep": sweep_cli.run}[args.command](args)
 
 
 def redis_alone(args) -> int:
@@ -94,8 +96,9 @@ def gc(args) -> int:
     from api.play.background import collect_garbage
 
     deleted = collect_garbage(redis.Redis.from_url(_redis_url()), time.time())
-    print(f"deleted {deleted['games']} games that ended with no move made and "
-          f"{deleted['playtests']} playtests past their retention")
+    print(f"deleted {deleted['games']} games that ended with no move made, "
+          f"{deleted['playtests']} playtests and {deleted['sweeps']} sweeps past their "
+          f"retention")
     return 0
 
 

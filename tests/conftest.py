@@ -53,6 +53,7 @@ def app(redis_url, redis_client, monkeypatch):
     monkeypatch.setenv("POSTPLAY_BOT_BUDGET_S", "0.05")
     # the suite starts many playtests from one address; one test checks the limit itself
     monkeypatch.setenv("POSTPLAY_MAX_PLAYTESTS_PER_CLIENT", "1000")
+    monkeypatch.setenv("POSTPLAY_MAX_SWEEPS_PER_CLIENT", "1000")
     app = create_app({"TESTING": True, "REDIS_URL": redis_url, "RATELIMIT_ENABLED": False})
     yield app
 

@@ -30,6 +30,7 @@ from api.store import keys
 from api.store.games import DueCheck, GameStore
 from api.store.playtests import PlaytestStore
 from api.store.ratings import RatingStore
+from api.store.sweeps import SweepStore
 
 log = logging.getLogger(__name__)
 
@@ -163,10 +164,10 @@ class Background:
 def collect_garbage(client: redis.Redis, now: float) -> dict[str, int]:
     """Delete what the retention rules let go: games that ended with no move made, a week after
     (lobby games nobody joined, untimed games never started: their abort is a due check), and
-    playtests older than POSTPLAY_PLAYTEST_RETENTION_DAYS, with their sample games. How many of
-    each went."""
+    playtests and sweeps older than POSTPLAY_PLAYTEST_RETENTION_DAYS, with their sample games.
+    How many of each went."""
     games = GameStore(client)
-    deleted = {"games": 0, "playtests": 0}
+    deleted = {"games": 0, "playtests": 0, "sweeps": 0}
     while batch := games.deletable(now):
         deleted["games"] += sum(games.delete(game_id) for game_id in batch)
     playtests = PlaytestStore(client)
@@ -174,6 +175,11 @@ def collect_garbage(client: redis.Redis, now: float) -> dict[str, int]:
         for playtest_id in batch:
             playtests.delete(playtest_id, games)
         deleted["playtests"] += len(batch)
+    sweeps = SweepStore(client)
+    while batch := sweeps.ended_before(now - PLAYTEST_KEPT_S):
+        for sweep_id in batch:
+            sweeps.delete(sweep_id, games)
+        deleted["sweeps"] += len(batch)
     return deleted
 
 

@@ -182,3 +182,15 @@ def deliveries_due_key() -> str:
     """Sorted set of the deliveries owed, by when their next attempt is due; claimed with a lease
     as `due_key` is, so an attempt a dead worker began is made again by another."""
     return f"{PREFIX}:deliveries-due"
+def sweep_key(sweep_id: str | None = None, part: str | None = None) -> str:
+    """A sweep's spec (JSON, with its variants' playtest ids), or its "view" (JSON: the view of
+    the sweep once it is over, which never changes again). Without an id: the sorted set of sweep
+    ids by creation time. A sweep's playtests are ordinary playtests, not listed."""
+    if sweep_id is None:
+        return f"{PREFIX}:sweeps"
+    return f"{PREFIX}:sweep:{sweep_id}" + (f":{part}" if part else "")
+
+
+def client_sweeps_key(client_hash: str) -> str:
+    """Set of the sweeps a client (its address, hashed) started, to limit those running."""
+    return f"{PREFIX}:client:{client_hash}:sweeps"

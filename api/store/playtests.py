@@ -15,6 +15,7 @@ import hmac
 import json
 import time
 import uuid
+from typing import Callable
 
 import redis
 from rq import Callback, Queue
@@ -51,7 +52,7 @@ class ChunkStatus(str, enum.Enum):
 
 
 OVER = {ChunkStatus.FINISHED.value, ChunkStatus.FAILED.value, ChunkStatus.CANCELLED.value}
-RUNNING_STATUSES = ("running", "cancelling")
+RUNNING_STATUSES = playtests.RUNNING_STATUSES
 
 
 def chunk_job_id(playtest_id: str, chunk: int) -> str:
@@ -69,49 +70,59 @@ class PlaytestStore:
         self.queue = Queue(PLAYTEST_QUEUE, connection=client)
 
     def start(self, spec: dict, owner_token: str | None = None, now: float | None = None,
-              client: str | None = None) -> dict:
+              client: str | None = None, owner_account: dict | None = None) -> dict:
         """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk.
-        The owner token, which alone may cancel the playtest over HTTP, is kept only as a hash;
-        a playtest without one (started from the command line) is cancelled where it runs.
-        With `client`, it counts among that client's playtests running (Busy past the limit)."""
-        now = time.time() if now is None else now
+        Its owner, who alone may cancel it over HTTP, is an account (`owner_account`, with its
+        `id` and `username`) or the holder of `owner_token`, kept only as a hash; a playtest
+        with neither (started from the command line) is cancelled where it runs. With `client`,
+        it counts among that client's playtests running (Busy past the limit)."""
         limit = max_running_per_client()
         if client is not None and self.running_of(client) >= limit:
             raise Busy(f"You have {limit} playtests running; start another when one of them "
                        f"ends (or cancel one).")
-        doc = {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now,
-               "owner_hash": None if owner_token is None else hash_token(owner_token)}
-        pid = doc["id"]
+        doc = self.new_doc(spec, owner_token, owner_account, now)
+        with self.redis.pipeline(transaction=True) as pipe:
+            self.stage(pipe, doc)
+            if client is not None:
+                pipe.sadd(client_playtests_key(hash_token(client)), doc["id"])
+            self.queue.enqueue_many(self.chunk_jobs(doc), pipeline=pipe)
+            pipe.execute()
+        return doc
+
+    @staticmethod
+    def new_doc(spec: dict, owner_token: str | None = None, owner_account: dict | None = None,
+                now: float | None = None) -> dict:
+        """A new playtest's (or sweep's) stored document: the spec, an id, when, and its owner."""
+        now = time.time() if now is None else now
+        return {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now,
+                "owner_hash": None if owner_token is None else hash_token(owner_token),
+                "owner_account": owner_account and owner_account["id"],
+                "owner_name": owner_account and owner_account["username"]}
+
+    @staticmethod
+    def stage(pipe: redis.client.Pipeline, doc: dict, listed: bool = True) -> None:
+        """Write a new playtest into `pipe` with every chunk queued (its jobs are the caller's:
+        `chunk_jobs`); `listed` puts it in the list of playtests, which also retention reads."""
         queued = json.dumps({"status": ChunkStatus.QUEUED.value, "error": None})
-        jobs = [Queue.prepare_data(CHUNK_JOB, args=(pid, i), job_id=chunk_job_id(pid, i),
+        pipe.set(playtest_key(doc["id"]), json.dumps(doc))
+        pipe.hset(playtest_key(doc["id"], "chunks"),
+                  mapping={str(i): queued for i in range(len(doc["chunks"]))})
+        if listed:
+            pipe.zadd(playtest_key(), {doc["id"]: doc["created_ts"]})
+
+    @staticmethod
+    def chunk_jobs(doc: dict) -> list:
+        """The RQ job of every chunk of a new playtest, for `Queue.enqueue_many`, in order."""
+        pid = doc["id"]
+        return [Queue.prepare_data(CHUNK_JOB, args=(pid, i), job_id=chunk_job_id(pid, i),
                                    timeout=_job_timeout(doc, stop - start),
                                    result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
                                    on_failure=Callback(CHUNK_FAILED))
                 for i, (start, stop) in enumerate(doc["chunks"])]
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(playtest_key(pid), json.dumps(doc))
-            pipe.hset(playtest_key(pid, "chunks"),
-                      mapping={str(i): queued for i in range(len(doc["chunks"]))})
-            pipe.zadd(playtest_key(), {pid: now})
-            if client is not None:
-                pipe.sadd(client_playtests_key(hash_token(client)), pid)
-            self.queue.enqueue_many(jobs, pipeline=pipe)
-            pipe.execute()
-        return doc
 
     def running_of(self, client: str) -> int:
         """How many of `client`'s playtests still run (those that ended are dropped here)."""
-        key = client_playtests_key(hash_token(client))
-        running, ended = 0, []
-        for pid in (p.decode() for p in self.redis.smembers(key)):
-            view = self.view(pid, with_report=False)
-            if view is not None and view["status"] in RUNNING_STATUSES:
-                running += 1
-            else:
-                ended.append(pid)
-        if ended:
-            self.redis.srem(key, *ended)
-        return running
+        return running_in(self.redis, client_playtests_key(hash_token(client)), self._runs)
 
     def load(self, playtest_id: str) -> dict | None:
         raw = self.redis.get(playtest_key(playtest_id))
@@ -120,9 +131,15 @@ class PlaytestStore:
     def view(self, playtest_id: str, with_report: bool = True) -> dict | None:
         """The playtest as the API shows it: spec, status, progress per chunk, and once no chunk
         runs any more, the report over the games played."""
+        return self.view_with_records(playtest_id, with_report)[0]
+
+    def view_with_records(self, playtest_id: str,
+                          with_report: bool = True) -> tuple[dict | None, list[dict] | None]:
+        """The view and, `with_report`, the game records (`api.playtests.record_of`) it reports
+        on: what a sweep compares."""
         doc = self.load(playtest_id)
         if doc is None:
-            return None
+            return None, None
         games_key = playtest_key(playtest_id, "games")
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(playtest_key(playtest_id, "chunks"))
@@ -144,7 +161,8 @@ class PlaytestStore:
                         "done": sum(start <= g < stop for g in indexes), **chunk}
                        for i, ((start, stop), chunk) in enumerate(zip(doc["chunks"], chunks))],
             "report": playtests.report(doc, records) if over and with_report else None,
-        }
+            "sweep": doc.get("sweep"), "owner": doc.get("owner_name"),
+        }, records
 
     def list(self, offset: int, limit: int) -> tuple[list[dict], int]:
         """A page of playtests, newest first, without their reports, and how many there are."""
@@ -153,11 +171,11 @@ class PlaytestStore:
         views = [self.view(pid, with_report=False) for pid in ids]
         return [v for v in views if v is not None], self.redis.zcard(playtest_key())
 
-    def is_owner(self, playtest_id: str, token: str) -> bool:
-        """Whether `token` is the owner token the playtest was started with."""
+    def is_owner(self, playtest_id: str, token: str, account_id: str | None = None) -> bool:
+        """Whether the playtest is the account's, or `token` the owner token it was started
+        with."""
         doc = self.load(playtest_id)
-        owner_hash = doc and doc.get("owner_hash")
-        return bool(owner_hash) and hmac.compare_digest(owner_hash, hash_token(token))
+        return doc is not None and owns(doc, token, account_id)
 
     def cancel(self, playtest_id: str) -> None:
         """Ask the batch to stop: queued chunks are cancelled now, a running chunk stops after
@@ -175,11 +193,11 @@ class PlaytestStore:
 
     def ended_before(self, before: float, limit: int = 100) -> list[str]:
         """Playtests created before `before` that no longer run, oldest first."""
-        ids = [i.decode() for i in self.redis.zrangebyscore(playtest_key(), "-inf", repr(before),
-                                                            start=0, num=limit)]
-        return [pid for pid in ids
-                if (view := self.view(pid, with_report=False)) is None
-                or view["status"] not in RUNNING_STATUSES]
+        return ended_in(self.redis, playtest_key(), before, limit, self._runs)
+
+    def _runs(self, playtest_id: str) -> bool:
+        view = self.view(playtest_id, with_report=False)
+        return view is not None and view["status"] in RUNNING_STATUSES
 
     def delete(self, playtest_id: str, games: GameStore) -> None:
         """Remove a playtest with its records and its sample games."""
@@ -236,6 +254,34 @@ class PlaytestStore:
                 self.end_chunk(playtest_id, i, *ended)
                 chunks[i] = {"status": ended[0].value, "error": ended[1]}
         return chunks
+
+
+def running_in(client: redis.Redis, key: str, runs: Callable[[str], bool]) -> int:
+    """How many of the ids in set `key` (a client's playtests or sweeps) still run by `runs`;
+    those that ended are dropped from the set."""
+    ids = [i.decode() for i in client.smembers(key)]
+    ended = [i for i in ids if not runs(i)]
+    if ended:
+        client.srem(key, *ended)
+    return len(ids) - len(ended)
+
+
+def ended_in(client: redis.Redis, index: str, before: float, limit: int,
+             runs: Callable[[str], bool]) -> list[str]:
+    """The ids of sorted set `index` (by creation time) created before `before` that no longer
+    run by `runs`, oldest first: what retention may delete."""
+    ids = [i.decode() for i in client.zrangebyscore(index, "-inf", repr(before), start=0,
+                                                     num=limit)]
+    return [i for i in ids if not runs(i)]
+
+
+def owns(doc: dict, token: str, account_id: str | None) -> bool:
+    """Whether a playtest's or sweep's document is account `account_id`'s, or `token` its
+    owner token (compared by hash, in constant time)."""
+    if account_id is not None and doc.get("owner_account") == account_id:
+        return True
+    owner_hash = doc.get("owner_hash")
+    return bool(owner_hash) and hmac.compare_digest(owner_hash, hash_token(token))
 
 
 def store_sample_game(games: GameStore, spec: dict, index: int, game: PlayedGame,

@@ -76,9 +76,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "webhooks": WebhookStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import accounts, games, kinds, playtests, ratings, system, webhooks
+    from api.web import accounts, games, kinds, playtests, ratings, sweeps, system, webhooks
 
-    for module in (kinds, games, accounts, ratings, webhooks, playtests, system):
+    for module in (kinds, games, accounts, ratings, webhooks, playtests, sweeps, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")

@@ -18,6 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 STRICT_LIMITS = (
     ("games.Games", "POST", "LIMIT_NEW_GAME"),
     ("playtests.Playtests", "POST", "LIMIT_NEW_PLAYTEST"),
+    ("sweeps.Sweeps", "POST", "LIMIT_NEW_PLAYTEST"),
     ("accounts.Accounts", "POST", "LIMIT_NEW_ACCOUNT"),
     ("accounts.Session", "POST", "LIMIT_SIGN_IN"),
     ("accounts.Recover", "POST", "LIMIT_SIGN_IN"),

@@ -120,6 +120,11 @@ class ReportSchema(ma.Schema):
     samples = fields.List(fields.Nested(SampleSchema))
 
 
+class SweepOfSchema(ma.Schema):
+    id = fields.String()
+    variant = fields.Integer()
+
+
 class PlaytestSchema(ma.Schema):
     id = fields.String()
     kind = fields.String()
@@ -138,9 +143,14 @@ class PlaytestSchema(ma.Schema):
     chunks = fields.List(fields.Nested(ChunkSchema))
     report = fields.Nested(ReportSchema, allow_none=True,
                            metadata={"description": "Once no chunk runs any more."})
+    sweep = fields.Nested(SweepOfSchema, allow_none=True, metadata={
+        "description": "For a variant of a sweep: the sweep and the variant; else null."})
+    owner = fields.String(allow_none=True, metadata={
+        "description": "The account that started it, or null (owned by an owner token)."})
 
 
 class PlaytestCreatedSchema(PlaytestSchema):
     owner_token = fields.String(metadata={
-        "description": "A secret, shown only here: send it as `Authorization: Bearer "
-                       "<owner_token>` to cancel the playtest. Nobody else can."})
+        "description": "Only when started without an account token: a secret, shown only "
+                       "here; send it as `Authorization: Bearer <owner_token>` to cancel the "
+                       "playtest. Nobody else can."})

@@ -1,7 +1,9 @@
-"""The playtest resources: start a batch of bot-vs-bot games, watch it, read its report, cancel it."""
+"""The playtest resources: start a batch of bot-vs-bot games, watch it, read its report, cancel it;
+and who owns a playtest or sweep (an account, or whoever holds its owner token)."""
 from __future__ import annotations
 
 import secrets
+from typing import Callable
 
 from flask import current_app, request
 from flask.views import MethodView
@@ -9,7 +11,7 @@ from flask_smorest import abort
 
 from api import playtests
 from api.store.playtests import RUNNING_STATUSES, PlaytestStore
-from api.web.auth import bearer_token
+from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
 from api.web.playtest_schemas import PlaytestCreatedSchema, PlaytestCreateSchema, PlaytestSchema
 
@@ -28,18 +30,45 @@ def _view(playtest_id: str) -> dict:
     return view
 
 
+def new_owner() -> tuple[str | None, dict | None]:
+    """The owner of a playtest or sweep being started: the account of the request's token
+    (which needs the "play" scope), else a new owner token to hand back once."""
+    who = account(required=False)
+    if who is None:
+        return secrets.token_urlsafe(24), None
+    who.require("play")
+    return None, who.account
+
+
+def require_owner(is_owner: Callable[[str, str | None], bool], what: str) -> None:
+    """Refuse unless the request's token is the owner token, or the owner account's (401 with
+    no token, 403 with another's)."""
+    token = bearer_token()
+    if token is None:
+        abort(401, message=f"Cancelling needs the {what}'s owner token or its owner's account "
+                           "token: send 'Authorization: Bearer <token>'.")
+    who = account(required=False)
+    if who is not None:
+        who.require("play")
+    if not is_owner(token, who and who.id):
+        abort(403, message=f"That is not this {what}'s owner token: only whoever started it "
+                           "may cancel it.")
+
+
 @blp.route("")
 class Playtests(MethodView):
     @blp.arguments(PlaytestCreateSchema)
     @blp.response(202, PlaytestCreatedSchema)
     def post(self, body: dict):
-        """Start a playtest: its games run on the workers, in chunks (keep the `owner_token`:
-        it alone may cancel the playtest)"""
+        """Start a playtest: its games run on the workers, in chunks (with an account token it is
+        the account's; else keep the `owner_token`: it alone may cancel the playtest)"""
         spec = playtests.check_request(**body)
         store = _store()
-        owner_token = secrets.token_urlsafe(24)
-        started = store.start(spec, owner_token, client=request.remote_addr or "")
-        return {**store.view(started["id"]), "owner_token": owner_token}
+        owner_token, owner_account = new_owner()
+        started = store.start(spec, owner_token, client=request.remote_addr or "",
+                              owner_account=owner_account)
+        view = store.view(started["id"])
+        return view if owner_token is None else {**view, "owner_token": owner_token}
 
     @blp.response(200, PlaytestSchema(many=True))
     @blp.paginate()
@@ -62,17 +91,13 @@ class PlaytestResource(MethodView):
 
     @blp.response(200, PlaytestSchema)
     def delete(self, playtest_id: str):
-        """Cancel a playtest (Authorization: Bearer <owner token>): queued chunks never run, a
-        running chunk stops after its current game; the games played are kept and reported"""
+        """Cancel a playtest (Authorization: Bearer <owner token>, or the owner account's
+        token): queued chunks never run, a running chunk stops after its current game; the games
+        played are kept and reported"""
         view = _view(playtest_id)
-        token = bearer_token()
         store = _store()
-        if token is None:
-            abort(401, message="Cancelling needs the playtest's owner token: send "
-                               "'Authorization: Bearer <owner_token>'.")
-        if not store.is_owner(playtest_id, token):
-            abort(403, message="That is not this playtest's owner token: only whoever started "
-                               "it may cancel it.")
+        require_owner(lambda token, account_id: store.is_owner(playtest_id, token, account_id),
+                      "playtest")
         if view["status"] not in RUNNING_STATUSES:
             abort(409, message="The playtest is over: there is nothing to cancel.")
         store.cancel(playtest_id)

@@ -107,6 +107,15 @@ export const playtest = (id, etag) => request("GET", `/playtests/${id}`, { etag 
 /** Cancel a playtest: only its owner token may. */
 export const cancelPlaytest = (id, token) => request("DELETE", `/playtests/${id}`, { token });
 
+/** Sweeps: a playtest per rule variant, compared; signed in, a sweep is the account's. */
+export const startSweep = (body) => request("POST", "/playtests/sweeps", { body, token: accountToken() });
+export const listSweeps = ({ pageSize = 20 } = {}) =>
+  request("GET", `/playtests/sweeps?page_size=${pageSize}`).then((r) => r.data);
+/** The sweep, or {status: 304} when `etag` is still current. */
+export const sweep = (id, etag) => request("GET", `/playtests/sweeps/${id}`, { etag });
+/** Cancel a sweep: its owner token, or the owner account's token. */
+export const cancelSweep = (id, token) => request("DELETE", `/playtests/sweeps/${id}`, { token });
+
 /** Accounts: each call below (but signing up, in and recovering) sends the account token. */
 function accountToken() {
   return storage.account()?.token || null;

@@ -1,7 +1,7 @@
 // The single-page client: routes on the URL's hash to the lobby, a game, the rules, the
-// playtests, the leaderboards, signing up or in, or a player's profile; the header shows who is
-// signed in, and on every page the tab tells a signed-in player how many games wait for them
-// (notices.js).
+// playtests and sweeps, the leaderboards, signing up or in, or a player's profile; the header
+// shows who is signed in, and on every page the tab tells a signed-in player how many games wait
+// for them (notices.js).
 
 import { mountSignIn, mountSignUp, renderAccountNav } from "./account.js";
 import { mountGame } from "./game.js";
@@ -11,6 +11,7 @@ import { startNotices } from "./notices.js";
 import { mountPlaytest, mountPlaytests } from "./playtests.js";
 import { mountProfile } from "./profile.js";
 import { mountRules, mountRulesIndex } from "./rules.js";
+import { mountSweep, mountSweeps } from "./sweeps.js";
 import { ACCOUNT_EVENT } from "./storage.js";
 
 const LOBBY = /^#?\/?$/;
@@ -26,6 +27,8 @@ const ROUTES = [
   [/^#\/playtest\/([\w-]+)$/, mountPlaytest],
   [/^#\/leaderboards?\/?$/, mountLeaderboard],
   [/^#\/leaderboard\/([\w-]+)$/, mountLeaderboard],
+  [/^#\/sweeps\/?$/, mountSweeps],
+  [/^#\/sweep\/([\w-]+)$/, mountSweep],
   [/^#\/signup$/, mountSignUp],
   [/^#\/signin$/, mountSignIn],
   [/^#\/player\/([^/]+)$/, mountProfile],

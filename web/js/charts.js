@@ -9,7 +9,7 @@ const WIDTH = 360;
 const PAD = 8;
 const Z_95 = 1.959963984540054;
 
-/** The Wilson 95 % interval of k successes in n trials, as api/playtests.py computes it. */
+/** The Wilson 95 % interval of k successes in n trials, as api/playtests/__init__.py computes it. */
 export function wilson(k, n, z = Z_95) {
   if (!n) return null;
   const p = k / n;

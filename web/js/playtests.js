@@ -7,13 +7,13 @@ import { boxPlots, histogram, num, pct, rateBars, splitBar, wilson } from "./cha
 import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
 import { ago } from "./format.js";
 import { optionsFieldset } from "./options.js";
-import { Poller } from "./poller.js";
+import { followBatch } from "./poller.js";
 import { playtestToken, rememberPlaytest } from "./storage.js";
 
 const POLL_MS = 1000;         // a running playtest, with If-None-Match
 const LIST_POLL_MS = 3000;    // the list, while one of its playtests runs
 const LIST_IDLE_MS = 30000;   // the list otherwise
-// The server's limits and defaults (api/playtests.py); it refuses anything else with a message.
+// The server's limits and defaults (api/playtests/__init__.py); it refuses anything else with a message.
 const LIMITS = { games: [1, 1000], budget_s: [0, 2], chunk_games: [1, 100], samples: [0, 20] };
 const DEFAULTS = { games: 100, budget_s: 0.1, chunk_games: 10, samples: 4 };
 const RUNNING = new Set(["running", "cancelling"]);
@@ -263,35 +263,25 @@ class PlaytestView {
     this.playtest = null;
     this.title = h("h1", {}, "Playtest");
     this.meta = h("p", { class: "meta muted" });
+    this.sweep = h("p", { class: "sweep-of", hidden: true });
     this.alert = alertBox();
     this.net = h("p", { class: "net muted", hidden: true });
     this.progress = h("div", { class: "pt-progress", "aria-live": "polite" });
     this.actions = h("div", { class: "confirm" });
     this.report = h("div", { class: "report" });
     fill(root, h("section", { class: "playtest" },
-      h("div", { class: "card" }, this.title, this.meta, this.alert, this.net, this.progress,
+      h("div", { class: "card" }, this.title, this.meta, this.sweep, this.alert, this.net, this.progress,
         this.actions, h("p", {}, h("a", { href: "#/playtests" }, "All playtests"))),
       this.report));
   }
 
-  async start() {
-    let response;
-    try {
-      [response] = await Promise.all([api.playtest(this.id), loadKinds().catch(() => null)]);
-    } catch (err) {
-      fill(this.root, h("section", { class: "card" }, h("h1", {}, "Playtest not found"),
-        h("p", {}, err.message), h("p", {}, h("a", { href: "#/playtests" }, "All playtests"))));
-      return;
-    }
-    if (this.destroyed) return;
-    this.poller = new Poller(this.id, response.etag, {
-      fetch: api.playtest,
-      onChange: (p) => { this.net.hidden = true; this.apply(p); },
-      nextDelay: () => (RUNNING.has(this.playtest.status) ? POLL_MS : null),
-      onError: (err) => { this.net.hidden = false; this.net.textContent = err.message; },
+  start() {
+    return followBatch(this, {
+      load: async () => (await Promise.all([api.playtest(this.id), loadKinds().catch(() => null)]))[0],
+      fetch: api.playtest, delayMs: POLL_MS, running: () => RUNNING.has(this.playtest.status),
+      notFound: (err) => fill(this.root, h("section", { class: "card" }, h("h1", {}, "Playtest not found"),
+        h("p", {}, err.message), h("p", {}, h("a", { href: "#/playtests" }, "All playtests")))),
     });
-    this.apply(response.data);
-    this.poller.schedule();
   }
 
   destroy() {
@@ -308,6 +298,11 @@ class PlaytestView {
       `think time ${num(p.budget_s, 3)} s a move`, `seed ${p.seed}`, ...optionsText(p.options),
       `started ${ago(p.created_at)}`].join(" · ");
     document.title = `${progressText(p)} · ${titleOf(p.kind)} playtest — Postplay`;
+    if (p.sweep) {  // one variant of a sweep: the comparison is on the sweep's page
+      this.sweep.hidden = false;
+      fill(this.sweep, `Variant ${p.sweep.variant + 1} of a `,
+        h("a", { href: `#/sweep/${p.sweep.id}` }, "sweep"), ".");
+    }
     this.renderProgress(p);
     if (!RUNNING.has(p.status)) this.poller?.stop();  // over: not even a poll when the tab shows again
     if (p.report && !this.reportShown) {
@@ -498,7 +493,7 @@ class PlaytestView {
 
   samplesCard(p, r) {
     const names = botNames(p.bots);
-    // the first bot sits in seat index % 2 (api/playtests.py seating)
+    // the first bot sits in seat index % 2 (api/playtests/__init__.py seating)
     const nameIn = (sample, seat) => names[(sample.index % 2) ^ seat];
     const colour = ["White", "Black"];
     return h("section", { class: "card samples", "aria-label": "Sample games" },

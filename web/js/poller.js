@@ -95,3 +95,28 @@ export class Poller {
     document.removeEventListener("visibilitychange", this.onVisibility);
   }
 }
+
+/**
+ * Follow one batch on the workers (a playtest, a sweep) on `page`: `load()` gives its first
+ * response, then `fetch` polls it every `delayMs` while `running()`; each new version goes to
+ * `page.apply`, a failed poll shows in `page.net`, and `page.poller` is the poller. When the first
+ * load fails, `notFound(err)` shows it instead.
+ */
+export async function followBatch(page, { load, fetch, running, delayMs, notFound }) {
+  let response;
+  try {
+    response = await load();
+  } catch (err) {
+    notFound(err);
+    return;
+  }
+  if (page.destroyed) return;
+  page.poller = new Poller(page.id, response.etag, {
+    fetch,
+    onChange: (data) => { page.net.hidden = true; page.apply(data); },
+    nextDelay: () => (running() ? delayMs : null),
+    onError: (err) => { page.net.hidden = false; page.net.textContent = err.message; },
+  });
+  page.apply(response.data);
+  page.poller.schedule();
+}

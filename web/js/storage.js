@@ -1,5 +1,6 @@
 // What the browser remembers: the signed-in account (its token and username), the player's
-// name, the seat tokens of their games and the owner tokens of the playtests it started.
+// name, the seat tokens of their games and the owner tokens of the playtests and sweeps it
+// started (one store: their ids never collide).
 
 const ACCOUNT_KEY = "postplay.account";
 const GAMES_KEY = "postplay.games";

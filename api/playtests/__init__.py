@@ -1,8 +1,11 @@
-"""Playtests: a batch of bot-vs-bot games between two bot levels, and its report.
+"""Playtests: a batch of bot-vs-bot games between two bot levels, and its report. The package
+also holds sweeps (`sweeps`: one playtest per rule variant, compared on paired games) and the
+command lines (`cli`: `postplay playtest`; `sweep_cli`: `postplay sweep`).
 
-Pure: checking a request, planning the batch in chunks (one worker job each), the seating and seed
-of every game, playing one game in process, and the report maths. Storage and the queue live in
-`api.store.playtests`; the jobs in `worker.playtests`.
+This module is pure: checking a request, planning the batch in chunks (one worker job each), the
+seating and seed of every game, playing one game in process, and the report maths. Storage and
+the queue live in `api.store.playtests` (sweeps: `api.store.sweeps`); the jobs in
+`worker.playtests`.
 
 Game `i` seats the first bot in seat `i % 2` and lets seat `(i // 2) % 2` move first, so every
 four games cover each bot in each seat, moving first and second. Its seed is derived from the
@@ -18,7 +21,7 @@ import statistics
 
 from api.bots import levels as bot_levels
 from api.bots.match import PLY_LIMIT, PlayedGame, play_game
-from api.games import GAMES, BadOption
+from api.games import GAMES, BadOption, Game
 
 MAX_GAMES = 1000
 DEFAULT_BUDGET_S = 0.1
@@ -30,6 +33,7 @@ DEFAULT_SAMPLES = 4  # games 0..3: each bot in each seat, moving first and secon
 MAX_SAMPLES = 20
 HISTOGRAM_BINS = 20
 Z_95 = 1.959963984540054
+RUNNING_STATUSES = ("running", "cancelling")  # a playtest's statuses while a chunk may still play
 
 
 def check_request(kind: str, options: dict | None, bots: list[str], games: int,
@@ -37,20 +41,17 @@ def check_request(kind: str, options: dict | None, bots: list[str], games: int,
                   chunk_games: int = DEFAULT_CHUNK_GAMES, samples: int = DEFAULT_SAMPLES) -> dict:
     """The batch's spec, checked, with defaults filled (a random seed when none is given);
     BadOption names the field at fault."""
-    if kind not in GAMES:
-        raise BadOption("kind", f"There is no game {kind!r}; the games are "
-                                f"{', '.join(sorted(GAMES))}.")
-    game = GAMES[kind]
+    game = game_of(kind)
     checked = game.check_options(options)
     known = bot_levels(kind)
     for i, level in enumerate(bots):
         if level not in known:
             raise BadOption(f"bots.{i}", f"{game.title} has no bot {level!r}; its bots are "
                                          f"{', '.join(known) or 'none yet'}.")
-    _check_range("games", games, 1, MAX_GAMES, "A playtest plays {lo} to {hi} games")
-    _check_range("chunk_games", chunk_games, 1, MAX_CHUNK_GAMES,
+    check_range("games", games, 1, MAX_GAMES, "A playtest plays {lo} to {hi} games")
+    check_range("chunk_games", chunk_games, 1, MAX_CHUNK_GAMES,
                  "A chunk (one worker job) plays {lo} to {hi} games")
-    _check_range("samples", samples, 0, MAX_SAMPLES,
+    check_range("samples", samples, 0, MAX_SAMPLES,
                  "A playtest keeps {lo} to {hi} sample games to replay")
     if not 0 < budget_s <= MAX_BUDGET_S:
         raise BadOption("budget_s", f"budget_s must be more than 0 and at most {MAX_BUDGET_S} "
@@ -61,6 +62,14 @@ def check_request(kind: str, options: dict | None, bots: list[str], games: int,
     return {"kind": kind, "options": checked, "bots": list(bots), "games": games, "seed": seed,
             "budget_s": float(budget_s), "chunk_games": chunk_games,
             "samples": min(samples, games), "chunks": plan_chunks(games, chunk_games)}
+
+
+def game_of(kind: str) -> type[Game]:
+    """The game of slug `kind`; BadOption naming `kind` when there is none."""
+    if kind not in GAMES:
+        raise BadOption("kind", f"There is no game {kind!r}; the games are "
+                                f"{', '.join(sorted(GAMES))}.")
+    return GAMES[kind]
 
 
 def plan_chunks(games: int, chunk_games: int) -> list[list[int]]:
@@ -192,7 +201,8 @@ def histogram(values: list[int], bins: int = HISTOGRAM_BINS) -> list[dict]:
             for i, c in enumerate(counts)]
 
 
-def _check_range(field: str, value: int, lo: int, hi: int, rule: str) -> None:
+def check_range(field: str, value: int, lo: int, hi: int, rule: str) -> None:
+    """BadOption naming `field` unless lo <= value <= hi; `rule` says the range in words."""
     if not lo <= value <= hi:
         raise BadOption(field, f"{rule.format(lo=lo, hi=hi)}: {field} {value} is out of range.")
 

@@ -80,41 +80,54 @@ def run_local(spec: dict) -> dict:
 
 def run_on_workers(spec: dict) -> dict:
     """Start the batch on the workers and follow it; Ctrl-C cancels it (twice: stop waiting)."""
+    from api.store.playtests import PlaytestStore
+
+    store = PlaytestStore(workers_redis())
+    playtest_id = store.start(spec)["id"]
+    print(f"playtest {playtest_id}: {len(spec['chunks'])} chunks on the workers; Ctrl-C cancels",
+          file=sys.stderr)
+    follow(spec["games"], lambda: store.view(playtest_id, with_report=False),
+           lambda: store.cancel(playtest_id))
+    return store.view(playtest_id)
+
+
+def workers_redis():
+    """The Redis at REDIS_URL that the workers serve (exit with a hint when it is not set),
+    with a warning when no worker runs."""
     import redis
     from rq import Worker
-
-    from api.store.playtests import RUNNING_STATUSES, PlaytestStore
 
     url = os.environ.get("REDIS_URL")
     if not url:
         sys.exit("REDIS_URL is not set: start `postplay redis` and a `postplay worker`, or use "
                  "--local.")
     client = redis.Redis.from_url(url)
-    store = PlaytestStore(client)
     if Worker.count(connection=client) == 0:
         print("No worker is running: the games wait until one starts (`postplay worker`).",
               file=sys.stderr)
-    playtest_id = store.start(spec)["id"]
-    print(f"playtest {playtest_id}: {len(spec['chunks'])} chunks on the workers; Ctrl-C cancels",
-          file=sys.stderr)
-    bar = ProgressBar(spec["games"])
+    return client
+
+
+def follow(total: int, progress, cancel) -> None:
+    """Poll `progress()` (a view with `done` and `status`) with a progress bar until nothing
+    runs; Ctrl-C calls `cancel()` (twice: stop waiting)."""
+    bar = ProgressBar(total)
     cancelled = False
     while True:
         try:
-            view = store.view(playtest_id, with_report=False)
+            view = progress()
             bar.update(view["done"])
-            if view["status"] not in RUNNING_STATUSES:
+            if view["status"] not in playtests.RUNNING_STATUSES:
                 break
             time.sleep(POLL_S)
         except KeyboardInterrupt:
             if cancelled:
                 break
             cancelled = True
-            store.cancel(playtest_id)
+            cancel()
             print("\ncancelling: the running chunks stop after their current game "
                   "(Ctrl-C again to stop waiting)", file=sys.stderr)
     bar.close()
-    return store.view(playtest_id)
 
 
 class ProgressBar:
