@@ -151,6 +151,33 @@ def view(tc: dict, clocks: list[dict] | None, mover: int | None, turn_started_ts
     return shown
 
 
+def paused_s(start: float, end: float, pauses: list[list[float]]) -> float:
+    """How much of the span from `start` to `end` falls within `pauses` (intervals [since,
+    until], possibly overlapping): the time a paused clock does not count."""
+    total, reached = 0.0, start
+    for since, until in sorted(pauses):
+        since, until = max(since, reached), min(until, end)
+        if until > since:
+            total += until - since
+            reached = until
+    return total
+
+
+def resumed_deadline(start: float, left_s: float, pauses: list[list[float]]) -> float:
+    """When a clock with `left_s` seconds to run from `start` runs out, standing still within
+    `pauses`: each pause it meets moves the moment on by the part of it still ahead."""
+    deadline = start + left_s
+    reached = start
+    for since, until in sorted(pauses):
+        if since >= deadline:
+            break
+        since = max(since, reached)
+        if until > since:
+            deadline += until - since
+            reached = until
+    return deadline
+
+
 def iso(ts: float) -> str:
     """An ISO-8601 UTC time string for a timestamp."""
     return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace(

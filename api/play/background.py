@@ -24,7 +24,8 @@ from rq import Queue
 from rq.job import Job, JobStatus
 
 from api.followups import RQFollowups, bot_job_id
-from api.play import service
+from api.play import service, vacation
+from api.store.accounts import AccountStore
 from api.store import keys
 from api.store.games import DueCheck, GameStore
 from api.store.playtests import PlaytestStore
@@ -50,6 +51,7 @@ class Background:
         self.redis = client
         self.name = worker_name
         self.store = GameStore(client)
+        self.accounts = AccountStore(client)
         self.followups = RQFollowups(client)
 
     def run(self, stop: threading.Event) -> None:
@@ -98,7 +100,8 @@ class Background:
 
     def run_check(self, check: DueCheck, now: float) -> None:
         if check.check == "deadline":
-            service.end_on_time(self.store, self.followups, check.game_id, check.due, now)
+            vacation.end_on_time(self.store, self.accounts, self.followups, check.game_id,
+                                 check.due, now)
         elif check.check == "abandoned":
             service.abort_abandoned(self.store, self.followups, check.game_id, now)
         elif check.check.startswith("rule:"):
@@ -119,7 +122,7 @@ class Background:
         """Enqueue again every bot move that no job will make; the games it did that for."""
         again = []
         for record in self.store.load_many(self.store.bots_to_move(now - GRACE_S)):
-            if record.bot_to_move is None:
+            if record.bot_to_act is None:
                 continue
             job_id = bot_job_id(record)
             if self.job_will_run(job_id):

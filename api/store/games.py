@@ -27,11 +27,14 @@ class TokenOfAnotherGame(LookupError):
 
 @dataclasses.dataclass
 class Change:
-    """What one update writes: the new record, history entries to append, seat tokens to add."""
+    """What one update writes: the new record, history entries to append (after removing the
+    last `drop` ones: a takeback), seat tokens to add, chat messages to append."""
 
     record: GameRecord
     moves: list[dict] = dataclasses.field(default_factory=list)
     tokens: dict[int, str] = dataclasses.field(default_factory=dict)
+    drop: int = 0
+    chat: list[dict] = dataclasses.field(default_factory=list)
 
 
 def hash_token(token: str) -> str:
@@ -118,6 +121,10 @@ class GameStore:
     def moves(self, game_id: str) -> list[dict]:
         return [json.loads(raw) for raw in self.redis.lrange(keys.moves_key(game_id), 0, -1)]
 
+    def chat(self, game_id: str) -> list[dict]:
+        """The game's chat messages, oldest first."""
+        return [json.loads(raw) for raw in self.redis.lrange(keys.chat_key(game_id), 0, -1)]
+
     def update(self, game_id: str, change: Callable[[GameRecord], Change]) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
@@ -198,7 +205,7 @@ class GameStore:
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
-                        keys.seat_hashes_key(game_id), *analyses,
+                        keys.seat_hashes_key(game_id), keys.chat_key(game_id), *analyses,
                         *(keys.token_key(h) for h in token_hashes))
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
@@ -242,8 +249,12 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     doc = record.to_dict()
     game_id = doc["id"]
     writes: list[list] = [["SET", keys.game_key(game_id), json.dumps(doc, separators=(",", ":"))]]
+    if change.drop:
+        writes.append(["LTRIM", keys.moves_key(game_id), "0", str(-1 - change.drop)])
     if change.moves:
         writes.append(["RPUSH", keys.moves_key(game_id), *(json.dumps(m) for m in change.moves)])
+    if change.chat:
+        writes.append(["RPUSH", keys.chat_key(game_id), *(json.dumps(m) for m in change.chat)])
     for seat, token in change.tokens.items():
         token_hash = hash_token(token)
         writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
@@ -262,7 +273,7 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
 def _work_writes(record: GameRecord) -> list[list]:
     """The writes that keep the workers' indexes true to the record, in the same script as the
     record itself, so no check or bot move a change calls for can be lost between two writes:
-    its due checks, and whether a bot is to move."""
+    its due checks, and whether a bot is to move (or to answer an offer)."""
     due = record.due_checks()
     writes: list[list] = [["ZADD", keys.due_key(), repr(at), f"{record.id}|{check}"]
                           for check, at in due.items()]
@@ -272,7 +283,7 @@ def _work_writes(record: GameRecord) -> list[list]:
     deletable = record.deletable_at()
     if deletable is not None:
         writes.append(["ZADD", keys.deletable_key(), repr(deletable), record.id])
-    if record.bot_to_move is None:
+    if record.bot_to_act is None:
         writes.append(["ZREM", keys.bots_to_move_key(), record.id])
     else:
         writes.append(["ZADD", keys.bots_to_move_key(), repr(record.updated_ts), record.id])

@@ -59,6 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIMIT_NEW_PLAYTEST=os.environ.get("POSTPLAY_RATELIMIT_NEW_PLAYTEST", "20 per hour"),
         LIMIT_NEW_ACCOUNT=os.environ.get("POSTPLAY_RATELIMIT_NEW_ACCOUNT", "10 per hour"),
         LIMIT_SIGN_IN=os.environ.get("POSTPLAY_RATELIMIT_SIGN_IN", "30 per hour"),
+        LIMIT_CHAT=os.environ.get("POSTPLAY_RATELIMIT_CHAT", "20 per minute"),
         TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
         FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
     )
@@ -72,9 +73,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "followups": RQFollowups(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import accounts, games, kinds, playtests, system
+    from api.web import accounts, games, in_game, kinds, playtests, system
 
-    for module in (kinds, games, accounts, playtests, system):
+    for module in (kinds, games, in_game, accounts, playtests, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")

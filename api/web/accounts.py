@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from api.clocks import iso
 from api.play import service as play
+from api.play import vacation
 from api.play.record import Status
 from api.players import accounts as players
 from api.web.auth import account
@@ -48,7 +49,7 @@ def _stores():
 def account_view(data: dict) -> dict:
     return {"username": data["username"], "created_at": iso(data["created_ts"]),
             "bot": data["settings"]["bot"], "settings": data["settings"], "ratings": {},
-            "vacation": {"on": False, "days_left": None}}
+            "vacation": vacation.view(_stores()[0], data)}
 
 
 def _token_view(entry: dict) -> dict:

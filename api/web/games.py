@@ -51,16 +51,18 @@ def _seat(game_id: str) -> int:
 def public(record: GameRecord) -> dict:
     """The game object of the API."""
     deadline = record.deadline()
+    now = time.time()
     return {
         "id": record.id, "kind": record.kind, "options": record.options, "seed": record.seed,
         "status": record.status.value, "seats": [s.view() for s in record.seats],
         "first": record.first, "to_move": record.to_move, "ply": record.ply,
         "version": record.version, "state": record.state_data,
         "result": None if record.result is None else record.result.to_dict(),
-        "time_control": record.time_control, "clocks": record.clocks_view(time.time()),
+        "time_control": record.time_control, "clocks": record.clocks_view(now),
         "deadline": None if deadline is None else iso(deadline),
         "created_at": iso(record.created_ts), "updated_at": iso(record.updated_ts),
-        "playtest": record.playtest,
+        "playtest": record.playtest, "offers": record.offers, "chat_count": record.chat_count,
+        "imported": record.imported, "on_vacation": record.on_vacation(now),
     }
 
 
