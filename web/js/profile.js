@@ -1,9 +1,12 @@
 // A player's public profile (#/player/<name>): username, member since, the bot flag, ratings,
-// and their recent finished games with each result from their side.
+// and their recent finished games with each result from their side; on one's own, the vacation
+// switch.
 
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { ago, seatName } from "./format.js";
+import { isMe } from "./storage.js";
+import { vacationCard } from "./vacation.js";
 
 export function mountProfile(root, encoded) {
   const username = decodeURIComponent(encoded);
@@ -37,7 +40,8 @@ function show(root, profile, kinds) {
     profile.games?.length
       ? h("div", { class: "game-list" },
         h("ul", {}, profile.games.map((game) => gameRow(game, profile.username, title))))
-      : h("p", { class: "muted" }, "No finished games yet.")));
+      : h("p", { class: "muted" }, "No finished games yet.")),
+    isMe(profile.username) ? vacationCard() : null);
 }
 
 /** A rating as the API gives it: a number, or {rating, rd, ...}. */
