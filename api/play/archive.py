@@ -9,6 +9,7 @@ import time
 import uuid
 
 from api import clocks
+from api.bots.match import PLY_LIMIT
 from api.clocks import iso, parse_iso
 from api.games import Game, Outcome, State
 from api.play.errors import BadField, NotFound
@@ -18,7 +19,7 @@ from api.store.games import GameStore
 
 FORMAT = "postplay-game"
 VERSION = 1
-MAX_PLIES = 5000  # longer than any game ends in (two bots are stopped at 2000)
+MAX_PLIES = PLY_LIMIT  # as long as a game between two bots may last
 # the ways the server (not the rules) ends a game, and whom each lets win: a seat, nobody, either
 SERVER_ENDINGS = {Reason.RESIGN: "seat", Reason.TIME: "seat", Reason.TIMEOUT_RULE: "seat",
                   Reason.AGREEMENT: "nobody", Reason.ABORTED: "nobody",

@@ -20,7 +20,7 @@ import time
 
 from api.bots import accepts_draw
 from api.games import Outcome
-from api.play.errors import (Conflict, GameOver, NotStarted, NotYourTurn, Stale, TimeRanOut)
+from api.play.errors import Conflict, GameOver, NotStarted, NotYourTurn, Stale, TimeRanOut
 from api.play.record import GameRecord, Offer, Status
 from api.play.service import Followups, _ending, _update, play_bot_move, position
 from api.store.accounts import AccountStore
@@ -53,14 +53,11 @@ def act(store: GameStore, followups: Followups, accounts: AccountStore, game_id:
     game's `offer`; the game after it."""
     now = time.time() if now is None else now
     action = WORDS[offer][word]
-    allowed = None
-    if offer is Offer.TAKEBACK and action is Action.PROPOSE:
-        allowed = _takebacks_allowed(store, accounts, game_id)
 
     def change(record: GameRecord) -> Change:
         _check_running(record, now)
         if action is Action.PROPOSE:
-            return _propose(record, seat, offer, allowed, now)
+            return _propose(accounts, record, seat, offer, now)
         return answer(store, record, seat, offer, action is Action.ACCEPT, now)
 
     record = _update(store, game_id, change).record
@@ -130,7 +127,7 @@ def bot_turn(store: GameStore, followups: Followups, game_id: str, ply: int, bud
     return play_bot_move(store, followups, game_id, ply, budget_s, ply_limit=ply_limit)
 
 
-def _propose(record: GameRecord, seat: int, offer: Offer, allowed: bool | None,
+def _propose(accounts: AccountStore, record: GameRecord, seat: int, offer: Offer,
              now: float) -> Change:
     if record.offers[offer.value] == seat:
         raise Conflict("You have asked already: your opponent has not answered yet.")
@@ -139,7 +136,7 @@ def _propose(record: GameRecord, seat: int, offer: Offer, allowed: bool | None,
     if offer is Offer.TAKEBACK:
         if record.undo is None or record.undo["seat"] != seat:
             raise Conflict("There is nothing to take back: the last move is not yours.")
-        if is_rated(record) and not allowed:
+        if is_rated(record) and not _takebacks_allowed(accounts, record):
             raise Conflict("This is a rated game: takebacks are allowed only when both "
                            "players allow them in their settings.")
     record.offers[offer.value] = seat
@@ -156,10 +153,7 @@ def _check_running(record: GameRecord, now: float) -> None:
         raise TimeRanOut("The time of the player to move has run out: the game is over.")
 
 
-def _takebacks_allowed(store: GameStore, accounts: AccountStore, game_id: str) -> bool:
+def _takebacks_allowed(accounts: AccountStore, record: GameRecord) -> bool:
     """Whether every account in the game allows takebacks (its setting `allow_takebacks`)."""
-    record = store.load(game_id)
-    if record is None:
-        return False  # the update says there is no such game
     held = [accounts.load(account_id) for account_id in sorted(record.accounts)]
     return all(a is not None and a["settings"].get("allow_takebacks", True) for a in held)

@@ -154,11 +154,12 @@ class GameRecord:
     # what a takeback of the last move restores: {"ply", "seat", "clocks", "elapsed_s",
     # "first_move_ts"} as they stood before it (set by `end_turn`, so by every move)
     undo: dict | None = None
+    takebacks: int = 0  # takebacks granted: each replaced the end of the history
     chat_count: int = 0  # messages in the game's chat (they are kept beside the record)
     imported: bool = False  # read from an exported record: finished, unrated, never on a clock
-    # {account id: [since, until]}: the vacations of its players that a correspondence game's
-    # clocks stand still for (api.play.vacation keeps them true to the accounts)
-    vacations: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    # {account id: [[since, until], ...]}: the vacations of its players that a correspondence
+    # game's clocks stand still for, from the running turn on (api.play.vacation notes them)
+    vacations: dict[str, list[list[float]]] = dataclasses.field(default_factory=dict)
     _state: State | None = dataclasses.field(default=None, repr=False, compare=False)
     # the state's seat to move, asked once per state: some engines work out the end to know it
     _mover: int | None | object = dataclasses.field(default=..., repr=False, compare=False)
@@ -291,7 +292,7 @@ class GameRecord:
     @property
     def pauses(self) -> list[list[float]]:
         """The spans the clocks stand still: its players' vacations."""
-        return list(self.vacations.values())
+        return [span for spans in self.vacations.values() for span in spans]
 
     def _clock_start(self, now: float) -> float:
         """When the running turn started as its clock counts it: later by the pauses in it."""
@@ -321,6 +322,7 @@ class GameRecord:
         self.clocks, self.first_move_ts = undo["clocks"], undo["first_move_ts"]
         self.turn_started_ts = now - undo["elapsed_s"]
         self.undo = None
+        self.takebacks += 1
         return dropped
 
     def end_on_time(self) -> None:
@@ -337,8 +339,8 @@ class GameRecord:
     def on_vacation(self, now: float) -> list[int]:
         """The seats whose players' vacations stand this game's clocks still now."""
         return [i for i, seat in enumerate(self.seats)
-                if seat.account in self.vacations
-                and self.vacations[seat.account][0] <= now < self.vacations[seat.account][1]]
+                if any(since <= now < until for since, until in self.vacations.get(seat.account,
+                                                                                 []))]
 
     # -- the only ways to end or bump a game ---------------------------------------------
 
@@ -387,7 +389,7 @@ class GameRecord:
             out["playtest"] = self.playtest
         if any(seat is not None for seat in self.offers.values()):
             out["offers"] = self.offers
-        for name in ("undo", "chat_count", "imported", "vacations"):
+        for name in ("undo", "takebacks", "chat_count", "imported", "vacations"):
             if getattr(self, name):  # left out while empty, as records made before them were
                 out[name] = getattr(self, name)
         return out
@@ -404,5 +406,5 @@ class GameRecord:
             None if result is None else Outcome.from_dict(result),
             data.get("first_move_ts"), data.get("playtest"),
             offers={**no_offers(), **data.get("offers", {})}, undo=data.get("undo"),
-            chat_count=data.get("chat_count", 0), imported=data.get("imported", False),
+            takebacks=data.get("takebacks", 0), chat_count=data.get("chat_count", 0), imported=data.get("imported", False),
             vacations=data.get("vacations", {}))

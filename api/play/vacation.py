@@ -4,7 +4,7 @@ An account earns 30 days a year, credited monthly (2.5 days at the start of each
 life, the first at sign-up) and banked up to 60. Switched on, a vacation lasts until it is switched
 off or the allowance runs out, and is charged by the time it actually lasted. While it lasts the
 clocks of all the account's correspondence games stand still, both sides': each such game keeps
-the vacation's span (`GameRecord.vacations`), so its deadline, and the due check the store writes
+the vacations' spans (`GameRecord.vacations`), so its deadline, and the due check the store writes
 for it, move on by the time spent. Fischer, byo-yomi and banked games are not paused.
 
 The allowance is kept beside the account (`AccountStore.vacation`) and settled lazily: whoever
@@ -181,15 +181,19 @@ def _tell(store: GameStore, game_id: str, lasts: dict[str, tuple[float, float] |
 def _learn(record: GameRecord, account_id: str, last: tuple[float, float] | None,
            dry_run: bool = False) -> bool:
     """Note the account's latest vacation in a correspondence game it plays, where it matters
-    (it lasts into the running turn, or the game knows an older span of it); whether that
-    changes the record."""
+    (it lasts into the running turn, or the game knows it with another end: switched off since,
+    or not yet); spans over before the turn began are dropped. Whether that changes the
+    record."""
     if record.time_control["type"] not in PAUSED_CLOCKS or account_id not in record.accounts:
         return False
-    known = record.vacations.get(account_id)
-    if last is None or (known is None and last[1] <= record.turn_started_ts):
+    known = [span for span in record.vacations.get(account_id, [])
+             if span[1] > record.turn_started_ts]
+    if last is None or list(last) in known:
         return False
-    if known == list(last):
+    same = [span for span in known if span[0] == last[0]]  # the same vacation, with a new end
+    if not same and last[1] <= record.turn_started_ts:
         return False
     if not dry_run:
-        record.vacations[account_id] = list(last)
+        record.vacations[account_id] = [span for span in known if span[0] != last[0]] + [
+            list(last)]
     return True

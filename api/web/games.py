@@ -61,7 +61,8 @@ def public(record: GameRecord) -> dict:
         "time_control": record.time_control, "clocks": record.clocks_view(now),
         "deadline": None if deadline is None else iso(deadline),
         "created_at": iso(record.created_ts), "updated_at": iso(record.updated_ts),
-        "playtest": record.playtest, "offers": record.offers, "chat_count": record.chat_count,
+        "playtest": record.playtest, "offers": record.offers, "takebacks": record.takebacks,
+        "chat_count": record.chat_count,
         "imported": record.imported, "on_vacation": record.on_vacation(now),
     }
 

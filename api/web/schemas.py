@@ -192,6 +192,9 @@ class GameSchema(ma.Schema):
         "description": 'For a playtest\'s sample game: {"id", "index"}; otherwise null.'})
     offers = fields.Nested(lambda: OffersSchema(), metadata={
         "description": "The standing offers: the seat that made each, or null."})
+    takebacks = fields.Integer(metadata={
+        "description": "Takebacks granted so far: a client that keeps the positions fetches "
+                       "them again when this changes."})
     chat_count = fields.Integer(metadata={"description": "Messages in the game's chat."})
     imported = fields.Boolean(metadata={"description": "Read from an exported record: "
                                                        "finished and unrated."})

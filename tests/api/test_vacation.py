@@ -117,3 +117,16 @@ def test_the_switch_needs_an_account_token_with_the_play_scope(client):
     assert client.put("/api/v1/me/vacation", json={"on": True}).status_code == 401
     bad = client.put("/api/v1/me/vacation", headers=auth(ada["token"]), json={"on": "yes"})
     assert bad.status_code == 400 and "on" in bad.get_json()["errors"]["json"]
+
+
+def test_two_vacations_in_one_turn_both_stand_the_clock_still(client, redis_client, store):
+    ada = sign_up(client, "ada")
+    game = new_game(client, ada["token"], [{"me": True}, {"bot": "greedy"}],
+                    time_control=THREE_DAYS)
+    accounts = AccountStore(redis_client)
+    who = authenticate(accounts, ada["token"])
+    before, start = deadline(client, game), time.time()
+    for on, at in ((True, 10), (False, 20), (True, 30), (False, 50)):
+        vacation.switch(store, accounts, who, on, now=start + at)
+    assert deadline(client, game) == pytest.approx(before + 10 + 20, abs=0.01)
+    assert len(store.load(game["id"]).vacations[who.id]) == 2

@@ -1,7 +1,8 @@
 // The game page: players and clocks, whose turn, the board, moves with replay, the result,
 // resign, rematch, draw offers and takebacks, the chat, the export, the invite link, joining an
-// open seat, answering a challenge, and polling for the other side's moves. A seat is played with the seat token this browser holds for it, or
-// with the account token when the seat is the signed-in account's.
+// open seat, answering a challenge, and polling for the other side's moves. A seat is played
+// with the seat token this browser holds for it, or with the account token when the seat is the
+// signed-in account's.
 
 import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
@@ -125,9 +126,10 @@ class GameView {
   }
 
   apply(game) {
-    const moved = !this.game || this.game.ply !== game.ply || !sameState(this.game.state, game.state);
+    const takenBack = Boolean(this.game) && this.game.takebacks !== game.takebacks;
+    const moved = !this.game || this.game.ply !== game.ply || takenBack;
+    if (takenBack) this.positions = [];  // the end of the history was replaced: fetch it all again
     this.game = game;
-    if (moved) this.dropStalePositions();
     this.renderHead();
     this.clocks.show(game);
     if (moved) {
@@ -138,33 +140,18 @@ class GameView {
     this.renderBoard();
   }
 
-  /** After a takeback, the positions held past the game's ply are gone; when the one at its ply
-   * differs from the game's state, the page holds a line taken back, and fetches them all again. */
-  dropStalePositions() {
-    const { ply, state } = this.game;
-    if (this.positions.length <= ply) return;
-    if (sameState(this.positions[ply].state, state)) this.positions.length = ply + 1;
-    else this.positions = [];
-  }
-
-  /** Fetch the positions this page lacks, from the last one it holds (to check it is still the
-   * game's: a takeback may have replaced it) up to the game's ply. */
+  /** Fetch the positions this page lacks, from the first missing ply up to the game's. */
   async loadPositions() {
     if (this.loadingPositions) return;  // the load under way goes on to the game's new ply
     this.loadingPositions = true;
     try {
       while (this.positions.length <= this.game.ply) {
-        const held = this.positions.length;
-        const from = Math.max(0, held - 1);
+        const from = this.positions.length;
         const fetched = await api.positions(this.id, from);
         if (this.destroyed) return;
         if (!fetched.length) break;  // nothing newer on the server yet: the next change asks again
-        if (held && !sameState(fetched[0].state, this.positions[from]?.state)) {
-          this.positions = [];  // a line taken back since: start again from ply 0
-          continue;
-        }
-        this.positions.push(...(held ? fetched.slice(1) : fetched));
-        if (held && fetched.length === 1) break;  // nothing past the one held yet
+        if (from !== this.positions.length) continue;  // a takeback emptied them meanwhile
+        this.positions.push(...fetched);
       }
     } catch (err) {
       showAlert(this.alert, err.message);
@@ -426,9 +413,4 @@ class GameView {
       return false;
     }
   }
-}
-
-/** Whether two of the server's states are the same position. */
-function sameState(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
 }

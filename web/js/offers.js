@@ -2,7 +2,7 @@
 // move back, answer the opponent's, and a word when yours was declined. A bot answers on the
 // server a moment later (the page polls fast meanwhile).
 
-import { h, fill } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { seatName } from "./format.js";
 
 const WORDS = {
@@ -10,7 +10,8 @@ const WORDS = {
           mine: "You offered a draw: waiting for the answer.",
           declined: "Your draw offer was declined." },
   takeback: { ask: "Ask to take back your move", asked: "asks to take back their last move",
-              yes: "Grant the takeback", no: "Refuse", mine: "You asked to take your move back: waiting for the answer.",
+              yes: "Grant the takeback", no: "Refuse",
+              mine: "You asked to take your move back: waiting for the answer.",
               declined: "Your takeback request was refused." },
 };
 
