@@ -97,9 +97,21 @@ def spend(tc: dict, clock: dict, elapsed: float) -> tuple[dict, bool]:
     return fresh_clock(tc), False
 
 
-def deadline_ts(tc: dict, clock: dict, turn_started_ts: float) -> float:
-    """When the owner of `clock`, whose turn started at `turn_started_ts`, loses on time."""
-    return turn_started_ts + time_left(tc, clock)
+def deadline_ts(tc: dict, clock: dict, turn_started_ts: float,
+                pauses: list[list[float]] = ()) -> float:
+    """When the owner of `clock`, whose turn started at `turn_started_ts`, loses on time; each of
+    `pauses` (spans [since, until] the clock stands still) that it meets moves the moment on by
+    the part of it still ahead."""
+    deadline = turn_started_ts + time_left(tc, clock)
+    reached = turn_started_ts
+    for since, until in sorted(pauses):
+        if since >= deadline:
+            break
+        since = max(since, reached)
+        if until > since:
+            deadline += until - since
+            reached = until
+    return deadline
 
 
 def time_out(tc: dict, ply: int, mover: int) -> tuple[dict, Outcome]:
@@ -161,21 +173,6 @@ def paused_s(start: float, end: float, pauses: list[list[float]]) -> float:
             total += until - since
             reached = until
     return total
-
-
-def resumed_deadline(start: float, left_s: float, pauses: list[list[float]]) -> float:
-    """When a clock with `left_s` seconds to run from `start` runs out, standing still within
-    `pauses`: each pause it meets moves the moment on by the part of it still ahead."""
-    deadline = start + left_s
-    reached = start
-    for since, until in sorted(pauses):
-        if since >= deadline:
-            break
-        since = max(since, reached)
-        if until > since:
-            deadline += until - since
-            reached = until
-    return deadline
 
 
 def iso(ts: float) -> str:

@@ -238,8 +238,9 @@ class GameRecord:
         return "abandoned" in (due := self.due_checks()) and now >= due["abandoned"]
 
     def deletable_at(self) -> float | None:
-        """When a game that ended with no move made may be deleted (None: it is kept)."""
-        if self.status is not Status.FINISHED or self.first_move_ts is not None:
+        """When a game that ended with no move made may be deleted (None: it is kept, as is an
+        imported one: somebody chose to keep it)."""
+        if self.status is not Status.FINISHED or self.first_move_ts is not None or self.imported:
             return None
         return self.updated_ts + EMPTY_KEPT_S
 
@@ -285,9 +286,8 @@ class GameRecord:
         mover = self.to_move
         if mover is None or self.time_control["type"] == "none":
             return None
-        return clocks.resumed_deadline(
-            self.turn_started_ts, clocks.time_left(self.time_control, self.clocks[mover]),
-            self.pauses)
+        return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts,
+                                  self.pauses)
 
     @property
     def pauses(self) -> list[list[float]]:
@@ -338,9 +338,9 @@ class GameRecord:
 
     def on_vacation(self, now: float) -> list[int]:
         """The seats whose players' vacations stand this game's clocks still now."""
-        return [i for i, seat in enumerate(self.seats)
-                if any(since <= now < until for since, until in self.vacations.get(seat.account,
-                                                                                 []))]
+        away = {account for account, spans in self.vacations.items()
+                if any(since <= now < until for since, until in spans)}
+        return [i for i, seat in enumerate(self.seats) if seat.account in away]
 
     # -- the only ways to end or bump a game ---------------------------------------------
 
@@ -406,5 +406,5 @@ class GameRecord:
             None if result is None else Outcome.from_dict(result),
             data.get("first_move_ts"), data.get("playtest"),
             offers={**no_offers(), **data.get("offers", {})}, undo=data.get("undo"),
-            takebacks=data.get("takebacks", 0), chat_count=data.get("chat_count", 0), imported=data.get("imported", False),
-            vacations=data.get("vacations", {}))
+            takebacks=data.get("takebacks", 0), chat_count=data.get("chat_count", 0),
+            imported=data.get("imported", False), vacations=data.get("vacations", {}))

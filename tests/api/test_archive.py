@@ -105,6 +105,15 @@ def test_a_record_that_does_not_replay_is_refused(client, finished, edit, field,
         "message"]
 
 
+def test_a_game_with_no_move_imports_and_is_kept(client, redis_client):
+    game = create(client, first=0)
+    client.post(f"/api/v1/games/{game['id']}/resign", headers=auth(game["tokens"]["0"]))
+    imported = import_(client, export(client, game["id"])).get_json()
+    assert imported["ply"] == 0 and imported["result"]["reason"] == "resign"
+    assert redis_client.zscore(keys.deletable_key(), game["id"]) is not None  # the original
+    assert redis_client.zscore(keys.deletable_key(), imported["id"]) is None
+
+
 def test_a_game_stopped_by_the_server_imports_only_with_a_fitting_result(client, finished):
     document = export(client, finished["id"])
     document["moves"] = document["moves"][:4]
