@@ -97,9 +97,21 @@ def spend(tc: dict, clock: dict, elapsed: float) -> tuple[dict, bool]:
     return fresh_clock(tc), False
 
 
-def deadline_ts(tc: dict, clock: dict, turn_started_ts: float) -> float:
-    """When the owner of `clock`, whose turn started at `turn_started_ts`, loses on time."""
-    return turn_started_ts + time_left(tc, clock)
+def deadline_ts(tc: dict, clock: dict, turn_started_ts: float,
+                pauses: list[list[float]] = ()) -> float:
+    """When the owner of `clock`, whose turn started at `turn_started_ts`, loses on time; each of
+    `pauses` (spans [since, until] the clock stands still) that it meets moves the moment on by
+    the part of it still ahead."""
+    deadline = turn_started_ts + time_left(tc, clock)
+    reached = turn_started_ts
+    for since, until in sorted(pauses):
+        if since >= deadline:
+            break
+        since = max(since, reached)
+        if until > since:
+            deadline += until - since
+            reached = until
+    return deadline
 
 
 def time_out(tc: dict, ply: int, mover: int) -> tuple[dict, Outcome]:
@@ -149,6 +161,18 @@ def view(tc: dict, clocks: list[dict] | None, mover: int | None, turn_started_ts
             if name in clock:
                 clock[name] = round(clock[name], 3)
     return shown
+
+
+def paused_s(start: float, end: float, pauses: list[list[float]]) -> float:
+    """How much of the span from `start` to `end` falls within `pauses` (intervals [since,
+    until], possibly overlapping): the time a paused clock does not count."""
+    total, reached = 0.0, start
+    for since, until in sorted(pauses):
+        since, until = max(since, reached), min(until, end)
+        if until > since:
+            total += until - since
+            reached = until
+    return total
 
 
 def iso(ts: float) -> str:

@@ -1,6 +1,7 @@
-"""The follow-up jobs a change calls for: a bot's move when a server bot is to move and the rating
-job when a rated game ended, put on an RQ queue by `after_change`, and analyses on request. Deadlines and background rules need no job:
-the store writes them due with the record itself, and every worker's background thread runs them
+"""The follow-up jobs a change calls for: a bot's move when a server bot is to move (or its answer
+when an offer waits for it: the same job answers first) and the rating job when a rated game
+ended, put on an RQ queue by `after_change`, and analyses on request. Deadlines and background
+rules need no job: the store writes them due with the record itself, and every worker's background thread runs them
 (`api.play.background`). Jobs carry what they expect (the ply), so a stale or duplicated job is a
 no-op; one that is lost is enqueued again by the reconciler. The jobs run in `worker.jobs`.
 """
@@ -31,6 +32,10 @@ BOT_MOVE_RETRIES = 2
 
 
 def bot_job_id(record: GameRecord) -> str:
+    """The job a bot owes the game as it stands: its move at this ply, or its answer to the
+    offers of this version (a new offer at the same ply is a new job)."""
+    if record.bot_to_answer is not None:
+        return f"bot-{record.id}-{record.ply}-v{record.version}"
     return f"bot-{record.id}-{record.ply}"
 
 
@@ -44,11 +49,11 @@ class RQFollowups:
         self.bot_games_queue = Queue(BOT_GAMES_QUEUE, connection=client)
 
     def after_change(self, record: GameRecord) -> None:
-        """Enqueue the bot's move if a bot is to move, and the rating job when a rated game
-        ended. The change is already stored, so a failure here is logged, never raised: the
+        """Enqueue the bot's move (or answer) if a bot is to act, and the rating job when a rated
+        game ended. The change is already stored, so a failure here is logged, never raised: the
         reconciler finds the job in the store's indexes and enqueues it."""
         try:
-            if record.bot_to_move is not None:
+            if record.bot_to_act is not None:
                 self.enqueue_bot_move(record)
             if record.rating_due:
                 self.enqueue_ratings(record.id)
@@ -58,7 +63,8 @@ class RQFollowups:
 
     def enqueue_bot_move(self, record: GameRecord) -> None:
         queue = self.bot_games_queue if record.all_bots else self.queue
-        queue.enqueue("worker.jobs.bot_move", record.id, record.ply, job_id=bot_job_id(record),
+        job = "worker.jobs.bot_answer" if record.bot_to_answer else "worker.jobs.bot_move"
+        queue.enqueue(job, record.id, record.ply, job_id=bot_job_id(record),
                       retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60, failure_ttl=86400)
 
     def enqueue_ratings(self, game_id: str) -> None:

@@ -12,7 +12,7 @@ from rq import get_current_job
 from api import analysis
 from api.bots.match import PLY_LIMIT
 from api.followups import RQFollowups
-from api.play import service
+from api.play import offers
 from api.players import ratings
 from api.store.games import GameStore
 
@@ -27,11 +27,20 @@ def ping() -> str:
     return "pong"
 
 
+def _budget() -> float:
+    return float(os.environ.get("POSTPLAY_BOT_BUDGET_S", "1.0"))
+
+
 def bot_move(game_id: str, ply: int) -> bool:
-    """Play the bot's move in `game_id` if the game is still at `ply`; True when it moved."""
-    budget = float(os.environ.get("POSTPLAY_BOT_BUDGET_S", "1.0"))
+    """Answer any offer to the bot, then play its move in `game_id` if the game is still at
+    `ply`; True when it moved."""
     limit = int(os.environ.get("POSTPLAY_BOT_GAME_PLY_LIMIT", str(PLY_LIMIT)))
-    return service.play_bot_move(*_store(), game_id, ply, budget, ply_limit=limit) is not None
+    return offers.bot_turn(*_store(), game_id, ply, _budget(), ply_limit=limit) is not None
+
+
+def bot_answer(game_id: str, ply: int) -> bool:
+    """Answer the offers standing for the bot in `game_id` at `ply`; True when it answered."""
+    return offers.answer_as_bot(*_store(), game_id, ply, _budget()) is not None
 
 
 def analyse(game_id: str, ply: int) -> bool:

@@ -64,6 +64,31 @@ def analyser(slug: str, quick: Callable[[State], bool]):
     return register
 
 
+# per game, `proves_drawn(state, budget_s)`: whether its solver proves the position a draw with
+# perfect play within the budget (False when it cannot tell); only games that can be drawn have one
+DRAW_PROOFS: dict[str, Callable[[State, float], bool]] = {}
+PERFECT = "perfect"  # the level that never loses a position its game's solver proves
+
+
+def draw_proof(slug: str):
+    """Register `fn(state, budget_s) -> bool` as game `slug`'s proof that a position is drawn."""
+
+    def register(fn: Callable[[State, float], bool]) -> Callable[[State, float], bool]:
+        if slug in DRAW_PROOFS:
+            raise ValueError(f"a draw proof for {slug!r} is already registered")
+        DRAW_PROOFS[slug] = fn
+        return fn
+
+    return register
+
+
+def accepts_draw(state: State, level: str, budget_s: float = DEFAULT_BUDGET_S) -> bool:
+    """Whether the `level` bot accepts a draw offered in `state`: bots decline, except the
+    perfect one in a position its game's solver proves drawn (RULES.md, "Draw by agreement")."""
+    proof = DRAW_PROOFS.get(state.game.slug)
+    return level == PERFECT and proof is not None and proof(state, budget_s)
+
+
 def levels(slug: str) -> dict[str, BotLevel]:
     return BOTS.get(slug, {})
 

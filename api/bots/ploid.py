@@ -11,7 +11,7 @@ import functools
 import random
 import time
 
-from api.bots.base import bot
+from api.bots.base import bot, draw_proof
 from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
 from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
                              placements)
@@ -70,6 +70,18 @@ def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
         except SolveTimeout:
             budget_s *= 0.5  # half the budget is spent: the search gets the rest
     return advanced(state, rng, budget_s)
+
+
+@draw_proof(SLUG)
+def proves_drawn(state: PloidState, budget_s: float) -> bool:
+    """Whether the solver proves `state` a draw within the budget (boards the perfect bot
+    solves: up to n = PERFECT_MAX_N)."""
+    if state.n > PERFECT_MAX_N:
+        return False
+    try:
+        return solver_for(state.n).verdict(state, time.perf_counter() + budget_s) == 0
+    except SolveTimeout:
+        return False
 
 
 # The search's plan: (depth, moves looked at per position), deepened while time remains.

@@ -50,18 +50,15 @@ class Moment:
     chat_author: int | None
 
     @classmethod
-    def of(cls, record: GameRecord) -> "Moment | None":
-        """The record's moment; None for a game no account plays or is invited to (no event is
-        ever derived for it, so its state is not read for the seat to move)."""
+    def of(cls, record: GameRecord, chat_author: int | None = None) -> "Moment | None":
+        """The record's moment (`chat_author`: the seat that wrote the change's chat message, if
+        it wrote one); None for a game no account plays or is invited to (no event is ever
+        derived for it, so its state is not read for the seat to move)."""
         if not record.accounts and not record.invited:
             return None
-        # offers and chat are read as absent when the record has none (records without them)
-        messages = getattr(record, "chat", None) or ()
-        last = messages[-1] if messages else None
         return cls(record.status, record.ply, record.to_move,
                    tuple(s.account for s in record.seats), frozenset(record.invited),
-                   dict(getattr(record, "offers", None) or {}), len(messages),
-                   _seat_of(last))
+                   dict(record.offers), record.chat_count, chat_author)
 
     @property
     def mover_account(self) -> str | None:
@@ -139,11 +136,13 @@ def derive(before: Moment | None, after: Moment | None) -> list[tuple[Event, str
     return [(event, account) for event, told in EVENTS for account in sorted(told(before, after))]
 
 
-def notices(before: Moment | None, record: GameRecord) -> list[dict]:
-    """The outbox entries of a change that left the game as `record`: one per event and account,
+def notices(before: Moment | None, record: GameRecord,
+            chat_author: int | None = None) -> list[dict]:
+    """The outbox entries of a change that left the game as `record` (and wrote a chat message
+    of `chat_author`'s, if any): one per event and account,
     `{"id", "type", "account", "game", "ts", "body"}`, where `body` is the exact JSON a webhook
     sends (`{"type", "timestamp", "data": the game object}`) and `id` its webhook-id."""
-    found = derive(before, Moment.of(record))
+    found = derive(before, Moment.of(record, chat_author))
     if not found:
         return []
     ts = record.updated_ts
@@ -154,9 +153,3 @@ def notices(before: Moment | None, record: GameRecord) -> list[dict]:
                                 separators=(",", ":"))}
             for event, account in found]
 
-
-def _seat_of(message) -> int | None:
-    """The seat that wrote a chat message (a dict or an object with `seat`)."""
-    if message is None:
-        return None
-    return message.get("seat") if isinstance(message, dict) else getattr(message, "seat", None)

@@ -25,7 +25,8 @@ from rq import Queue
 from rq.job import Job, JobStatus
 
 from api.followups import RQFollowups, bot_job_id, ratings_job_id
-from api.play import service
+from api.play import service, vacation
+from api.store.accounts import AccountStore
 from api.store import keys
 from api.store.games import DueCheck, GameStore
 from api.store.playtests import PlaytestStore
@@ -54,6 +55,7 @@ class Background:
         self.name = worker_name
         self.store = GameStore(client)
         self.ratings = RatingStore(client)
+        self.accounts = AccountStore(client)
         self.followups = RQFollowups(client)
 
     def run(self, stop: threading.Event) -> None:
@@ -102,7 +104,8 @@ class Background:
 
     def run_check(self, check: DueCheck, now: float) -> None:
         if check.check == "deadline":
-            service.end_on_time(self.store, self.followups, check.game_id, check.due, now)
+            vacation.end_on_time(self.store, self.accounts, self.followups, check.game_id,
+                                 check.due, now)
         elif check.check == "abandoned":
             service.abort_abandoned(self.store, self.followups, check.game_id, now)
         elif check.check.startswith("rule:"):
@@ -124,7 +127,7 @@ class Background:
         it did that for."""
         again = []
         for record in self.store.load_many(self.store.bots_to_move(now - GRACE_S)):
-            if record.bot_to_move is not None and self.lost("bot move", bot_job_id(record)):
+            if record.bot_to_act is not None and self.lost("bot move", bot_job_id(record)):
                 self.followups.enqueue_bot_move(record)
                 again.append(record.id)
         for game_id in self.ratings.due(now - GRACE_S):

@@ -30,6 +30,20 @@ class Reason(str, enum.Enum):
     TIME = "time"
     TIMEOUT_RULE = "timeout-rule"
     ABORTED = "aborted"
+    AGREEMENT = "agreement"  # a draw offered and accepted
+    REPETITION = "repetition"  # Prime Drop: the same position for the third time
+
+
+class Offer(str, enum.Enum):
+    """What a player may propose to the other, who answers it (RULES.md, "All games")."""
+
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
+def no_offers() -> dict[str, int | None]:
+    """`GameRecord.offers` with nothing proposed: each offer's seat that made it, or None."""
+    return {offer.value: None for offer in Offer}
 
 
 def history_entry(ply: int, seat: int, move: Move, now: float) -> dict:
@@ -144,6 +158,18 @@ class GameRecord:
     rated: bool | None = None  # None: a game stored before ratings existed (unrated)
     # per seat {"before", "after", ...} once the worker has applied a rated game's ratings
     rating_changes: list[dict] | None = None
+    # {"draw": seat|None, "takeback": seat|None}: the seat that made each standing offer. Readable
+    # by whoever compares a record before and after a change (an offer made, answered, lapsed)
+    offers: dict[str, int | None] = dataclasses.field(default_factory=no_offers)
+    # what a takeback of the last move restores: {"ply", "seat", "clocks", "elapsed_s",
+    # "first_move_ts"} as they stood before it (set by `end_turn`, so by every move)
+    undo: dict | None = None
+    takebacks: int = 0  # takebacks granted: each replaced the end of the history
+    chat_count: int = 0  # messages in the game's chat (they are kept beside the record)
+    imported: bool = False  # read from an exported record: finished, unrated, never on a clock
+    # {account id: [[since, until], ...]}: the vacations of its players that a correspondence
+    # game's clocks stand still for, from the running turn on (api.play.vacation notes them)
+    vacations: dict[str, list[list[float]]] = dataclasses.field(default_factory=dict)
     _state: State | None = dataclasses.field(default=None, repr=False, compare=False)
     # the state's seat to move, asked once per state: some engines work out the end to know it
     _mover: int | None | object = dataclasses.field(default=..., repr=False, compare=False)
@@ -172,7 +198,9 @@ class GameRecord:
         return self._state
 
     def set_state(self, state: State, ply: int) -> None:
+        """The game moves to `state` at `ply`; an offer stands only until a move is made."""
         self._state, self.state_data, self.ply, self._mover = state, state.to_dict(), ply, ...
+        self.offers = no_offers()
 
     @property
     def to_move(self) -> int | None:
@@ -220,8 +248,9 @@ class GameRecord:
         return "abandoned" in (due := self.due_checks()) and now >= due["abandoned"]
 
     def deletable_at(self) -> float | None:
-        """When a game that ended with no move made may be deleted (None: it is kept)."""
-        if self.status is not Status.FINISHED or self.first_move_ts is not None:
+        """When a game that ended with no move made may be deleted (None: it is kept, as is an
+        imported one: somebody chose to keep it)."""
+        if self.status is not Status.FINISHED or self.first_move_ts is not None or self.imported:
             return None
         return self.updated_ts + EMPTY_KEPT_S
 
@@ -254,23 +283,65 @@ class GameRecord:
             and self.rating_changes is None and self.first_move_ts is not None \
             and self.result.reason != Reason.ABORTED
 
+    @property
+    def bot_to_answer(self) -> str | None:
+        """The level of a server bot that a standing offer waits for (the offerer's opponent)."""
+        for seat in self.offers.values():
+            if seat is not None and self.seats[1 - seat].bot is not None:
+                return self.seats[1 - seat].bot
+        return None
+
+    @property
+    def bot_to_act(self) -> str | None:
+        """The level of a server bot the game waits for: to answer an offer, or to move."""
+        return self.bot_to_answer or self.bot_to_move
+
     # -- clocks ----------------------------------------------------------------------------
 
     def deadline(self) -> float | None:
-        """When the seat to move loses on time; None without a clock or a running turn."""
+        """When the seat to move loses on time; None without a clock or a running turn. Its
+        players' vacations move it on by the time they stand the clock still."""
         mover = self.to_move
         if mover is None or self.time_control["type"] == "none":
             return None
-        return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts)
+        return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts,
+                                  self.pauses)
+
+    @property
+    def pauses(self) -> list[list[float]]:
+        """The spans the clocks stand still: its players' vacations."""
+        return [span for spans in self.vacations.values() for span in spans]
+
+    def _clock_start(self, now: float) -> float:
+        """When the running turn started as its clock counts it: later by the pauses in it."""
+        return self.turn_started_ts + clocks.paused_s(self.turn_started_ts, now, self.pauses)
 
     def flagged(self, now: float) -> bool:
         deadline = self.deadline()
         return deadline is not None and now >= deadline
 
     def end_turn(self, seat: int, next_seat: int | None, now: float) -> None:
-        """Charge `seat`'s clock for its turn, if the turn is over, and start the next."""
-        self.clocks, self.turn_started_ts = clocks.charge(
-            self.time_control, self.clocks, self.turn_started_ts, seat, now, next_seat)
+        """Charge `seat`'s clock for its turn, if the turn is over, and start the next; keep
+        what the clocks were, for a takeback of this move."""
+        start = self._clock_start(now)
+        self.undo = {"ply": self.ply, "seat": seat, "clocks": self.clocks,
+                     "elapsed_s": now - start, "first_move_ts": self.first_move_ts}
+        self.clocks, _ = clocks.charge(self.time_control, self.clocks, start, seat, now,
+                                       next_seat)
+        if next_seat != seat:  # (a turn of several actions keeps its true start)
+            self.turn_started_ts = now
+
+    def take_back(self, state: State, now: float) -> int:
+        """Undo the last move (and the server's passes after it): the game returns to `state`,
+        the clocks to what they were before it, the mover's running again from `now` with the
+        time it had used. How many history entries that removes."""
+        undo, dropped = self.undo, self.ply - self.undo["ply"]
+        self.set_state(state, undo["ply"])
+        self.clocks, self.first_move_ts = undo["clocks"], undo["first_move_ts"]
+        self.turn_started_ts = now - undo["elapsed_s"]
+        self.undo = None
+        self.takebacks += 1
+        return dropped
 
     def end_on_time(self) -> None:
         """The seat to move ran out of time: it loses (or the game is aborted, at ply 0)."""
@@ -280,8 +351,14 @@ class GameRecord:
         self.finish(outcome)
 
     def clocks_view(self, now: float) -> list[dict] | None:
-        return clocks.view(self.time_control, self.clocks, self.to_move, self.turn_started_ts,
-                           now)
+        return clocks.view(self.time_control, self.clocks, self.to_move,
+                           self._clock_start(now), now)
+
+    def on_vacation(self, now: float) -> list[int]:
+        """The seats whose players' vacations stand this game's clocks still now."""
+        away = {account for account, spans in self.vacations.items()
+                if any(since <= now < until for since, until in spans)}
+        return [i for i, seat in enumerate(self.seats) if seat.account in away]
 
     # -- the only ways to end or bump a game ---------------------------------------------
 
@@ -332,6 +409,11 @@ class GameRecord:
             out["rated"] = self.rated
         if self.rating_changes is not None:
             out["rating_changes"] = self.rating_changes
+        if any(seat is not None for seat in self.offers.values()):
+            out["offers"] = self.offers
+        for name in ("undo", "takebacks", "chat_count", "imported", "vacations"):
+            if getattr(self, name):  # left out while empty, as records made before them were
+                out[name] = getattr(self, name)
         return out
 
     @classmethod
@@ -345,4 +427,7 @@ class GameRecord:
             data.get("updated_ts") or parse_iso(data["updated_at"]),
             None if result is None else Outcome.from_dict(result),
             data.get("first_move_ts"), data.get("playtest"), data.get("rated"),
-            data.get("rating_changes"))
+            data.get("rating_changes"),
+            offers={**no_offers(), **data.get("offers", {})}, undo=data.get("undo"),
+            takebacks=data.get("takebacks", 0), chat_count=data.get("chat_count", 0),
+            imported=data.get("imported", False), vacations=data.get("vacations", {}))

@@ -11,6 +11,7 @@ from api.play.record import GameRecord
 def game_view(record: GameRecord, now: float | None = None) -> dict:
     """The game object of the API, its clocks as they stand at `now`."""
     deadline = record.deadline()
+    now = time.time() if now is None else now
     return {
         "id": record.id, "kind": record.kind, "options": record.options, "seed": record.seed,
         "status": record.status.value, "seats": [s.view() for s in record.seats],
@@ -18,9 +19,11 @@ def game_view(record: GameRecord, now: float | None = None) -> dict:
         "version": record.version, "state": record.state_data,
         "result": None if record.result is None else record.result.to_dict(),
         "time_control": record.time_control,
-        "clocks": record.clocks_view(time.time() if now is None else now),
+        "clocks": record.clocks_view(now),
         "deadline": None if deadline is None else iso(deadline),
         "created_at": iso(record.created_ts), "updated_at": iso(record.updated_ts),
         "playtest": record.playtest, "rated": bool(record.rated),
-        "rating_changes": record.rating_changes,
+        "rating_changes": record.rating_changes, "offers": record.offers,
+        "takebacks": record.takebacks, "chat_count": record.chat_count,
+        "imported": record.imported, "on_vacation": record.on_vacation(now),
     }

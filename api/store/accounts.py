@@ -4,6 +4,7 @@ store writes with each game (`api.store.games`)."""
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 import redis
 
@@ -113,6 +114,26 @@ class AccountStore:
         return [g.decode() for g in self.redis.zrevrange(keys.account_part_key(account_id, part),
                                                          0, -1)]
 
+    def vacation(self, account_id: str) -> dict | None:
+        """The account's vacation allowance as last settled (None: never settled)."""
+        raw = self.redis.get(keys.account_part_key(account_id, "vacation"))
+        return None if raw is None else json.loads(raw)
+
+    def update_vacation(self, account_id: str, change: Callable[[dict | None], dict]) -> dict:
+        """Store `change(allowance as stored)` with optimistic concurrency: when another switch
+        lands first, `change` runs again on it. Kept beside the account, so that saving the
+        account's settings never writes an older allowance back."""
+        key = keys.account_part_key(account_id, "vacation")
+
+        def write(pipe: redis.client.Pipeline) -> dict:
+            raw = pipe.get(key)
+            new = change(None if raw is None else json.loads(raw))
+            pipe.multi()
+            pipe.set(key, json.dumps(new))
+            return new
+
+        return self.redis.transaction(write, key, value_from_callable=True)
+
     def count_failure(self, who: str, window_s: int) -> int:
         """Count one failed sign-in of `who` (a name or a client) in the window; the count."""
         key = keys.sign_in_failures_key(hash_token(who))
@@ -131,5 +152,6 @@ class AccountStore:
         account_id = account["id"]
         self.revoke_all(account_id)
         self.redis.delete(keys.account_part_key(account_id, "recovery"),
-                          keys.account_part_key(account_id, "token-use"))
+                          keys.account_part_key(account_id, "token-use"),
+                          keys.account_part_key(account_id, "vacation"))
         self.save({**account, "deleted": True, "password_hash": None})

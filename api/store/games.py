@@ -28,15 +28,18 @@ class TokenOfAnotherGame(LookupError):
 
 @dataclasses.dataclass
 class Change:
-    """What one update writes: the new record, history entries to append, seat tokens to add;
-    and other keys the change read (`guards`: key -> the value read, b"" when absent), which
-    must still hold those values for its further `writes` (Redis commands) to land with it."""
+    """What one update writes: the new record, history entries to append (after removing the
+    last `drop` ones: a takeback), seat tokens to add, chat messages to append; and other keys
+    the change read (`guards`: key -> the value read, b"" when absent), which must still hold
+    those values for its further `writes` (Redis commands) to land with it."""
 
     record: GameRecord
     moves: list[dict] = dataclasses.field(default_factory=list)
     tokens: dict[int, str] = dataclasses.field(default_factory=dict)
     guards: dict[str, bytes] = dataclasses.field(default_factory=dict)
     writes: list[list] = dataclasses.field(default_factory=list)
+    drop: int = 0
+    chat: list[dict] = dataclasses.field(default_factory=list)
 
 
 def hash_token(token: str) -> str:
@@ -125,6 +128,10 @@ class GameStore:
     def moves(self, game_id: str) -> list[dict]:
         return [json.loads(raw) for raw in self.redis.lrange(keys.moves_key(game_id), 0, -1)]
 
+    def chat(self, game_id: str) -> list[dict]:
+        """The game's chat messages, oldest first."""
+        return [json.loads(raw) for raw in self.redis.lrange(keys.chat_key(game_id), 0, -1)]
+
     def update(self, game_id: str, change: Callable[[GameRecord], Change]) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
@@ -206,7 +213,7 @@ class GameStore:
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
-                        keys.seat_hashes_key(game_id), *analyses,
+                        keys.seat_hashes_key(game_id), keys.chat_key(game_id), *analyses,
                         *(keys.token_key(h) for h in token_hashes))
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
@@ -254,8 +261,12 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     doc = record.to_dict()
     game_id = doc["id"]
     writes: list[list] = [["SET", keys.game_key(game_id), json.dumps(doc, separators=(",", ":"))]]
+    if change.drop:
+        writes.append(["LTRIM", keys.moves_key(game_id), "0", str(-1 - change.drop)])
     if change.moves:
         writes.append(["RPUSH", keys.moves_key(game_id), *(json.dumps(m) for m in change.moves)])
+    if change.chat:
+        writes.append(["RPUSH", keys.chat_key(game_id), *(json.dumps(m) for m in change.chat)])
     for seat, token in change.tokens.items():
         token_hash = hash_token(token)
         writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
@@ -263,7 +274,7 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     writes += _work_writes(change.record)
     writes += _account_writes(before, change.record)
     writes += change.writes
-    writes += _outbox_writes(before, change.record)
+    writes += _outbox_writes(before, change)
     if before is not None and before.status is record.status:
         return writes  # the lobby indexes already hold it
     new_keys = _lobby_keys(Standing.of(record))
@@ -276,7 +287,8 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
 def _work_writes(record: GameRecord) -> list[list]:
     """The writes that keep the workers' indexes true to the record, in the same script as the
     record itself, so no check or bot move a change calls for can be lost between two writes:
-    its due checks, whether a bot is to move, and whether a rated game's ratings are owed."""
+    its due checks, whether a bot is to move (or to answer an offer), and whether a rated game's
+    ratings are owed."""
     due = record.due_checks()
     writes: list[list] = [["ZADD", keys.due_key(), repr(at), f"{record.id}|{check}"]
                           for check, at in due.items()]
@@ -286,7 +298,7 @@ def _work_writes(record: GameRecord) -> list[list]:
     deletable = record.deletable_at()
     if deletable is not None:
         writes.append(["ZADD", keys.deletable_key(), repr(deletable), record.id])
-    if record.bot_to_move is None:
+    if record.bot_to_act is None:
         writes.append(["ZREM", keys.bots_to_move_key(), record.id])
     else:
         writes.append(["ZADD", keys.bots_to_move_key(), repr(record.updated_ts), record.id])
@@ -312,11 +324,13 @@ def _account_writes(before: Standing | None, record: GameRecord) -> list[list]:
     return writes
 
 
-def _outbox_writes(before: Standing | None, record: GameRecord) -> list[list]:
+def _outbox_writes(before: Standing | None, change: Change) -> list[list]:
     """The events the change tells the game's accounts of, onto the outbox the workers deliver
     from: in the record's own script, so that no event is lost between two writes."""
+    author = change.chat[-1]["seat"] if change.chat else None
     return [["XADD", keys.outbox_key(), "*", "event", json.dumps(entry)]
-            for entry in notices(None if before is None else before.moment, record)]
+            for entry in notices(None if before is None else before.moment, change.record,
+                                 author)]
 
 
 def _lobby_keys(standing: Standing) -> set[str]:

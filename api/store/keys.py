@@ -12,6 +12,11 @@ def moves_key(game_id: str) -> str:
     return f"{PREFIX}:game:{game_id}:moves"
 
 
+def chat_key(game_id: str) -> str:
+    """The game's chat: a list of JSON messages `{seat, name, text, at}`."""
+    return f"{PREFIX}:game:{game_id}:chat"
+
+
 def seat_hashes_key(game_id: str) -> str:
     """Hash: seat index -> SHA-256 of that seat's token."""
     return f"{PREFIX}:game:{game_id}:tokens"
@@ -36,8 +41,9 @@ def due_key() -> str:
 
 
 def bots_to_move_key() -> str:
-    """Sorted set of the games where a server bot is to move, by when its turn began: what the
-    reconciler checks against the bot-move jobs, so that a lost job is found."""
+    """Sorted set of the games where a server bot is to move (or to answer an offer), by when
+    that began: what the reconciler checks against the bot-move jobs, so that a lost job is
+    found."""
     return f"{PREFIX}:bots-to-move"
 
 
@@ -75,7 +81,8 @@ def auth_token_key(token_hash: str) -> str:
 def account_part_key(account_id: str, part: str) -> str:
     """An account's parts: "tokens" (hash: token id -> its SHA-256), "token-use" (hash: token id
     -> last use), "recovery" (set of the SHA-256 of its unused recovery codes), "games" (sorted
-    set of its games by creation), "challenges" (sorted set of the games waiting for it)."""
+    set of its games by creation), "challenges" (sorted set of the games waiting for it),
+    "vacation" (JSON: its vacation allowance, api.play.vacation)."""
     return f"{PREFIX}:account:{account_id}:{part}"
 
 

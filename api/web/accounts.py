@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api.clocks import iso
 from api.notify import endpoints
 from api.play import service as play
+from api.play import vacation
 from api.play.record import Status
 from api.games import GAMES
 from api.players import accounts as players
@@ -61,7 +62,7 @@ def _ratings():
 def account_view(data: dict, rated: dict | None = None) -> dict:
     return {"username": data["username"], "created_at": iso(data["created_ts"]),
             "bot": data["settings"]["bot"], "settings": data["settings"],
-            "ratings": rated or {}, "vacation": {"on": False, "days_left": None}}
+            "ratings": rated or {}, "vacation": vacation.view(_stores()[0], data)}
 
 
 def _token_view(entry: dict) -> dict:

@@ -1,5 +1,5 @@
 """Rate limits: one budget per client across every endpoint, stricter limits on what costs the
-server most, and the client's address as the trusted proxies report it.
+server most (or floods other players: chat), and the client's address as the trusted proxies report it.
 
 The limiter keeps its counts in Redis, so every web process shares them. When Redis cannot be
 reached the limiter lets requests through (it fails open): the request then meets the outage
@@ -22,6 +22,8 @@ STRICT_LIMITS = (
     ("accounts.Accounts", "POST", "LIMIT_NEW_ACCOUNT"),
     ("accounts.Session", "POST", "LIMIT_SIGN_IN"),
     ("accounts.Recover", "POST", "LIMIT_SIGN_IN"),
+    ("in_game.Chat", "POST", "LIMIT_CHAT"),
+    ("in_game.Import", "POST", "LIMIT_NEW_GAME"),
 )
 
 

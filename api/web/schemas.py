@@ -32,23 +32,38 @@ class PlayerName(fields.String):
     422; a value that is not a string stays a 400."""
 
     MAX = 40
+    WHAT = "A name"
+    LINES = False  # whether line breaks are allowed (between printable lines)
 
     def __init__(self, **kwargs):
-        super().__init__(metadata={"description": f"1 to {self.MAX} printable characters, "
+        lines = " (and line breaks)" if self.LINES else ""
+        super().__init__(metadata={"description": f"1 to {self.MAX} printable characters{lines}, "
                                                   "without control or format characters.",
                                    "minLength": 1, "maxLength": self.MAX}, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         name = super()._deserialize(value, attr, data, **kwargs).strip()
+        if self.LINES:
+            name = name.replace("\r\n", "\n")
         if not 1 <= len(name) <= self.MAX:
-            raise ma.ValidationError(Unacceptable(f"A name is 1 to {self.MAX} characters."))
+            raise ma.ValidationError(Unacceptable(f"{self.WHAT} is 1 to {self.MAX} characters."))
         # not printable: Unicode's Cc and Cf (bidi overrides and isolates, zero-width characters),
         # separators other than the space, unassigned code points and lone surrogates
-        if not name.isprintable():
+        lines = name.split("\n") if self.LINES else [name]
+        if not all(line.isprintable() for line in lines):
             raise ma.ValidationError(Unacceptable(
-                "A name may not hold control or format characters (such as a right-to-left "
+                f"{self.WHAT} may not hold control or format characters (such as a right-to-left "
                 "override)."))
         return name
+
+
+class ChatText(PlayerName):
+    """A chat message: plain text, 1 to 500 printable characters after stripping, line breaks
+    allowed (it is shown as text, never as HTML)."""
+
+    MAX = 500
+    WHAT = "A message"
+    LINES = True
 
 
 class FirstSeat(fields.Field):
@@ -214,6 +229,23 @@ class GameSchema(ma.Schema):
     rating_changes = fields.List(fields.Nested(RatingChangeSchema), allow_none=True, metadata={
         "description": "Per seat, its rating before and after: once a rated game is over and "
                        "the worker has applied it (a moment after the end); null until then."})
+    offers = fields.Nested(lambda: OffersSchema(), metadata={
+        "description": "The standing offers: the seat that made each, or null."})
+    takebacks = fields.Integer(metadata={
+        "description": "Takebacks granted so far: a client that keeps the positions fetches "
+                       "them again when this changes."})
+    chat_count = fields.Integer(metadata={"description": "Messages in the game's chat."})
+    imported = fields.Boolean(metadata={"description": "Read from an exported record: "
+                                                       "finished and unrated."})
+    on_vacation = fields.List(fields.Integer(), metadata={
+        "description": "Seats whose players are on vacation: this correspondence game's clocks "
+                       "stand still."})
+
+
+class OffersSchema(ma.Schema):
+    draw = fields.Integer(allow_none=True, metadata={"description": "The seat offering a draw."})
+    takeback = fields.Integer(allow_none=True, metadata={
+        "description": "The seat asking to take its last move back."})
 
 
 class GameWithTokensSchema(GameSchema):
@@ -342,7 +374,8 @@ class AccountSchema(ma.Schema):
     bot = fields.Boolean()
     settings = fields.Nested(SettingsSchema)
     ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
-    vacation = fields.Dict(metadata={"description": "Days left and whether it is on."})
+    vacation = fields.Dict(metadata={"description": "On or off, the days left, and more: as "
+                                                    "GET /me/vacation shows it."})
     webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={
         "description": "GET /me: your webhooks the server disabled after deliveries kept "
                        "failing."})

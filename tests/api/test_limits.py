@@ -86,3 +86,16 @@ def test_x_forwarded_for_counts_only_through_trusted_proxies(limited_app, proxie
         spoofed = {"X-Forwarded-For": "203.0.113.7, 198.51.100.1"}
         assert client.get("/api/v1/kinds", environ_base={"REMOTE_ADDR": "10.0.0.1"},
                           headers=spoofed).status_code == 429
+
+
+def test_chat_messages_have_a_stricter_limit(limited_app):
+    client = limited_app(LIMIT_CHAT="2 per minute").test_client()
+    game = client.post("/api/v1/games", json={
+        "kind": "factor-multiple", "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]
+    }).get_json()
+    headers = {"Authorization": f"Bearer {game['tokens']['0']}"}
+    chat = f"/api/v1/games/{game['id']}/chat"
+    assert [client.post(chat, headers=headers, json={"text": "hi"}).status_code
+            for _ in range(2)] == [201, 201]
+    assert_refused(client.post(chat, headers=headers, json={"text": "hi"}))
+    assert client.get(chat, headers=headers).status_code == 200  # reading is not held back

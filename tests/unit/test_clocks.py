@@ -88,3 +88,12 @@ def test_bad_time_controls_name_the_field(tc, field):
     with pytest.raises(clocks.BadTimeControl) as err:
         clocks.check(tc)
     assert err.value.field == field
+
+
+def test_pauses_move_a_deadline_on_by_the_part_still_ahead():
+    ten = {"remaining_s": 10.0}
+    # working 0-2, paused 2-6 (two overlapping spans), working 6-8, paused 8-20, working 20-26
+    assert clocks.deadline_ts(FISCHER, ten, 0.0, [[2, 4], [3, 6], [8, 20]]) == 26
+    assert clocks.deadline_ts(FISCHER, ten, 0.0, [[-5, 1]]) == 11  # begun before the turn
+    assert clocks.deadline_ts(FISCHER, ten, 0.0, [[12, 20]]) == 10  # after the flag: no matter
+    assert clocks.paused_s(0.0, 10.0, [[2, 4], [3, 6], [8, 20]]) == 6

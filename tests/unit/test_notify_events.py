@@ -1,5 +1,5 @@
 """The events a change tells accounts of, one test per row of `api.notify.events.EVENTS`, from
-records built here (draw offers, takebacks and chat as attributes the record will carry)."""
+records built here."""
 from __future__ import annotations
 
 import copy
@@ -99,10 +99,10 @@ def test_takeback_tells_the_opponent():
 
 def test_chat_tells_the_players_but_the_author():
     start = record()
-    start.chat = [{"seat": 0, "text": "good luck"}]
+    start.chat_count = 1
     answered = copy.deepcopy(start)
-    answered.chat = [*start.chat, {"seat": 1, "text": "you too"}]
-    assert events(start, answered) == [("chat", ADA)]
+    answered.chat_count = 2  # seat 1 (bob) wrote the second message
+    assert derive(Moment.of(start), Moment.of(answered, chat_author=1)) == [(Event.CHAT, ADA)]
     assert events(answered, copy.deepcopy(answered)) == []
 
 

@@ -251,3 +251,33 @@ def test_an_event_read_by_a_worker_that_died_before_fanning_it_out_is_delivered(
         (got,) = deliver(notifier(), lambda: receiver.received)
     assert json.loads(got.body)["type"] == "turn"
     assert store.outbox_length() == 0
+
+
+def test_a_draw_offer_a_takeback_request_and_a_chat_line_reach_the_opponent(client, notifier):
+    with Receiver() as receiver:
+        ada, bob, game = two_players(client)
+        endpoint = hook(client, bob, receiver.url, events=("draw-offer", "takeback", "chat"))
+        base = f"/api/v1/games/{game['id']}"
+        assert client.post(f"{base}/draw", headers=auth(ada),
+                           json={"action": "offer"}).status_code == 201
+        move(client, game, ada, {"type": "say", "number": 4})  # the offer lapses with the move
+        assert client.post(f"{base}/takeback", headers=auth(ada),
+                           json={"action": "ask"}).status_code == 201
+        assert client.post(f"{base}/chat", headers=auth(ada),
+                           json={"text": "sorry, misclick"}).status_code == 201
+        assert client.post(f"{base}/chat", headers=auth(bob),  # his own line tells him nothing
+                           json={"text": "no problem"}).status_code == 201
+        working = notifier()
+        deliver(working, lambda: len(receiver.received) >= 3)
+        _drain(working, 1.0)  # Bob's own line must not follow
+        received = list(receiver.received)
+    types = [Webhook(endpoint["secret"]).verify(g.body, g.headers)["type"] for g in received]
+    assert sorted(types) == ["chat", "draw-offer", "takeback"], types  # sent in parallel
+
+
+def _drain(notifier: Notifier, seconds: float) -> None:
+    """Let the notifier deliver whatever else is owed for `seconds`."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        notifier.step(time.time(), block_ms=50)
+        notifier.wait()

@@ -171,3 +171,22 @@ export const decline = (id) => asAccount("POST", `/games/${id}/decline`);
  * provisional, bot}]}. */
 export const leaderboard = (slug, limit = 50) =>
   request("GET", `/leaderboards/${encodeURIComponent(slug)}?limit=${limit}`).then((r) => r.data);
+
+/** In a game: a draw ("offer" | "accept" | "decline") or a takeback ("ask" | "grant" |
+ * "refuse") by the player of `seat`. */
+export const draw = (game, seat, action) => request("POST", `/games/${game.id}/draw`,
+  { token: credentialFor(game, seat), body: { action } });
+export const takeback = (game, seat, action) => request("POST", `/games/${game.id}/takeback`,
+  { token: credentialFor(game, seat), body: { action } });
+/** The chat, read as the player of `seat` (null: a spectator, once the game is over). */
+export const chat = (game, seat) => request("GET", `/games/${game.id}/chat`,
+  { token: seat === null ? null : credentialFor(game, seat) }).then((r) => r.data);
+export const say = (game, seat, text) => request("POST", `/games/${game.id}/chat`,
+  { token: credentialFor(game, seat), body: { text } }).then((r) => r.data);
+/** The URL of the game as one JSON document (`POST /games/import` reads it back). */
+export const exportUrl = (id) => `${BASE}/games/${encodeURIComponent(id)}/export`;
+
+/** The account's vacation: {on, days_left, until, ...}; `setVacation(on)` switches it. */
+export const vacation = () => asAccount("GET", "/me/vacation").then((r) => r.data);
+export const setVacation = (on) => asAccount("PUT", "/me/vacation", { body: { on } })
+  .then((r) => r.data);

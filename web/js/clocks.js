@@ -72,7 +72,8 @@ export class Clocks {
     const tc = game.time_control;
     const elapsed = (performance.now() - this.shownAt) / 1000;
     game.clocks.forEach((clock, seat) => {
-      const running = game.status === "active" && seat === game.to_move;
+      // a player's vacation stands a correspondence game's clocks still
+      const running = game.status === "active" && seat === game.to_move && !game.on_vacation?.length;
       const now = running ? advance(tc, clock, elapsed) : clock;
       const left = secondsLeft(tc, now);
       const el = this.els[seat];

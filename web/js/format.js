@@ -30,6 +30,14 @@ const REASONS = {
   resign: ({ loser }) => `${loser} resigned.`,
   time: ({ loser }) => `${loser} ran out of time.`,
   "timeout-rule": ({ winner }) => `By the timeout rule: ${winner} held fewer tiles for enough turns in a row.`,
+  repetition: ({ winner }) => `The same position came round a third time, and ${winner} held fewer tiles.`,
+};
+
+/** A drawn game's reason in words (a draw by the rules' score, lines or tiles, or by agreement). */
+const DRAWS = {
+  agreement: "The players agreed a draw.",
+  repetition: "The same position came round a third time, with as many tiles on each side.",
+  bingo: "Equal lines.",
 };
 
 /** The result as a headline and a reason: {headline, detail}. */
@@ -44,11 +52,17 @@ export function resultText(game, mine) {
       : { headline: "Game aborted", detail: "Nobody took the open seat in time." };
   }
   if (reason === "aborted") {
-    return { headline: "Game aborted", detail: game.ply === 0
-      ? "The first move never came before the clock ran out."
-      : `Two bots played ${game.ply} moves without an end in sight, so the server stopped the game.` };
+    let detail = "The game was stopped without a result.";
+    if (game.ply === 0) detail = "The first move never came in time.";
+    else if (game.seats.every((s) => s.bot)) {
+      detail = `Two bots played ${game.ply} moves without an end in sight, so the server stopped the game.`;
+    }
+    return { headline: "Game aborted", detail };
   }
-  if (winner === null) return { headline: `Draw${score}`, detail: `Equal ${reason === "bingo" ? "lines" : "scores"}.` };
+  if (winner === null) {
+    return { headline: reason === "agreement" ? "Draw by agreement" : `Draw${score}`,
+             detail: DRAWS[reason] || "Equal scores." };
+  }
   const name = seatName(game, winner);
   const headline = mine.length === 1 && mine[0] === winner ? "You win"
     : mine.length === 1 ? `${name} wins — you lose` : `${name} wins`;

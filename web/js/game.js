@@ -1,15 +1,18 @@
 // The game page: players and clocks, whose turn, the board, moves with replay, the result (and
-// a rated game's rating changes once the worker has applied them), resign, rematch, the invite link, joining an open seat, answering a challenge, and polling for
-// the other side's moves. A seat is played with the seat token this browser holds for it, or
-// with the account token when the seat is the signed-in account's.
+// a rated game's rating changes once the worker has applied them), resign, rematch, draw offers
+// and takebacks, the chat, the export, the invite link, joining an open seat, answering a
+// challenge, and polling for the other side's moves. A seat is played with the seat token this
+// browser holds for it, or with the account token when the seat is the signed-in account's.
 
 import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
+import { ChatPanel } from "./chat.js";
 import { Clocks } from "./clocks.js";
 import { alertBox, fill, h, showAlert } from "./dom.js";
 import { invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import { HistoryPanel } from "./history.js";
+import { botAnswers, offerStands, OffersPanel } from "./offers.js";
 import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
 
@@ -45,12 +48,15 @@ class GameView {
     this.boardRoot = h("div", { class: "board-root" });
     this.replayNote = h("p", { class: "replay-note", hidden: true });
     this.actions = h("div", { class: "game-actions" });
+    this.offers = new OffersPanel({ act: (kind, seat, action) => this.offer(kind, seat, action) });
+    this.chat = new ChatPanel({ load: (seat) => api.chat(this.game, seat),
+                                send: (seat, text) => api.say(this.game, seat, text) });
     fill(root, h("section", { class: "game" },
       h("div", { class: "game-main" },
         h("div", { class: "game-head" }, this.title, this.meta),
         this.players, this.status, this.banner, this.alert, this.net, this.join,
         this.replayNote, this.boardRoot),
-      h("aside", { class: "game-side" }, this.share, this.actions)));
+      h("aside", { class: "game-side" }, this.share, this.offers.el, this.actions, this.chat.el)));
   }
 
   async start() {
@@ -114,7 +120,8 @@ class GameView {
     if (game.status === "finished") return this.awaitingRatings() ? FIRST_BACKOFF_MS : null;
     if (this.clocks.flagged) return FIRST_BACKOFF_MS;  // the worker is ending the game on time
     if (game.status === "active" && game.seats[game.to_move].bot) return BOT_POLL_MS;
-    if (this.actingSeat() !== null) return MY_TURN_POLL_MS;
+    if (botAnswers(game)) return BOT_POLL_MS;
+    if (this.actingSeat() !== null && !offerStands(game)) return MY_TURN_POLL_MS;
     return Math.min(FIRST_BACKOFF_MS * 1.6 ** unchanged, MAX_BACKOFF_MS);
   }
 
@@ -125,7 +132,9 @@ class GameView {
   }
 
   apply(game) {
-    const moved = !this.game || this.game.ply !== game.ply;
+    const takenBack = Boolean(this.game) && this.game.takebacks !== game.takebacks;
+    const moved = !this.game || this.game.ply !== game.ply || takenBack;
+    if (takenBack) this.positions = [];  // the end of the history was replaced: fetch it all again
     this.game = game;
     this.renderHead();
     this.clocks.show(game);
@@ -143,9 +152,11 @@ class GameView {
     this.loadingPositions = true;
     try {
       while (this.positions.length <= this.game.ply) {
-        const fetched = await api.positions(this.id, this.positions.length);
+        const from = this.positions.length;
+        const fetched = await api.positions(this.id, from);
         if (this.destroyed) return;
         if (!fetched.length) break;  // nothing newer on the server yet: the next change asks again
+        if (from !== this.positions.length) continue;  // a takeback emptied them meanwhile
         this.positions.push(...fetched);
       }
     } catch (err) {
@@ -165,7 +176,22 @@ class GameView {
       .map(({ ply, move }) => ({ seat: this.positions[ply - 1].to_move, move }));
     this.historyPanel.update(this.moves, this.game);
     this.viewPly = this.historyPanel.viewPly;
+    this.renderInGame();
     this.renderBoard();
+  }
+
+  /** The seat whose player made the game's last move (the server's passes aside), or null. */
+  lastMover() {
+    if (!this.moves || this.moves.length !== this.game.ply) return null;
+    const played = this.moves.filter(({ move }) => move?.type !== "pass");
+    return played.length ? played[played.length - 1].seat : null;
+  }
+
+  /** Offers and takebacks, and the chat (as the seat this browser plays, if any). */
+  renderInGame() {
+    const mine = this.mine;
+    this.offers.update(this.game, mine, this.lastMover());
+    this.chat.update(this.game, this.actingSeat() ?? mine[0] ?? null);
   }
 
   async loadLegal() {
@@ -214,6 +240,7 @@ class GameView {
          : seatName(game, i)),
        mine.includes(i) ? h("span", { class: "tag" }, "you") : null,
        seat.bot ? h("span", { class: "tag" }, `bot · ${seat.bot}`) : null,
+       game.on_vacation?.includes(i) ? h("span", { class: "tag vacation" }, "on vacation") : null,
        game.to_move === i && game.status === "active" ? h("span", { class: "tag turn" }, "to move") : null,
        this.clocks.els[i])));
     const line = statusLine(game, mine);
@@ -227,6 +254,7 @@ class GameView {
     this.renderJoin();
     this.renderShare();
     this.renderActions();
+    this.renderInGame();
   }
 
   /** "ada 1500 → 1662 (+162)" per seat, once the ratings are applied. */
@@ -333,14 +361,16 @@ class GameView {
     const { game } = this;
     const mine = this.mine;
     const seat = this.actingSeat() ?? (mine.length === 1 ? mine[0] : null);
-    const rules = h("a", { href: `#/rules/${game.kind}` }, "Rules of this game");
+    const links = [h("a", { href: `#/rules/${game.kind}` }, "Rules of this game"),
+      h("a", { href: api.exportUrl(game.id), download: `${game.kind}-${game.id}.json`, class: "export" },
+        "Download the game (JSON)")];
     if (game.status === "finished" && mine.length && !game.playtest) {
-      fill(this.actions, rules, h("button", { type: "button", class: "primary",
+      fill(this.actions, links, h("button", { type: "button", class: "primary",
                                               onclick: () => this.rematch(seat ?? mine[0]) }, "Rematch"));
       return;
     }
     if (game.status !== "active" || seat === null) {
-      fill(this.actions, rules);
+      fill(this.actions, links);
       return;
     }
     const who = mine.length > 1 ? ` for ${seatName(game, seat)}` : "";
@@ -350,7 +380,7 @@ class GameView {
       h("button", { type: "button", onclick: () => { confirm.hidden = true; ask.hidden = false; } }, "No"));
     const ask = h("button", { type: "button", onclick: () => { ask.hidden = true; confirm.hidden = false; } },
       `Resign${who}`);
-    fill(this.actions, rules, h("div", {}, ask, confirm));
+    fill(this.actions, links, h("div", {}, ask, confirm));
   }
 
   async rematch(seat) {
@@ -360,6 +390,19 @@ class GameView {
       location.hash = `#/game/${data.id}`;
     } catch (err) {
       showAlert(this.alert, err.message);
+    }
+  }
+
+  /** Offer, ask or answer: `kind` "draw" or "takeback", for the player of `seat`. */
+  async offer(kind, seat, action) {
+    try {
+      const response = await (kind === "draw" ? api.draw : api.takeback)(this.game, seat, action);
+      showAlert(this.alert, null);
+      this.apply(response.data);
+      this.poller.seen(response.etag);
+    } catch (err) {
+      showAlert(this.alert, err.message);
+      if (err.status === 409) this.poller.now();
     }
   }
 

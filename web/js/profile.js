@@ -1,11 +1,13 @@
 // A player's public profile (#/player/<name>): username, member since, the bot flag, ratings
 // with a chart of each one's history, and their recent finished games with each result from
-// their side.
+// their side; on one's own, the vacation switch.
 
 import * as api from "./api.js";
 import { ratingLine } from "./charts.js";
 import { fill, h } from "./dom.js";
 import { ago, ratingText, seatName } from "./format.js";
+import { isMe } from "./storage.js";
+import { vacationCard } from "./vacation.js";
 
 export function mountProfile(root, encoded) {
   const username = decodeURIComponent(encoded);
@@ -43,7 +45,8 @@ function show(root, profile, kinds) {
     profile.games?.length
       ? h("div", { class: "game-list" },
         h("ul", {}, profile.games.map((game) => gameRow(game, profile.username, title))))
-      : h("p", { class: "muted" }, "No finished games yet.")));
+      : h("p", { class: "muted" }, "No finished games yet.")),
+    isMe(profile.username) ? vacationCard() : null);
 }
 
 /** The rating after each rated game, as a line inside its ± RD band. */
