@@ -248,7 +248,14 @@ class PlaytestStore:
             return chunks
         jobs = Job.fetch_many([chunk_job_id(playtest_id, i) for i in pending],
                               connection=self.redis)
-        for i, job in zip(pending, jobs):
+        # read again after the jobs: a job records its chunk before it ends, so one that ended
+        # since the chunks were read has its own record by now, and that record stands
+        again = self.redis.hmget(playtest_key(playtest_id, "chunks"), [str(i) for i in pending])
+        for i, job, raw in zip(pending, jobs, again):
+            recorded = json.loads(raw) if raw else chunks[i]
+            if recorded["status"] in OVER:
+                chunks[i] = recorded
+                continue
             ended = _ended(job)
             if ended is not None:
                 self.end_chunk(playtest_id, i, *ended)

@@ -155,3 +155,17 @@ def test_small_batches_report_without_spread(client, run_jobs, games):
     run_jobs()
     report = read(client, playtest)["report"]
     assert report["games"] == games and len(report["length"]["histogram"]) >= 1
+
+
+def test_a_chunk_whose_job_ends_while_it_is_read_keeps_its_own_record(client, run_jobs,
+                                                                      redis_client):
+    # the chunks were read (still queued), then the job recorded its chunk and finished, then
+    # the jobs were fetched: the chunk's own record stands, the batch is not taken as failed
+    playtest = start(client, games=5)
+    store = PlaytestStore(redis_client)
+    stale = [{"status": "queued", "error": None}]
+    assert run_jobs() == 1
+    assert Job.fetch(chunk_job_id(playtest["id"], 0), connection=redis_client).is_finished
+    (settled,) = store._settle(playtest["id"], stale)
+    assert settled["status"] == "finished" and settled["error"] is None
+    assert read(client, playtest)["status"] == "finished"
