@@ -16,6 +16,7 @@ from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 from api.web.limits import init_limits
+from api.web.shell import init_shell
 
 ROOT = Path(__file__).resolve().parents[2]
 # how long a request waits on Redis: down or unreachable, it is answered 503 instead of hanging
@@ -90,6 +91,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     def swagger_assets(name: str):
         return send_from_directory(swagger_ui_path, name, max_age=DOCS_ASSETS_MAX_AGE_S)
 
+    init_shell(app)
     init_limits(app, REDIS_TIMEOUT_S)
     init_headers(app)
     return app

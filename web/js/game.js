@@ -7,8 +7,8 @@ import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
 import { Clocks } from "./clocks.js";
-import { alertBox, fill, h, showAlert } from "./dom.js";
-import { invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
+import { alertBox, fill, h, showAlert, showRefusal } from "./dom.js";
+import { clockNote, invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import { HistoryPanel } from "./history.js";
 import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
@@ -38,6 +38,7 @@ class GameView {
     this.players = h("div", { class: "players" });
     this.status = h("p", { class: "status", "aria-live": "polite" });
     this.banner = h("div", { class: "banner", role: "status", hidden: true });
+    this.clockNote = h("p", { class: "clock-note", hidden: true });
     this.alert = alertBox();
     this.net = h("p", { class: "net muted", hidden: true });
     this.join = h("form", { class: "join card", hidden: true });
@@ -48,13 +49,15 @@ class GameView {
     fill(root, h("section", { class: "game" },
       h("div", { class: "game-main" },
         h("div", { class: "game-head" }, this.title, this.meta),
-        this.players, this.status, this.banner, this.alert, this.net, this.join,
+        this.players, this.clockNote, this.status, this.banner, this.alert, this.net, this.join,
         this.replayNote, this.boardRoot),
       h("aside", { class: "game-side" }, this.share, this.actions)));
   }
 
   async start() {
     let response;
+    // the game's title comes from GET /kinds, asked for at once and never waited on
+    const kind = api.kinds().catch(() => null);
     try {
       response = await api.game(this.id);
     } catch (err) {
@@ -64,15 +67,23 @@ class GameView {
     }
     if (this.destroyed) return;
     const game = response.data;
-    const module = BOARDS[game.kind];
+    const load = BOARDS[game.kind];
+    const module = load ? await load().catch(() => null) : null;
+    if (this.destroyed) return;
     if (!module) {
-      fill(this.boardRoot, h("p", { class: "alert" }, `This client has no board for ${game.kind} yet.`));
+      fill(this.boardRoot, h("p", { class: "alert" }, load ? "This game's board could not be loaded; reload the page."
+        : `This client has no board for ${game.kind} yet.`));
       return;
     }
     this.module = module;
-    const kind = await api.kind(game.kind).catch(() => null);
-    if (this.destroyed) return;
-    this.title.textContent = kind?.title || game.kind;
+    this.title.textContent = game.kind;
+    kind.then((kinds) => {
+      const title = kinds?.find((k) => k.kind === game.kind)?.title;
+      if (title && !this.destroyed) {
+        this.title.textContent = title;
+        if (this.game) this.renderHead();
+      }
+    });
     this.board = module.create({ root: this.boardRoot, submit: (move) => this.submit(move),
                                  gameId: this.id });
     this.historyPanel = new HistoryPanel({
@@ -182,6 +193,10 @@ class GameView {
     const ply = replaying ? this.viewPly : game.ply;
     const state = replaying ? this.positions[ply].state : game.state;
     const last = moves && moves.length >= ply && ply > 0 ? moves[ply - 1] : null;
+    // the moves of the last turn, oldest first: a Partition turn is up to three of them
+    let from = ply;
+    while (last && from > 1 && moves[from - 2].seat === last.seat) from -= 1;
+    const recent = last ? moves.slice(from - 1, ply) : [];
     const legal = this.legal && !this.legal.loading && this.legal.ply === game.ply ? this.legal : null;
     this.replayNote.hidden = !replaying;
     if (replaying) {
@@ -190,7 +205,7 @@ class GameView {
           "Back to the live game"));
     }
     this.board.update({ game, state, seat: replaying ? null : this.actingSeat(), mine: this.mine,
-                        legal, last, ply, live: !replaying });
+                        legal, last, recent, ply, live: !replaying });
   }
 
   renderHead() {
@@ -215,9 +230,13 @@ class GameView {
     document.title = `${line} · ${this.title.textContent} — Postplay`;
     this.banner.hidden = game.status !== "finished";
     if (game.status === "finished") {
-      const { headline, detail } = resultText(game, mine);
+      const { headline, detail, tone } = resultText(game, mine);
+      this.banner.className = `banner ${tone}`;
       fill(this.banner, h("strong", {}, headline), h("span", {}, detail));
     }
+    const note = game.status === "finished" ? null : clockNote(game.time_control);
+    this.clockNote.hidden = !note;
+    this.clockNote.textContent = note || "";
     this.renderJoin();
     this.renderShare();
     this.renderActions();
@@ -235,8 +254,8 @@ class GameView {
     if (!canJoin || this.join.childElementCount) return;
     const name = h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname",
                               value: storage.account()?.username || storage.playerName() });
-    fill(this.join, h("label", {}, "Your name ", name),
-      h("button", { class: "primary", type: "submit" }, "Take the open seat"));
+    const take = h("button", { class: "primary", type: "submit" }, "Take the open seat");
+    fill(this.join, h("label", {}, "Your name ", name), take);
     this.join.onsubmit = async (event) => {
       event.preventDefault();
       const who = name.value.trim();
@@ -246,11 +265,11 @@ class GameView {
         const response = await api.join(this.id, who);
         storage.remember(this.id, game.kind, { [response.data.seat]: response.data.token });
         if (storage.account()) await claimStoredGames();
-        showAlert(this.alert, null);
+        showRefusal(take, null);
         this.apply(response.data);
         this.poller.seen(response.etag);
       } catch (err) {
-        showAlert(this.alert, err.message);
+        showRefusal(take, err.message);
       }
     };
   }
@@ -260,22 +279,24 @@ class GameView {
     this.join.hidden = false;
     if (this.join.dataset.answer) return;
     this.join.dataset.answer = "yes";
-    const answer = (call) => async () => {
+    const answer = (call) => async (event) => {
+      const button = event.currentTarget;
       try {
         const response = await call(this.id);
-        showAlert(this.alert, null);
+        showRefusal(button, null);
         this.join.hidden = true;
         this.apply(response.data);
         this.poller.seen(response.etag);
       } catch (err) {
-        showAlert(this.alert, err.message);
+        showRefusal(button, err.message);
         this.poller.now();
       }
     };
     const challenger = this.game.seats.find((s) => !s.open);
     fill(this.join, h("p", {}, `${challenger?.player || challenger?.name || "Someone"} challenges you.`),
-      h("button", { type: "button", class: "primary", onclick: answer(api.accept) }, "Accept"),
-      h("button", { type: "button", onclick: answer(api.decline) }, "Decline"));
+      h("div", { class: "buttons", "data-refusal-row": true },
+        h("button", { type: "button", class: "primary", onclick: answer(api.accept) }, "Accept"),
+        h("button", { type: "button", onclick: answer(api.decline) }, "Decline")));
   }
 
   renderShare() {
@@ -317,7 +338,7 @@ class GameView {
     const rules = h("a", { href: `#/rules/${game.kind}` }, "Rules of this game");
     if (game.status === "finished" && mine.length && !game.playtest) {
       fill(this.actions, rules, h("button", { type: "button", class: "primary",
-                                              onclick: () => this.rematch(seat ?? mine[0]) }, "Rematch"));
+                                              onclick: (e) => this.rematch(seat ?? mine[0], e.currentTarget) }, "Rematch"));
       return;
     }
     if (game.status !== "active" || seat === null) {
@@ -327,45 +348,47 @@ class GameView {
     const who = mine.length > 1 ? ` for ${seatName(game, seat)}` : "";
     const confirm = h("span", { class: "confirm", hidden: true },
       `Resign${who}? `,
-      h("button", { type: "button", class: "danger", onclick: () => this.resign(seat) }, "Yes, resign"),
+      h("button", { type: "button", class: "danger", onclick: (e) => this.resign(seat, e.currentTarget) }, "Yes, resign"),
       h("button", { type: "button", onclick: () => { confirm.hidden = true; ask.hidden = false; } }, "No"));
     const ask = h("button", { type: "button", onclick: () => { ask.hidden = true; confirm.hidden = false; } },
       `Resign${who}`);
-    fill(this.actions, rules, h("div", {}, ask, confirm));
+    fill(this.actions, rules, h("div", { "data-refusal-row": true }, ask, confirm));
   }
 
-  async rematch(seat) {
+  async rematch(seat, button) {
     try {
       const { data } = await api.rematch(this.game, seat);
       if (data.tokens && Object.keys(data.tokens).length) storage.remember(data.id, data.kind, data.tokens);
       location.hash = `#/game/${data.id}`;
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
     }
   }
 
-  async resign(seat) {
+  async resign(seat, button) {
     try {
       const response = await api.resign(this.game, seat);
       this.apply(response.data);
       this.poller.seen(response.etag);
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
     }
   }
 
-  /** Send a move for the acting seat; true when the server took it. */
+  /** Send a move for the acting seat; true when the server took it. A refusal shows under the
+   *  board's Play bar, where the move was made. */
   async submit(move) {
     const seat = this.actingSeat();
     if (seat === null) return false;
+    const bar = this.boardRoot.querySelector("[data-refusal-row]") || this.boardRoot;
     try {
       const response = await api.move(this.game, seat, move);
-      showAlert(this.alert, null);
+      showRefusal(bar, null);
       this.apply(response.data);
       this.poller.seen(response.etag);
       return true;
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(bar, err.message);
       if (err.status === 409) this.poller.now();
       return false;
     }

@@ -9,16 +9,14 @@
 //     at the start or before the positions have loaded), `ply` the number of moves behind
 //     `state`, `live` false during a replay.
 
-import * as factorBingo from "./factor-bingo.js";
-import * as factorMultiple from "./factor-multiple.js";
-import * as partition from "./partition.js";
-import * as ploid from "./ploid.js";
-import * as primeDrop from "./prime-drop.js";
+//
+// The game page imports only the board of the game it shows: BOARDS maps each kind to a loader
+// (a dynamic import), so a new board is one line here and costs no other page anything.
 
 export const BOARDS = {
-  "prime-drop": primeDrop,
-  partition,
-  ploid,
-  "factor-multiple": factorMultiple,
-  "factor-bingo": factorBingo,
+  "prime-drop": () => import("./prime-drop.js"),
+  partition: () => import("./partition.js"),
+  ploid: () => import("./ploid.js"),
+  "factor-multiple": () => import("./factor-multiple.js"),
+  "factor-bingo": () => import("./factor-bingo.js"),
 };
