@@ -13,8 +13,14 @@ const SHELL_FILES = __SHELL_FILES__;
 const SHELL = `postplay-shell-${SHELL_VERSION}`;
 const API = "postplay-api";
 
+// every page names the games by their titles, from GET /kinds: kept with the shell's install
+const KINDS = "/api/v1/kinds";
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));
+  event.waitUntil(Promise.all([
+    caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)),
+    caches.open(API).then((cache) => cache.add(KINDS)),
+  ]).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {

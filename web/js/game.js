@@ -58,6 +58,9 @@ class GameView {
     let response;
     // the game's title comes from GET /kinds, asked for at once and never waited on
     const kind = api.kinds().catch(() => null);
+    // a game of this browser's names its kind in storage: its board loads while the game does
+    const stored = storage.myGames().find((entry) => entry.id === this.id)?.kind;
+    const early = BOARDS[stored]?.().catch(() => null);
     try {
       response = await api.game(this.id);
     } catch (err) {
@@ -68,7 +71,7 @@ class GameView {
     if (this.destroyed) return;
     const game = response.data;
     const load = BOARDS[game.kind];
-    const module = load ? await load().catch(() => null) : null;
+    const module = load ? await (stored === game.kind ? early : load().catch(() => null)) : null;
     if (this.destroyed) return;
     if (!module) {
       fill(this.boardRoot, h("p", { class: "alert" }, load ? "This game's board could not be loaded; reload the page."

@@ -65,10 +65,10 @@ class Lobby {
       this.kinds = await api.kinds();
     } catch (err) {
       showAlert(this.alert, err.message);
-      return;
+      this.kinds = [];  // the lists still show, each game by its slug
     }
     if (this.destroyed) return;
-    this.buildForm();
+    if (this.kinds.length) this.buildForm();
     if (this.account) this.watchAccount();
     this.loadLists();
     this.timer = setInterval(this.refresh, REFRESH_MS);
