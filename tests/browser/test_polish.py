@@ -592,3 +592,25 @@ def test_the_service_worker_is_versioned_and_network_first(live_server):
     assert "/" in files and "/static/js/app.js" in files and "/static/js/boards/ploid.js" in files
     assert f"postplay-shell-${{SHELL_VERSION}}" in worker.text and version
     assert worker.headers["ETag"].strip('"') == version
+
+
+# ---------------------------------------------------------------- 10. Factor/Multiple at n = 1000
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_factor_multiple_at_n_1000_is_legible(viewport, open_page, live_server):
+    game = new_game(live_server, "factor-multiple", {"n": 1000})
+    for number in (500, 250, 750):
+        game = api_move(live_server, game, {"type": "say", "number": number})
+    page = open_game(open_page, game, viewport)
+    page.wait_for_selector(".fm-grid button.legal")
+    # no grey disc of every factor-multiple edge: only those of the number last said
+    assert page.locator(".fm-circle .fm-edges:not(.near)").get_attribute("d") == ""
+    near = page.locator(".fm-circle .fm-edges.near").get_attribute("d")
+    assert near.count("M") == sum(1 for d in range(1, 1001) if d != 750 and (750 % d == 0 or d % 750 == 0))
+    dots = page.locator(".fm-circle .fm-vertex").evaluate_all(
+        "vs => vs.filter(v => getComputedStyle(v).display !== 'none').length")
+    legal = page.locator(".fm-grid button.legal").count()
+    assert dots <= 3 + 1 + legal, dots  # said, current, legal: no ring of a thousand grey dots
+    page.locator(".fm-circle").scroll_into_view_if_needed()
+    shot(page, f"factor-multiple-1000-{viewport}")
