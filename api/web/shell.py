@@ -7,7 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, send_from_directory
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 # files under web/ the offline shell does not need: the docs, the worker itself, the API page's
@@ -45,8 +45,15 @@ def service_worker() -> Response:
     return response.make_conditional(request)
 
 
+def favicon() -> Response:
+    """The icon browsers ask for at /favicon.ico when a page names none (a picture or a JSON
+    answer opened on its own)."""
+    return send_from_directory(WEB, "favicon.svg", mimetype="image/svg+xml", max_age=ICONS_MAX_AGE_S)
+
+
 def init_shell(app: Flask) -> None:
     app.add_url_rule("/sw.js", "service_worker", service_worker)
+    app.add_url_rule("/favicon.ico", "favicon", favicon)
     default = app.get_send_file_max_age
     app.get_send_file_max_age = lambda name: (  # type: ignore[method-assign]
         ICONS_MAX_AGE_S if name and name.startswith("icons/") else default(name))

@@ -25,32 +25,20 @@ TOUCH, BOARD_CELL, MINIMUM = 44, 40, 24  # px: controls, board cells (zoomed), a
 
 
 @pytest.fixture
-def open_page(browser, live_server, console):
+def open_page(new_page):
     """`open_page(path, viewport="phone", scheme="light", games=None)`: a fresh browser at that
     size and colour scheme; `games` ({id: (kind, tokens)}) is put in its storage first."""
-    contexts = []
 
     def open_(path="/", viewport="phone", scheme="light", games=None):
-        phone = viewport == "phone"
-        context = browser.new_context(viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone,
-                                      base_url=live_server, color_scheme=scheme)
-        context.set_default_timeout(15000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("console", lambda msg: msg.type == "error" and console.record(
-            f"{msg.text} at {msg.location.get('url', '')}"))
-        page.on("pageerror", lambda exc: console.record(f"uncaught: {exc}"))
-        if games:
-            page.goto("/static/favicon.svg")  # the origin, to write its storage before the app runs
+        page = new_page("/static/favicon.svg" if games else path, VIEWPORTS[viewport], scheme)
+        if games:  # written on the app's origin before the app runs
             page.evaluate("""(games) => localStorage.setItem("postplay.games", JSON.stringify(
                 Object.fromEntries(Object.entries(games).map(([id, [kind, tokens]]) =>
                     [id, { kind, tokens, added: Date.now() }]))))""", games)
-        page.goto(path)
+            page.goto(path)
         return page
 
-    yield open_
-    for context in contexts:
-        context.close()
+    return open_
 
 
 def shot(page, name: str, full_page: bool = False) -> None:
@@ -614,3 +602,14 @@ def test_factor_multiple_at_n_1000_is_legible(viewport, open_page, live_server):
     assert dots <= 3 + 1 + legal, dots  # said, current, legal: no ring of a thousand grey dots
     page.locator(".fm-circle").scroll_into_view_if_needed()
     shot(page, f"factor-multiple-1000-{viewport}")
+
+
+@pytest.mark.parametrize("path", ["/#/", "/#/rules/ploid"])
+def test_other_pages_load_no_board_and_no_playtest_code(path, open_page):
+    page = open_page("/static/favicon.svg")
+    scripts = []
+    page.on("request", lambda r: "/static/js/" in r.url and scripts.append(r.url.split("/static/js/", 1)[1]))
+    page.goto(path)
+    page.wait_for_selector("main#view :is(form, .markdown > *):visible")
+    page.wait_for_load_state("networkidle")
+    assert not [s for s in scripts if s.startswith("boards/") or s in ("playtests.js", "charts.js", "game.js")], scripts
