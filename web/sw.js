@@ -13,6 +13,8 @@ const SHELL_FILES = __SHELL_FILES__;
 const SHELL = `postplay-shell-${SHELL_VERSION}`;
 const API = "postplay-api";
 
+// what only helps to move (and moves need the network) is not kept
+const NOT_KEPT = /\/(legal-moves|analysis)$/;
 // every page names the games by their titles, from GET /kinds: kept with the shell's install
 const KINDS = "/api/v1/kinds";
 
@@ -35,7 +37,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && url.pathname === "/") {
     event.respondWith(networkFirst(request, SHELL, "/"));
-  } else if (url.pathname.startsWith("/api/v1/")) {
+  } else if (url.pathname.startsWith("/api/v1/") && !NOT_KEPT.test(url.pathname)) {
     event.respondWith(networkFirst(request, API));
   } else if (url.pathname.startsWith("/static/") || url.pathname.startsWith("/rules-assets/")) {
     event.respondWith(networkFirst(request, SHELL));

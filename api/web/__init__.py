@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 REDIS_TIMEOUT_S = 2.0
 # Swagger UI's files change only with the installed package: a day in the browser's cache is safe.
 # The client's own files (and index.html) are not fingerprinted, and its modules must change
-# together, so they keep Flask's `no-cache`: revalidated every time, a 304 while unchanged.
+# together, so they keep Flask's `no-cache`: revalidated every time, a 304 while unchanged (its
+# icons excepted: api/web/shell.py).
 DOCS_ASSETS_MAX_AGE_S = 86400
 
 

@@ -327,16 +327,16 @@ def test_rules_pages_show_tables_and_pictures_within_the_screen(viewport, open_p
 # ---------------------------------------------------------------- 6. phone layout
 
 
-def test_prime_drop_pile_board_and_play_are_on_one_phone_screen(open_page, live_server):
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_prime_drop_pile_board_and_play_are_on_one_screen(viewport, open_page, live_server):
     game = new_game(live_server, "prime-drop")
-    page = open_game(open_page, game)
+    page = open_game(open_page, game, viewport)
     page.click(".pd button[data-digit='3']")
     page.locator("[data-cell='5,5']").scroll_into_view_if_needed()
     page.click("[data-cell='5,5']")
     for selector in (".pd button[data-digit='3']", "[data-cell='5,5']", ".action-bar button:has-text('Play')"):
         in_viewport(page, selector)
-    shot(page, "prime-drop-one-screen-phone")
-    page.screenshot(path=str(ARTIFACTS / "polish-prime-drop-one-screen-phone-viewport.png"))
+    shot(page, f"prime-drop-one-screen-{viewport}")
 
 
 # ---------------------------------------------------------------- 7. results
@@ -429,12 +429,13 @@ def contrast(page, a: str, b: str) -> float:
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 
+@pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_seat_marks_keep_their_colours_and_buttons_their_contrast(scheme, open_page, live_server):
+def test_seat_marks_keep_their_colours_and_buttons_their_contrast(scheme, viewport, open_page, live_server):
     game = new_game(live_server, "ploid", {"n": 3})
     game = api_move(live_server, game, {"type": "place", "row": 0, "col": 0, "piece": 1})
     game = api_move(live_server, game, {"type": "place", "row": 2, "col": 3, "piece": 2})
-    page = open_game(open_page, game, "phone", scheme)
+    page = open_game(open_page, game, viewport, scheme)
     row = colour_of(page, ".players .player:first-child")
     white, black = (colour_of(page, f".players .player:nth-child({i + 1}) .mark") for i in (0, 1))
     # White is the light disc and Black the dark one, whatever the scheme
@@ -458,16 +459,17 @@ def test_seat_marks_keep_their_colours_and_buttons_their_contrast(scheme, open_p
     assert contrast(page, colour_of(page, play, "color"), colour_of(page, play)) >= 4.5
     pressed = ".ploid .chip[aria-pressed='true']"
     assert contrast(page, colour_of(page, pressed, "color"), colour_of(page, pressed)) >= 4.5
-    shot(page, f"marks-{scheme}")
+    shot(page, f"marks-{scheme}-{viewport}")
 
 
 # ---------------------------------------------------------------- 10. weight
 
 
+@pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_first_load_of_a_game_page_is_light(kind, open_page, live_server):
+def test_a_first_load_of_a_game_page_is_light(kind, viewport, open_page, live_server):
     game = new_game(live_server, kind)
-    page = open_page("/static/favicon.svg", "phone")
+    page = open_page("/static/favicon.svg", viewport)
     session = page.context.new_cdp_session(page)
     session.send("Network.enable")
     session.send("Network.setCacheDisabled", {"cacheDisabled": True})
@@ -479,7 +481,7 @@ def test_a_first_load_of_a_game_page_is_light(kind, open_page, live_server):
     page.wait_for_load_state("networkidle")
     drawn = page.evaluate("performance.getEntriesByName('postplay:board')[0]?.startTime")
     total = sum(transferred.values())
-    print(f"{kind}: {total} bytes in {len(transferred)} requests, board drawn at {drawn:.0f} ms")
+    print(f"{kind} ({viewport}): {total} bytes in {len(transferred)} requests, board drawn at {drawn:.0f} ms")
     assert total <= 100_000, f"{total} bytes transferred"
     scripts = sorted(u.split("/static/js/", 1)[1] for u in set(urls) if "/static/js/" in u)
     boards = [s for s in scripts if s.startswith("boards/")]
@@ -505,23 +507,27 @@ def test_static_files_carry_validators_and_cache_control(live_server):
 PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/signin", *[f"game:{k}" for k in KINDS]]
 
 
+def serious_violations(page) -> list:
+    """axe-core's serious and critical violations on the page as it is: (rule, impact, nodes)."""
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
+            for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("where", PAGES)
-def test_no_serious_accessibility_violations(where, scheme, open_page, live_server, kinds):
+def test_no_serious_accessibility_violations(where, scheme, viewport, open_page, live_server, kinds):
     if where.startswith("game:"):
         kind = where.split(":", 1)[1]
         bot = kinds[kind]["bots"][0]["level"]
         game = new_game(live_server, kind, seats=[{"human": {"name": "Ada"}}, {"bot": bot}])
-        page = open_game(open_page, game, "phone", scheme, seats=("0",))
+        page = open_game(open_page, game, viewport, scheme, seats=("0",))
         wait_until(page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')")
     else:
-        page = open_page(where, "phone", scheme)
+        page = open_page(where, viewport, scheme)
         page.wait_for_selector("main#view :is(form, ul, .markdown):visible")
         page.wait_for_timeout(300)
-    results = Axe().run(page)
-    serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
-               for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    assert serious == [], serious
+    assert serious_violations(page) == []
 
 
 def test_no_serious_accessibility_violations_on_a_playtest_report(open_page, live_server):
@@ -531,13 +537,11 @@ def test_no_serious_accessibility_violations_on_a_playtest_report(open_page, liv
     assert response.status_code in (201, 202), response.text
     playtest = response.json()["id"]
     for scheme in ("light", "dark"):
-        page = open_page(f"/#/playtest/{playtest}", "phone", scheme)
-        page.wait_for_selector(".report .card", timeout=60000)
-        results = Axe().run(page)
-        serious = [(v["id"], [n["target"] for n in v["nodes"]][:5])
-                   for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-        assert serious == [], (scheme, serious)
-        shot(page, f"playtest-report-{scheme}")
+        for viewport in VIEWPORTS:
+            page = open_page(f"/#/playtest/{playtest}", viewport, scheme)
+            page.wait_for_selector(".report .card", timeout=60000)
+            assert serious_violations(page) == [], (scheme, viewport)
+            shot(page, f"playtest-report-{scheme}-{viewport}", full_page=True)
 
 
 # ---------------------------------------------------------------- installable, offline

@@ -61,6 +61,7 @@ class GameView {
     // a game of this browser's names its kind in storage: its board loads while the game does
     const stored = storage.myGames().find((entry) => entry.id === this.id)?.kind;
     const early = BOARDS[stored]?.().catch(() => null);
+    import("./boards/common.js").catch(() => {});  // every board's: fetched with the game, not after
     try {
       response = await api.game(this.id);
     } catch (err) {
