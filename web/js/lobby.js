@@ -316,7 +316,7 @@ class Lobby {
   }
 
   async join(game, button) {
-    const name = this.account?.username || this.nameInput.value.trim();
+    const name = this.account?.username || this.nameInput?.value.trim();
     if (!name) {
       showRefusal(button, "Please give your name first (at the top of New game).");
       return;
