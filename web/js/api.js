@@ -77,8 +77,22 @@ export function listGames({ status, kind: slug, pageSize = 20 } = {}) {
   return request("GET", `/games?${query}`).then((r) => r.data);
 }
 
+const prefetched = new Map();  // game id -> the answer asked for while the game page loads
+
+/** Ask for game `id` now, for the game page to take when it asks (the router, on navigation:
+ *  the game then travels while the page's modules load). */
+export function prefetchGame(id) {
+  const answer = request("GET", `/games/${id}`);
+  answer.catch(() => {});  // a failure reaches the page when it takes the answer
+  prefetched.set(id, answer);
+}
+
 /** The game, or {status: 304} when `etag` is still current. */
-export const game = (id, etag) => request("GET", `/games/${id}`, { etag });
+export function game(id, etag) {
+  const early = etag ? null : prefetched.get(id);
+  prefetched.delete(id);
+  return early || request("GET", `/games/${id}`, { etag });
+}
 export const history = (id) => request("GET", `/games/${id}/moves`).then((r) => r.data);
 /** The state after every ply from `from` on, as the server's engine computes it. */
 export const positions = (id, from = 0) => request("GET", `/games/${id}/positions?from=${from}`)

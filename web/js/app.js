@@ -4,15 +4,20 @@
 // downloads only its own code; see web/README.md, "Loading".
 
 import { renderAccountNav } from "./account.js";
+import { prefetchGame } from "./api.js";
 import { registerOffline } from "./offline.js";
 import { ACCOUNT_EVENT } from "./storage.js";
 
 const LOBBY = /^#?\/?$/;
 
-/** A route's page: `load()` imports its module, `mount` names the function that shows it. */
+/** A route's page: `load(...matches)` imports its module (and may start the page's first
+ *  request meanwhile), `mount` names the function that shows it. */
 const page = (load, mount) => ({ load, mount });
 const LOBBY_PAGE = page(() => import("./lobby.js"), "mountLobby");
-const GAME_PAGE = page(() => import("./game.js"), "mountGame");
+const GAME_PAGE = page((id) => {
+  prefetchGame(id);
+  return import("./game.js");
+}, "mountGame");
 const RULES_PAGES = () => import("./rules.js");
 const PLAYTEST_PAGES = () => import("./playtests.js");
 const ACCOUNT_PAGES = () => import("./account.js");
@@ -47,10 +52,11 @@ async function route() {
     return;
   }
   const [pattern, { load, mount }, followsAccount] = found;
+  const matches = pattern.exec(hash).slice(1);
   const navigation = ++routing;
   let module;
   try {
-    module = await load();
+    module = await load(...matches);
   } catch {
     root.replaceChildren(Object.assign(document.createElement("p"), {
       className: "alert", textContent: "This page could not be loaded; check your connection and reload." }));
@@ -58,7 +64,7 @@ async function route() {
   }
   if (navigation !== routing) return;
   follows = Boolean(followsAccount);
-  current = module[mount](root, ...pattern.exec(hash).slice(1));
+  current = module[mount](root, ...matches);
   root.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
