@@ -54,6 +54,8 @@ async function route() {
   const [pattern, { load, mount }, followsAccount] = found;
   const matches = pattern.exec(hash).slice(1);
   const navigation = ++routing;
+  // the page left is gone at once: nothing on it can be used while the next one loads
+  root.replaceChildren(Object.assign(document.createElement("p"), { className: "muted", textContent: "Loading…" }));
   let module;
   try {
     module = await load(...matches);
