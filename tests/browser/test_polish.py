@@ -221,11 +221,11 @@ SIZES = """([touch, minimum]) => {
         if (!visible(el) || el.closest(".markdown") || inline(el)) continue;
         const target = ["checkbox", "radio"].includes(el.type) ? el.closest("label") || el : el;
         const [w, h] = size(target);
-        (el.closest("[data-board]") ? board : controls).push([name(el), Math.round(w), Math.round(h)]);
+        (el.closest("[data-board]") ? board : controls).push([name(el), w, h]);
     }
     for (const el of document.querySelectorAll("[data-board] :is([data-cell], [data-hex], [data-edge], [data-value])")) {
         const [w, h] = size(el);
-        board.push([name(el), Math.round(w * 10) / 10, Math.round(h * 10) / 10]);
+        board.push([name(el), w, h]);
     }
     return { controls, board };
 }"""
@@ -236,7 +236,8 @@ def sizes(page) -> dict:
 
 
 def under(items, least: float) -> list:
-    return [item for item in items if min(item[1], item[2]) < least - 0.5]
+    """The targets smaller than `least` px either way (a hundredth of a pixel for rounding)."""
+    return [item for item in items if min(item[1], item[2]) < least - 0.01]
 
 
 DEFAULT_GAMES = {"prime-drop": {}, "partition": {}, "ploid": {}, "factor-multiple": {},
@@ -258,6 +259,9 @@ def test_touch_targets_on_a_phone_and_a_desktop(kind, open_page, live_server):
     zoomed = sizes(page)
     assert zoomed["board"] and under(zoomed["board"], BOARD_CELL) == [], "board cells under 40 px zoomed"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    least = lambda items: min(min(w, h) for _, w, h in items)  # noqa: E731
+    print(f"{kind} at 390 px: controls >= {least(fit['controls']):.1f} px, board targets "
+          f">= {least(fit['board']):.1f} px fit, >= {least(zoomed['board']):.1f} px zoomed")
     shot(page, f"sizes-{kind}-phone-zoomed")
     desktop = open_game(open_page, game, "desktop")
     wait_until(desktop, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')")
@@ -509,8 +513,11 @@ PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/signin", *
 
 def serious_violations(page) -> list:
     """axe-core's serious and critical violations on the page as it is: (rule, impact, nodes)."""
+    violations = Axe().run(page).response["violations"]
+    found = ", ".join(f"{v['id']} {v['impact']}" for v in violations) or "none"
+    print(f"axe {page.url.split('#', 1)[-1]}: {len(violations)} violations ({found})")
     return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
-            for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+            for v in violations if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)

@@ -152,7 +152,7 @@ def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot, live_
     assert page.locator(".pd .action-bar .pending").inner_text() == "Challenge 4 with 2"
     play(page)
     page.wait_for_selector(".pd .note:has-text('challenged 4 with 2: success')")
-    assert page.locator(".pd .panel[data-seat='0'] h3").inner_text().strip() == "Ada: 37 tiles"
+    assert page.locator(".pd .panel[data-seat='0'] h2").inner_text().strip() == "Ada: 37 tiles"
     assert page.locator(".pd-digit").count() == 0
     assert_replay_matches(page, live_server, game_id)
 

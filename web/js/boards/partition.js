@@ -33,7 +33,7 @@ const ROW_NAMES = "ABCDEF";
  *  API's hex ids (0 to 35, row by row) never show. */
 export const hexName = (hex) => `${ROW_NAMES[Math.floor(hex / COLS)]}${(hex % COLS) + 1}`;
 const between = ([a, b]) => `${hexName(a)} and ${hexName(b)}`;
-const HIT = 0.78;  // an edge's touch target, a square this many units a side across its middle
+const HIT = 0.82;  // an edge's touch target, a square this many units a side across its middle
 const MARGIN = 0.75;  // room for the row letters and column numbers
 
 function centre(hex) {
@@ -236,7 +236,7 @@ export function create({ root, submit }) {
       const regions = projected.filter((o) => o.owner === seat).length;
       return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"],
                         "data-seat": seat },
-        h("h3", {}, seatMark(seat), ` ${seatName(game, seat)}`),
+        h("h2", {}, seatMark(seat), ` ${seatName(game, seat)}`),
         h("div", { class: "stats" },
           h("span", {}, "Colours ", state.claimed[seat].length
             ? state.claimed[seat].map((col) => [h("span", { class: "swatch", style: `background:${COLOUR_FILL[col]}` }), `${col} `])

@@ -127,7 +127,7 @@ export function create({ root, submit }) {
         : h("span", { class: "chip" }, label));
       return h("div", { class: ["panel", game.status === "active" && game.to_move === i && "to-move"],
                         "data-seat": i },
-        h("h3", {}, seatMark(i), ` ${seatName(game, i)} (${SEAT_COLOUR[i]}): ${state.placed[i]} placed`),
+        h("h2", {}, seatMark(i), ` ${seatName(game, i)} (${SEAT_COLOUR[i]}): ${state.placed[i]} placed`),
         h("div", { class: "chips", role: mine ? "group" : null, "aria-label": mine ? "Your hand" : null },
           hand.numbers.map((k) => item(k, String(k))),
           hand.blanks ? item("blank", `blank ×${hand.blanks}`) : null,

@@ -200,7 +200,7 @@ export function create({ root, submit, gameId }) {
     const { game, state, seat } = view;
     const panels = [0, 1].map((i) => h("div", {
       class: ["panel", game.to_move === i && game.status === "active" && "to-move"], "data-seat": i },
-      h("h3", {}, seatMark(i), ` ${seatName(game, i)}: ${state.tiles_left[i]} tiles`),
+      h("h2", {}, seatMark(i), ` ${seatName(game, i)}: ${state.tiles_left[i]} tiles`),
       h("div", { class: "chips", role: seat === i ? "group" : null,
                  "aria-label": seat === i ? "Your pile: pick a digit" : null },
         [...DIGITS].map((d) => {
