@@ -59,13 +59,14 @@ export function zoomFrame(svg, target, label) {
   const button = h("button", { type: "button", class: "zoom", "aria-pressed": "false", hidden: true,
                                onclick: () => { zoomed = !zoomed; refresh(true); } }, "Zoom in");
   const el = h("div", { class: "board-zoom" }, h("div", { class: "zoom-bar" }, button), frame);
-  const box = () => svg.viewBox.baseVal;
-  /** CSS px per viewBox unit at fit size: the page's width, and at most 75 % of the window's height. */
-  const fitScale = () => Math.min(frame.clientWidth || 640, 640) / box().width;
+  let fit = null;  // CSS px per viewBox unit at fit size, as last drawn unzoomed
   function refresh(recentre = false) {
-    const { width, height } = box();
+    const { width, height } = svg.viewBox.baseVal;
     if (!width) return;
-    const fit = Math.min(fitScale(), (0.75 * window.innerHeight) / height);
+    if (!frame.classList.contains("zoomed") && svg.clientWidth) {
+      fit = Math.min(svg.clientWidth / width, svg.clientHeight / height);
+    }
+    if (fit === null) return;  // not laid out yet: the frame's resize calls again
     const small = fit * target < TOUCH_PX;
     button.hidden = !small;
     const on = small && zoomed;
