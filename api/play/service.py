@@ -18,7 +18,7 @@ from api.bots import choose_move
 from api.bots import levels as bot_levels
 from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
-from api.games import GAMES, BadOption, Game, Move, Outcome, State, get_game
+from api.games import GAMES, BadOption, Game, IllegalMove, Move, Outcome, State, get_game
 from api.games.base import play_forced
 from api.play.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
                              NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
@@ -307,6 +307,18 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
     if record.ply == ply:  # the change did not move: the flag fell first
         raise TimeRanOut("Your time ran out before this move arrived: the game is over.")
     return record
+
+
+def check_move(record: GameRecord, move: Any) -> dict:
+    """The legal-moves listing narrowed to one move (the API's JSON object), for a client whose
+    listing leaves that kind of move out: `moves` holds the move when the rules allow it now,
+    else nothing, and `note` says why not. Nothing is stored (MalformedMove names the field)."""
+    typed = get_game(record.kind).parse_move(move)
+    try:
+        record.state().apply(typed)
+    except IllegalMove as refusal:
+        return {"moves": [], "complete": True, "note": refusal.message}
+    return {"moves": [typed.to_dict()], "complete": True, "note": None}
 
 
 def resign(store: GameStore, followups: Followups, game_id: str, seat: int,

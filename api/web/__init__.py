@@ -18,13 +18,15 @@ from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 from api.web.limits import init_limits
+from api.web.shell import init_shell
 
 ROOT = Path(__file__).resolve().parents[2]
 # how long a request waits on Redis: down or unreachable, it is answered 503 instead of hanging
 REDIS_TIMEOUT_S = 2.0
 # Swagger UI's files change only with the installed package: a day in the browser's cache is safe.
 # The client's own files (and index.html) are not fingerprinted, and its modules must change
-# together, so they keep Flask's `no-cache`: revalidated every time, a 304 while unchanged.
+# together, so they keep Flask's `no-cache`: revalidated every time, a 304 while unchanged (its
+# icons excepted: api/web/shell.py).
 DOCS_ASSETS_MAX_AGE_S = 86400
 
 
@@ -97,6 +99,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     def swagger_assets(name: str):
         return send_from_directory(swagger_ui_path, name, max_age=DOCS_ASSETS_MAX_AGE_S)
 
+    init_shell(app)
     init_limits(app, REDIS_TIMEOUT_S)
     init_headers(app)
     return app

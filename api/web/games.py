@@ -1,11 +1,14 @@
 """The game resources: create, join, list, read, history, legal moves, move, resign."""
 from __future__ import annotations
 
+import json
+
 from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import abort
 
 from api import analysis
+from api.games import MalformedMove
 from api.play import service as play
 from api.play.record import GameRecord, Status
 from api.players import ratings
@@ -15,7 +18,8 @@ from api.web.errors import Blueprint
 from api.web.game_shapes import per_kind
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, GameCreateSchema,
                              GameListArgsSchema, GameSchema, GameWithTokenSchema,
-                             GameWithTokensSchema, HistoryEntrySchema, JoinSchema, LegalMovesSchema,
+                             GameWithTokensSchema, HistoryEntrySchema, JoinSchema,
+                             LegalMovesArgsSchema, LegalMovesSchema,
                              MoveBodySchema, PositionsArgsSchema, PositionSchema)
 
 # game objects typed per kind (their state too): a oneOf on `kind` in the document
@@ -162,15 +166,22 @@ class Positions(MethodView):
 
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
+    @blp.arguments(LegalMovesArgsSchema, location="query", as_kwargs=True)
     @blp.response(200, LegalMovesSchema)
-    def get(self, game_id: str):
-        """The legal moves of the seat to move"""
+    def get(self, game_id: str, move: str | None = None):
+        """The legal moves of the seat to move (or whether one move is legal: ?move=)"""
         record = _load(game_id)
         seat = record.to_move
         if seat is None:
             return {"seat": None, "ply": record.ply, "moves": [], "complete": True,
                     "note": "Nobody is to move." if record.status is Status.FINISHED
                     else "The game has not started."}
+        if move is not None:
+            try:
+                data = json.loads(move)
+            except ValueError:
+                raise MalformedMove("Query move must be a move as JSON.", "move") from None
+            return {"seat": seat, "ply": record.ply, **play.check_move(record, data)}
         return {"seat": seat, "ply": record.ply, **record.state().legal_moves_listing()}
 
 

@@ -309,6 +309,13 @@ class RulesSchema(ma.Schema):
     html = fields.String(metadata={"description": "The text as HTML, without its leading title."})
 
 
+class LegalMovesArgsSchema(ma.Schema):
+    move = fields.String(metadata={"description": (
+        "A move as JSON, to ask about that one move: `moves` then holds it when it is legal now, "
+        "else nothing, with `note` saying why (for the moves a listing leaves out, such as "
+        "Prime Drop's double downs).")})
+
+
 class AnalysisArgsSchema(ma.Schema):
     ply = fields.Integer(validate=validate.Range(min=0),
                          metadata={"description": "Analyse this ply of the game (default: now)."})

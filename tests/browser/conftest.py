@@ -107,12 +107,15 @@ def console() -> Console:
 
 @pytest.fixture
 def new_page(browser, live_server, console):
-    """Open a fresh phone-sized browser (own storage) at the app: `new_page()` -> page."""
+    """Open a fresh phone-sized browser (own storage) at the app: `new_page()` -> page;
+    `new_page(path, viewport=DESKTOP_SIZE, color_scheme="dark")` for another size or scheme (a
+    viewport other than the phone's is a desktop: no touch)."""
     contexts = []
 
-    def open_page(path: str = "/"):
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                      base_url=live_server)
+    def open_page(path: str = "/", viewport: dict = PHONE, color_scheme: str = "light"):
+        phone = viewport == PHONE
+        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
+                                      base_url=live_server, color_scheme=color_scheme)
         context.set_default_timeout(15000)
         contexts.append(context)
         page = context.new_page()

@@ -12,7 +12,8 @@ READ = {
     "prime-drop": """() => ({
         board: [...document.querySelectorAll(".pd [data-cell]")].map((cell) => [cell.dataset.cell,
             cell.dataset.digit === undefined ? null : Number(cell.dataset.digit)]),
-        piles: [...document.querySelectorAll(".pd .panel[data-seat]")].map((panel) =>
+        piles: [...document.querySelectorAll(".pd .panel[data-seat]")]
+            .sort((a, b) => a.dataset.seat - b.dataset.seat).map((panel) =>
             [...panel.querySelectorAll(".chip")].map((chip) => Number(chip.dataset.count))),
     })""",
     "partition": """() => ({

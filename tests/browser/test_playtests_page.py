@@ -31,7 +31,9 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     page.select_option("select[name=kind]", "factor-multiple")
     page.fill("input[name=games]", "0")
     page.click("button:has-text('Start the playtest')")
-    page.wait_for_selector(".alert:has-text('Games must be a whole number from 1 to 1000.')")
+    # ... and says what is wrong right under the button, where the eye is
+    page.wait_for_selector("button:has-text('Start the playtest') + .refusal[role=alert]"
+                           ":has-text('Games must be a whole number from 1 to 1000.')")
 
     page.fill("#opt-n", "30")
     page.select_option("select[name=bot-a]", "greedy")

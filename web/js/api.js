@@ -27,6 +27,7 @@ async function request(method, path, { body, token, etag } = {}) {
   } catch {
     throw new ApiError(0, "The server cannot be reached; check your connection.");
   }
+  noteOffline(response);
   if (response.status === 304) return { status: 304, data: null, etag, headers: response.headers };
   const isJson = (response.headers.get("Content-Type") || "").includes("json");
   const data = isJson ? await response.json() : null;
@@ -37,6 +38,18 @@ async function request(method, path, { body, token, etag } = {}) {
   }
   return { status: response.status, data, etag: response.headers.get("ETag"),
            headers: response.headers };
+}
+
+/** Fired on window with `detail` true when an answer came from the service worker's copy (the
+ *  network is down: the page shows the last known state), false when the network answers again. */
+export const OFFLINE_EVENT = "postplay:offline";
+let offline = false;
+
+function noteOffline(response) {
+  const now = response.headers.get("X-Postplay-Offline") === "1";
+  if (now === offline) return;
+  offline = now;
+  window.dispatchEvent(new CustomEvent(OFFLINE_EVENT, { detail: now }));
 }
 
 let kindsPromise = null;
@@ -64,13 +77,30 @@ export function listGames({ status, kind: slug, pageSize = 20 } = {}) {
   return request("GET", `/games?${query}`).then((r) => r.data);
 }
 
+const prefetched = new Map();  // game id -> the answer asked for while the game page loads
+
+/** Ask for game `id` now, for the game page to take when it asks (the router, on navigation:
+ *  the game then travels while the page's modules load). */
+export function prefetchGame(id) {
+  const answer = request("GET", `/games/${id}`);
+  answer.catch(() => {});  // a failure reaches the page when it takes the answer
+  prefetched.set(id, answer);
+}
+
 /** The game, or {status: 304} when `etag` is still current. */
-export const game = (id, etag) => request("GET", `/games/${id}`, { etag });
+export function game(id, etag) {
+  const early = etag ? null : prefetched.get(id);
+  prefetched.delete(id);
+  return early || request("GET", `/games/${id}`, { etag });
+}
 export const history = (id) => request("GET", `/games/${id}/moves`).then((r) => r.data);
 /** The state after every ply from `from` on, as the server's engine computes it. */
 export const positions = (id, from = 0) => request("GET", `/games/${id}/positions?from=${from}`)
   .then((r) => r.data);
 export const legalMoves = (id) => request("GET", `/games/${id}/legal-moves`).then((r) => r.data);
+/** The listing narrowed to `mv`: {moves: [mv]} when it is legal now, else {moves: [], note: why}. */
+export const checkMove = (id, mv) => request("GET",
+  `/games/${id}/legal-moves?move=${encodeURIComponent(JSON.stringify(mv))}`).then((r) => r.data);
 /** A new game; signed in, it is the account's (`{"me": true}` seats, challenges). */
 export const create = (body) => request("POST", "/games", { body, token: accountToken() });
 /** Take a game's open seat: signed in, as the account (a rated game needs one). */

@@ -2,57 +2,82 @@
 // playtests and sweeps, the leaderboards, signing up or in, or a player's profile; the header
 // shows who is signed in, and on every page the tab tells a signed-in player how many games wait
 // for them (notices.js).
+// Each page's module is loaded when its route is first opened (a dynamic import), so a page
+// downloads only its own code; see web/README.md, "Loading".
 
-import { mountSignIn, mountSignUp, renderAccountNav } from "./account.js";
-import { mountGame } from "./game.js";
-import { mountLeaderboard } from "./leaderboard.js";
-import { mountLobby } from "./lobby.js";
+import { renderAccountNav } from "./account.js";
+import { prefetchGame } from "./api.js";
 import { startNotices } from "./notices.js";
-import { mountPlaytest, mountPlaytests } from "./playtests.js";
-import { mountProfile } from "./profile.js";
-import { mountRules, mountRulesIndex } from "./rules.js";
-import { mountSweep, mountSweeps } from "./sweeps.js";
+import { registerOffline } from "./offline.js";
 import { ACCOUNT_EVENT } from "./storage.js";
 
 const LOBBY = /^#?\/?$/;
 
-// [pattern, mount, follows]: a page that `follows` the account is mounted again when this
+/** A route's page: `load(...matches)` imports its module (and may start the page's first
+ *  request meanwhile), `mount` names the function that shows it. */
+const page = (load, mount) => ({ load, mount });
+const LOBBY_PAGE = page(() => import("./lobby.js"), "mountLobby");
+const GAME_PAGE = page((id) => {
+  prefetchGame(id);
+  return import("./game.js");
+}, "mountGame");
+const RULES_PAGES = () => import("./rules.js");
+const PLAYTEST_PAGES = () => import("./playtests.js");
+const ACCOUNT_PAGES = () => import("./account.js");
+const SWEEP_PAGES = () => import("./sweeps.js");
+const LEADERBOARD_PAGE = page(() => import("./leaderboard.js"), "mountLeaderboard");
+
+// [pattern, page, follows]: a page that `follows` the account is mounted again when this
 // browser signs in or out (the sign-up page is not: it is showing the recovery codes)
 const ROUTES = [
-  [LOBBY, mountLobby, true],
-  [/^#\/game\/([\w-]+)$/, mountGame, true],
-  [/^#\/rules\/?$/, mountRulesIndex],
-  [/^#\/rules\/([\w-]+)$/, mountRules],
-  [/^#\/playtests\/?$/, mountPlaytests],
-  [/^#\/playtest\/([\w-]+)$/, mountPlaytest],
-  [/^#\/leaderboards?\/?$/, mountLeaderboard],
-  [/^#\/leaderboard\/([\w-]+)$/, mountLeaderboard],
-  [/^#\/sweeps\/?$/, mountSweeps],
-  [/^#\/sweep\/([\w-]+)$/, mountSweep],
-  [/^#\/signup$/, mountSignUp],
-  [/^#\/signin$/, mountSignIn],
-  [/^#\/player\/([^/]+)$/, mountProfile],
+  [LOBBY, LOBBY_PAGE, true],
+  [/^#\/game\/([\w-]+)$/, GAME_PAGE, true],
+  [/^#\/rules\/?$/, page(RULES_PAGES, "mountRulesIndex")],
+  [/^#\/rules\/([\w-]+)$/, page(RULES_PAGES, "mountRules")],
+  [/^#\/playtests\/?$/, page(PLAYTEST_PAGES, "mountPlaytests")],
+  [/^#\/playtest\/([\w-]+)$/, page(PLAYTEST_PAGES, "mountPlaytest")],
+  [/^#\/sweeps\/?$/, page(SWEEP_PAGES, "mountSweeps")],
+  [/^#\/sweep\/([\w-]+)$/, page(SWEEP_PAGES, "mountSweep")],
+  [/^#\/leaderboards?\/?$/, LEADERBOARD_PAGE],
+  [/^#\/leaderboard\/([\w-]+)$/, LEADERBOARD_PAGE],
+  [/^#\/signup$/, page(ACCOUNT_PAGES, "mountSignUp")],
+  [/^#\/signin$/, page(ACCOUNT_PAGES, "mountSignIn")],
+  [/^#\/player\/([^/]+)$/, page(() => import("./profile.js"), "mountProfile")],
 ];
 
 const root = document.getElementById("view");
 const accountNav = document.getElementById("account");
 let current = null;
 let follows = false;
+let routing = 0;  // the latest navigation: a slower import for an earlier one mounts nothing
 
-function route() {
+async function route() {
   current?.destroy?.();
+  current = null;
   const hash = location.hash;
-  for (const [pattern, mount, followsAccount] of ROUTES) {
-    const match = pattern.exec(hash);
-    if (match) {
-      follows = Boolean(followsAccount);
-      current = mount(root, ...match.slice(1));
-      root.focus({ preventScroll: true });
-      window.scrollTo(0, 0);
-      return;
-    }
+  const found = ROUTES.find(([pattern]) => pattern.test(hash));
+  if (!found) {
+    location.hash = "#/";
+    return;
   }
-  location.hash = "#/";
+  const [pattern, { load, mount }, followsAccount] = found;
+  const matches = pattern.exec(hash).slice(1);
+  const navigation = ++routing;
+  // the page left is gone at once: nothing on it can be used while the next one loads
+  root.replaceChildren(Object.assign(document.createElement("p"), { className: "muted", textContent: "Loading…" }));
+  let module;
+  try {
+    module = await load(...matches);
+  } catch {
+    root.replaceChildren(Object.assign(document.createElement("p"), {
+      className: "alert", textContent: "This page could not be loaded; check your connection and reload." }));
+    return;
+  }
+  if (navigation !== routing) return;
+  follows = Boolean(followsAccount);
+  current = module[mount](root, ...matches);
+  root.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 function showAccount() {
@@ -69,3 +94,4 @@ window.addEventListener("hashchange", route);
 showAccount();
 route();
 startNotices();
+registerOffline();

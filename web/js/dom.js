@@ -60,16 +60,39 @@ export function showAlert(box, message) {
   box.textContent = message || "";
 }
 
-/** Submit a form's request: `button` disabled meanwhile, the alert cleared on success or showing
- *  the server's message on failure. Returns `action`'s value, or undefined when it failed. */
+/**
+ * Show a refusal next to the control that caused it: in the `.refusal` live region (role=alert,
+ * so screen readers announce it) right after `control`'s closest `[data-refusal-row]` (or after
+ * the control itself), made on first use, then scrolled into view. `message` null clears it.
+ */
+export function showRefusal(control, message) {
+  const row = control.closest("[data-refusal-row]") || control;
+  let note = row.nextElementSibling?.classList.contains("refusal") ? row.nextElementSibling : null;
+  if (!message) {
+    if (note) note.hidden = true;
+    return;
+  }
+  if (!note) {
+    note = h("p", { class: "refusal", role: "alert" });
+    row.after(note);
+  }
+  note.hidden = false;
+  note.textContent = message;
+  note.scrollIntoView({ block: "nearest" });
+}
+
+/** Submit a form's request: `button` disabled meanwhile, the refusal shown next to it (or in
+ *  `alert` when one is given) on failure and cleared on success. Returns `action`'s value, or
+ *  undefined when it failed. */
 export async function submitting(button, alert, action) {
+  const show = (message) => (alert ? showAlert(alert, message) : showRefusal(button, message));
   button.disabled = true;
   try {
     const value = await action();
-    showAlert(alert, null);
+    show(null);
     return value;
   } catch (err) {
-    showAlert(alert, err.message);
+    show(err.message);
     return undefined;
   } finally {
     button.disabled = false;

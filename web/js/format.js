@@ -22,10 +22,20 @@ export function invitee(game) {
   return game.status === "waiting" ? game.seats.find((s) => s.open && s.invited)?.invited || null : null;
 }
 
+/** What a score counts, per kind, for a result's reason. */
+const SCORE_WORDS = {
+  ploid: (n) => `${n} piece${n === 1 ? "" : "s"} placed`,
+  partition: (n) => `${n} point${n === 1 ? "" : "s"} (closing points plus regions held)`,
+};
+
 const REASONS = {
   "all-tiles-played": ({ winner }) => `${winner} played every tile.`,
   "no-moves": ({ loser }) => `${loser} had no legal move left.`,
-  score: () => "The higher score wins.",
+  score: ({ winner, loser, scores, seat, kind }) => {
+    const words = SCORE_WORDS[kind] || String;
+    return scores ? `${winner}: ${words(scores[seat])}; ${loser}: ${words(scores[1 - seat])}. The higher score wins.`
+      : "The higher score wins.";
+  },
   bingo: () => "More complete lines win; with equal lines, whoever made the last call loses.",
   resign: ({ loser }) => `${loser} resigned.`,
   time: ({ loser }) => `${loser} ran out of time.`,
@@ -40,8 +50,18 @@ const DRAWS = {
   bingo: "Equal lines.",
 };
 
-/** The result as a headline and a reason: {headline, detail}. */
+/** The result as a headline, a reason and a tone for its colours: {headline, detail, tone}, where
+ *  tone is "win" or "loss" for the one seat this browser plays, else "draw" or "over". */
 export function resultText(game, mine) {
+  const text = resultWords(game, mine);
+  const { winner, reason } = game.result;
+  const mineOnly = mine.length === 1;
+  const tone = reason === "aborted" ? "over" : winner === null ? "draw"
+    : mineOnly ? (mine[0] === winner ? "win" : "loss") : "over";
+  return { ...text, tone };
+}
+
+function resultWords(game, mine) {
   const { winner, reason, scores } = game.result;
   const score = scores ? ` (${scores.join("–")})` : "";
   const unanswered = game.seats.find((s) => s.open);
@@ -66,7 +86,8 @@ export function resultText(game, mine) {
   const name = seatName(game, winner);
   const headline = mine.length === 1 && mine[0] === winner ? "You win"
     : mine.length === 1 ? `${name} wins — you lose` : `${name} wins`;
-  const detail = (REASONS[reason] || (() => reason))({ winner: name, loser: seatName(game, 1 - winner) });
+  const detail = (REASONS[reason] || (() => reason))({ winner: name, loser: seatName(game, 1 - winner),
+                                                       scores, seat: winner, kind: game.kind });
   return { headline: `${headline}${score}`, detail };
 }
 
@@ -93,20 +114,40 @@ export function duration(seconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${sec}` : `${minutes}:${sec}`;
 }
 
+/** 60 → "1 min", 86400 → "1 d", 90 → "90 s". */
+function spoken(sec) {
+  if (sec % 86400 === 0) return `${sec / 86400} d`;
+  if (sec % 3600 === 0) return `${sec / 3600} h`;
+  if (sec % 60 === 0) return `${sec / 60} min`;
+  return `${sec} s`;
+}
+
 /** "5 min + 5 s", "3 days per move", … for a time control. */
 export function timeControlText(tc) {
-  const d = (sec) => {
-    if (sec % 86400 === 0) return `${sec / 86400} d`;
-    if (sec % 3600 === 0) return `${sec / 3600} h`;
-    if (sec % 60 === 0) return `${sec / 60} min`;
-    return `${sec} s`;
-  };
+  const d = spoken;
   switch (tc?.type) {
     case "fischer": return `${d(tc.initial_s)} + ${d(tc.increment_s)} a move`;
     case "byoyomi": return `${tc.main_s ? d(tc.main_s) + " then " : ""}${tc.periods} × ${d(tc.period_s)} byo-yomi`;
     case "correspondence": return `${tc.days_per_move} day${tc.days_per_move === 1 ? "" : "s"} per move`;
     case "banked": return `${d(tc.initial_s)} bank + ${d(tc.increment_s)} a move (max ${d(tc.max_s)})`;
     default: return "No clock";
+  }
+}
+
+/**
+ * A sentence about a game's clock for the players, or null when it has none: what runs out
+ * and what happens then (a fast clock can end a game in minutes).
+ */
+export function clockNote(tc) {
+  const d = spoken;
+  switch (tc?.type) {
+    case "byoyomi": return `Clock: ${timeControlText(tc)}. ${tc.main_s ? `After ${d(tc.main_s)} of main time, each` : "Each"} `
+      + `move must come within ${d(tc.period_s)}; a slower move uses up a period, and when the last of `
+      + `${tc.periods} runs out the game is lost on time.`;
+    case "fischer": return `Clock: ${timeControlText(tc)}. When your time runs out, you lose the game.`;
+    case "correspondence": return `Clock: ${timeControlText(tc)}. A move that takes longer loses the game.`;
+    case "banked": return `Clock: ${timeControlText(tc)}. When your bank runs out, you lose the game.`;
+    default: return null;
   }
 }
 

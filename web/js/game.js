@@ -9,8 +9,8 @@ import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
 import { ChatPanel } from "./chat.js";
 import { Clocks } from "./clocks.js";
-import { alertBox, fill, h, showAlert } from "./dom.js";
-import { invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
+import { alertBox, fill, h, showAlert, showRefusal } from "./dom.js";
+import { clockNote, invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import { HistoryPanel } from "./history.js";
 import { botAnswers, offerStands, OffersPanel } from "./offers.js";
 import { Poller } from "./poller.js";
@@ -41,6 +41,7 @@ class GameView {
     this.players = h("div", { class: "players" });
     this.status = h("p", { class: "status", "aria-live": "polite" });
     this.banner = h("div", { class: "banner", role: "status", hidden: true });
+    this.clockNote = h("p", { class: "clock-note", hidden: true });
     this.alert = alertBox();
     this.net = h("p", { class: "net muted", hidden: true });
     this.join = h("form", { class: "join card", hidden: true });
@@ -48,19 +49,26 @@ class GameView {
     this.boardRoot = h("div", { class: "board-root" });
     this.replayNote = h("p", { class: "replay-note", hidden: true });
     this.actions = h("div", { class: "game-actions" });
-    this.offers = new OffersPanel({ act: (kind, seat, action) => this.offer(kind, seat, action) });
+    this.offers = new OffersPanel({
+      act: (kind, seat, action, button) => this.offer(kind, seat, action, button) });
     this.chat = new ChatPanel({ load: (seat) => api.chat(this.game, seat),
                                 send: (seat, text) => api.say(this.game, seat, text) });
     fill(root, h("section", { class: "game" },
       h("div", { class: "game-main" },
         h("div", { class: "game-head" }, this.title, this.meta),
-        this.players, this.status, this.banner, this.alert, this.net, this.join,
+        this.players, this.clockNote, this.status, this.banner, this.alert, this.net, this.join,
         this.replayNote, this.boardRoot),
       h("aside", { class: "game-side" }, this.share, this.offers.el, this.actions, this.chat.el)));
   }
 
   async start() {
     let response;
+    // the game's title comes from GET /kinds, asked for at once and never waited on
+    const kind = api.kinds().catch(() => null);
+    // a game of this browser's names its kind in storage: its board loads while the game does
+    const stored = storage.myGames().find((entry) => entry.id === this.id)?.kind;
+    const early = BOARDS[stored]?.().catch(() => null);
+    import("./boards/common.js").catch(() => {});  // every board's: fetched with the game, not after
     try {
       response = await api.game(this.id);
     } catch (err) {
@@ -70,15 +78,23 @@ class GameView {
     }
     if (this.destroyed) return;
     const game = response.data;
-    const module = BOARDS[game.kind];
+    const load = BOARDS[game.kind];
+    const module = load ? await (stored === game.kind ? early : load().catch(() => null)) : null;
+    if (this.destroyed) return;
     if (!module) {
-      fill(this.boardRoot, h("p", { class: "alert" }, `This client has no board for ${game.kind} yet.`));
+      fill(this.boardRoot, h("p", { class: "alert" }, load ? "This game's board could not be loaded; reload the page."
+        : `This client has no board for ${game.kind} yet.`));
       return;
     }
     this.module = module;
-    const kind = await api.kind(game.kind).catch(() => null);
-    if (this.destroyed) return;
-    this.title.textContent = kind?.title || game.kind;
+    this.title.textContent = game.kind;
+    kind.then((kinds) => {
+      const title = kinds?.find((k) => k.kind === game.kind)?.title;
+      if (title && !this.destroyed) {
+        this.title.textContent = title;
+        if (this.game) this.renderHead();
+      }
+    });
     this.board = module.create({ root: this.boardRoot, submit: (move) => this.submit(move),
                                  gameId: this.id });
     this.historyPanel = new HistoryPanel({
@@ -214,6 +230,10 @@ class GameView {
     const ply = replaying ? this.viewPly : game.ply;
     const state = replaying ? this.positions[ply].state : game.state;
     const last = moves && moves.length >= ply && ply > 0 ? moves[ply - 1] : null;
+    // the moves of the last turn, oldest first: a Partition turn is up to three of them
+    let from = ply;
+    while (last && from > 1 && moves[from - 2].seat === last.seat) from -= 1;
+    const recent = last ? moves.slice(from - 1, ply) : [];
     const legal = this.legal && !this.legal.loading && this.legal.ply === game.ply ? this.legal : null;
     this.replayNote.hidden = !replaying;
     if (replaying) {
@@ -222,7 +242,9 @@ class GameView {
           "Back to the live game"));
     }
     this.board.update({ game, state, seat: replaying ? null : this.actingSeat(), mine: this.mine,
-                        legal, last, ply, live: !replaying });
+                        legal, last, recent, ply, live: !replaying });
+    // when the board was first drawn after navigation (tests/benchmarks/bench_web.py reads it)
+    if (!performance.getEntriesByName("postplay:board").length) performance.mark("postplay:board");
   }
 
   renderHead() {
@@ -248,9 +270,13 @@ class GameView {
     document.title = `${line} · ${this.title.textContent} — Postplay`;
     this.banner.hidden = game.status !== "finished";
     if (game.status === "finished") {
-      const { headline, detail } = resultText(game, mine);
+      const { headline, detail, tone } = resultText(game, mine);
+      this.banner.className = `banner ${tone}`;
       fill(this.banner, h("strong", {}, headline), h("span", {}, detail), this.ratingChanges());
     }
+    const note = game.status === "finished" ? null : clockNote(game.time_control);
+    this.clockNote.hidden = !note;
+    this.clockNote.textContent = note || "";
     this.renderJoin();
     this.renderShare();
     this.renderActions();
@@ -282,8 +308,8 @@ class GameView {
     if (!canJoin || this.join.childElementCount) return;
     const name = h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname",
                               value: storage.account()?.username || storage.playerName() });
-    fill(this.join, h("label", {}, "Your name ", name),
-      h("button", { class: "primary", type: "submit" }, "Take the open seat"));
+    const take = h("button", { class: "primary", type: "submit" }, "Take the open seat");
+    fill(this.join, h("label", {}, "Your name ", name), take);
     this.join.onsubmit = async (event) => {
       event.preventDefault();
       const who = name.value.trim();
@@ -293,11 +319,11 @@ class GameView {
         const response = await api.join(this.id, who);
         storage.remember(this.id, game.kind, { [response.data.seat]: response.data.token });
         if (storage.account()) await claimStoredGames();
-        showAlert(this.alert, null);
+        showRefusal(take, null);
         this.apply(response.data);
         this.poller.seen(response.etag);
       } catch (err) {
-        showAlert(this.alert, err.message);
+        showRefusal(take, err.message);
       }
     };
   }
@@ -307,22 +333,24 @@ class GameView {
     this.join.hidden = false;
     if (this.join.dataset.answer) return;
     this.join.dataset.answer = "yes";
-    const answer = (call) => async () => {
+    const answer = (call) => async (event) => {
+      const button = event.currentTarget;
       try {
         const response = await call(this.id);
-        showAlert(this.alert, null);
+        showRefusal(button, null);
         this.join.hidden = true;
         this.apply(response.data);
         this.poller.seen(response.etag);
       } catch (err) {
-        showAlert(this.alert, err.message);
+        showRefusal(button, err.message);
         this.poller.now();
       }
     };
     const challenger = this.game.seats.find((s) => !s.open);
     fill(this.join, h("p", {}, `${challenger?.player || challenger?.name || "Someone"} challenges you.`),
-      h("button", { type: "button", class: "primary", onclick: answer(api.accept) }, "Accept"),
-      h("button", { type: "button", onclick: answer(api.decline) }, "Decline"));
+      h("div", { class: "buttons", "data-refusal-row": true },
+        h("button", { type: "button", class: "primary", onclick: answer(api.accept) }, "Accept"),
+        h("button", { type: "button", onclick: answer(api.decline) }, "Decline")));
   }
 
   renderShare() {
@@ -366,7 +394,7 @@ class GameView {
         "Download the game (JSON)")];
     if (game.status === "finished" && mine.length && !game.playtest) {
       fill(this.actions, links, h("button", { type: "button", class: "primary",
-                                              onclick: () => this.rematch(seat ?? mine[0]) }, "Rematch"));
+                                              onclick: (e) => this.rematch(seat ?? mine[0], e.currentTarget) }, "Rematch"));
       return;
     }
     if (game.status !== "active" || seat === null) {
@@ -376,58 +404,61 @@ class GameView {
     const who = mine.length > 1 ? ` for ${seatName(game, seat)}` : "";
     const confirm = h("span", { class: "confirm", hidden: true },
       `Resign${who}? `,
-      h("button", { type: "button", class: "danger", onclick: () => this.resign(seat) }, "Yes, resign"),
+      h("button", { type: "button", class: "danger", onclick: (e) => this.resign(seat, e.currentTarget) }, "Yes, resign"),
       h("button", { type: "button", onclick: () => { confirm.hidden = true; ask.hidden = false; } }, "No"));
     const ask = h("button", { type: "button", onclick: () => { ask.hidden = true; confirm.hidden = false; } },
       `Resign${who}`);
-    fill(this.actions, links, h("div", {}, ask, confirm));
+    fill(this.actions, links, h("div", { "data-refusal-row": true }, ask, confirm));
   }
 
-  async rematch(seat) {
+  async rematch(seat, button) {
     try {
       const { data } = await api.rematch(this.game, seat);
       if (data.tokens && Object.keys(data.tokens).length) storage.remember(data.id, data.kind, data.tokens);
       location.hash = `#/game/${data.id}`;
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
     }
   }
 
-  /** Offer, ask or answer: `kind` "draw" or "takeback", for the player of `seat`. */
-  async offer(kind, seat, action) {
+  /** Offer, ask or answer: `kind` "draw" or "takeback", for the player of `seat`; a refusal
+   *  shows beside the `button` that asked. */
+  async offer(kind, seat, action, button) {
     try {
       const response = await (kind === "draw" ? api.draw : api.takeback)(this.game, seat, action);
-      showAlert(this.alert, null);
+      showRefusal(button, null);
       this.apply(response.data);
       this.poller.seen(response.etag);
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
       if (err.status === 409) this.poller.now();
     }
   }
 
-  async resign(seat) {
+  async resign(seat, button) {
     try {
       const response = await api.resign(this.game, seat);
       this.apply(response.data);
       this.poller.seen(response.etag);
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
     }
   }
 
-  /** Send a move for the acting seat; true when the server took it. */
+  /** Send a move for the acting seat; true when the server took it. A refusal shows under the
+   *  board's Play bar, where the move was made. */
   async submit(move) {
     const seat = this.actingSeat();
     if (seat === null) return false;
+    const bar = this.boardRoot.querySelector("[data-refusal-row]") || this.boardRoot;
     try {
       const response = await api.move(this.game, seat, move);
-      showAlert(this.alert, null);
+      showRefusal(bar, null);
       this.apply(response.data);
       this.poller.seen(response.etag);
       return true;
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(bar, err.message);
       if (err.status === 409) this.poller.now();
       return false;
     }

@@ -8,8 +8,8 @@
 
 import { claimStoredGames } from "./account.js";
 import * as api from "./api.js";
-import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
-import { ago, invitee, ratingText, seatName, statusLine, timeControlText } from "./format.js";
+import { alertBox, fill, h, showAlert, showRefusal, submitting } from "./dom.js";
+import { ago, clockNote, invitee, ratingText, seatName, statusLine, timeControlText } from "./format.js";
 import { optionsFieldset, timeControlFields } from "./options.js";
 import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
@@ -67,10 +67,10 @@ class Lobby {
       this.kinds = await api.kinds();
     } catch (err) {
       showAlert(this.alert, err.message);
-      return;
+      this.kinds = [];  // the lists still show, each game by its slug
     }
     if (this.destroyed) return;
-    this.buildForm();
+    if (this.kinds.length) this.buildForm();
     if (this.account) {
       this.watchAccount();
       this.myRatings = await api.me().then((me) => me.ratings).catch(() => ({}));
@@ -106,6 +106,9 @@ class Lobby {
       h("option", { value: "0" }, "Me"),
       h("option", { value: "1" }, "My opponent"));
     const clock = h("fieldset", { class: "clock-fields" });
+    // the clock said in so many words by the game's name: a fast default (Factor Bingo's) must
+    // not go unnoticed
+    const clockLine = h("p", { class: "clock-line", "aria-live": "polite" });
     let clockFields = null;
     const rated = h("input", { type: "checkbox", name: "rated" });
     const ratedLine = h("label", { class: "check", hidden: true }, rated, " Rated game");
@@ -113,6 +116,14 @@ class Lobby {
     const rangeMax = h("input", { type: "number", name: "rating_max", min: 0, max: 4000, step: 50 });
     const rangeLine = h("div", { class: "rating-range", hidden: true },
       h("label", {}, "Rating from", rangeMin), h("label", {}, "to", rangeMax));
+    const showClock = () => {
+      const { value } = clockFields.read();
+      const note = clockNote(value);
+      clockLine.hidden = !note;
+      clockLine.textContent = note || "";
+    };
+    clock.addEventListener("input", showClock);
+    clock.addEventListener("change", showClock);
 
     const describeOpponent = () => {
       const kind = this.kindOf(kindSelect.value);
@@ -135,7 +146,7 @@ class Lobby {
     const showKind = () => {
       const kind = this.kindOf(kindSelect.value);
       summary.replaceChildren(kind.summary || "", " ",
-        h("a", { href: `#/rules/${kind.kind}` }, "Rules"));
+        h("a", { href: `#/rules/${kind.kind}`, class: "nav-link" }, `Rules of ${kind.title}`));
       options.show(kind.options);
       const chosen = opponent.value;
       fill(opponent,
@@ -150,6 +161,7 @@ class Lobby {
       describeOpponent();
       clockFields = timeControlFields(kind.time_controls, kind.default_time_control);
       fill(clock, h("legend", {}, "Clock"), clockFields.el);
+      showClock();
     };
     kindSelect.addEventListener("change", showKind);
     opponent.addEventListener("change", describeOpponent);
@@ -158,7 +170,7 @@ class Lobby {
     fill(this.form,
       this.account ? h("p", { class: "muted" }, "Playing as ", h("strong", {}, this.account.username))
         : h("label", {}, "Your name", name),
-      h("label", {}, "Game", kindSelect), summary,
+      h("label", {}, "Game", kindSelect), summary, clockLine,
       options.el,
       h("label", {}, "Opponent", opponent), opponentLine, challengeLine, ratedLine, rangeLine,
       h("label", {}, "First to move", first),
@@ -177,7 +189,7 @@ class Lobby {
         errors.push("Please give the username of the player to challenge.");
       }
       if (errors.length) {
-        showAlert(this.alert, errors.join(" "));
+        showRefusal(submit, errors.join(" "));
         return;
       }
       if (!this.account) storage.setPlayerName(player);
@@ -193,7 +205,7 @@ class Lobby {
                      first: first.value === "random" ? "random" : Number(first.value),
                      time_control: tc.value };
       if (!ratedLine.hidden) body.rated = rated.checked;
-      const response = await submitting(submit, this.alert, () => api.create(body));
+      const response = await submitting(submit, null, () => api.create(body));
       if (!response) return;
       const tokens = response.data.tokens || {};
       // signed in, the account plays its own seat: only a second seat on this device has a token
@@ -279,6 +291,7 @@ class Lobby {
       return h("li", { class: ["game-row", this.myTurn(g) && "my-turn"], dataset: { game: g.id } },
         h("a", { href: `#/game/${g.id}` }, h("strong", {}, this.titleOf(g.kind)), ` vs ${opponents}`),
         h("span", { class: "turn" }, statusLine(g, mine)),
+        g.status !== "finished" ? clockBadge(g.time_control, true) : null,
         h("span", { class: "muted" }, ago(g.updated_at)),
         g.status === "finished" && stored ? forget : null);
     })));
@@ -292,14 +305,14 @@ class Lobby {
   renderChallenges({ incoming, outgoing }) {
     const row = (g, who, ...rest) => h("li", { class: "game-row", dataset: { game: g.id } },
       h("a", { href: `#/game/${g.id}` }, h("strong", {}, this.titleOf(g.kind)), who),
-      h("span", { class: "muted" }, timeControlText(g.time_control)), ...rest);
+      clockBadge(g.time_control), ...rest);
     fill(this.incomingList, incoming.length ? h("ul", {}, incoming.map((g) => {
       const from = g.seats.find((s) => !s.open);
       return row(g, ` from ${from?.player || from?.name || "someone"}`,
         h("span", { class: "muted" }, ago(g.created_at)),
-        h("span", { class: "answer" },
-          h("button", { type: "button", class: "primary", onclick: () => this.answer(api.accept, g) }, "Accept"),
-          h("button", { type: "button", onclick: () => this.answer(api.decline, g) }, "Decline")));
+        h("span", { class: "answer", "data-refusal-row": true },
+          h("button", { type: "button", class: "primary", onclick: (e) => this.answer(api.accept, g, e.currentTarget) }, "Accept"),
+          h("button", { type: "button", onclick: (e) => this.answer(api.decline, g, e.currentTarget) }, "Decline")));
     })) : h("p", { class: "muted" }, "None right now."));
     fill(this.outgoingList, outgoing.length ? h("ul", {}, outgoing.map((g) =>
       row(g, ` to ${invitee(g) || "someone"}`, h("span", { class: "turn" }, "Waiting for an answer"))))
@@ -307,13 +320,12 @@ class Lobby {
   }
 
   /** Accept (and open the game) or decline a challenge. */
-  async answer(call, game) {
+  async answer(call, game, button) {
     try {
       const response = await call(game.id);
-      showAlert(this.alert, null);
       if (call === api.accept) location.hash = `#/game/${response.data.id}`;
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
     }
     this.challengesPoller.now();
     this.gamesPoller.now();
@@ -332,17 +344,16 @@ class Lobby {
           ` with ${host?.name || "someone"}`,
           host?.rating ? h("span", { class: "seat-rating muted" }, ` (${ratingText(host.rating)})`) : null),
         g.rated ? h("span", { class: "tag" }, range ? `rated · ${range.min}–${range.max}` : "rated") : null,
-        h("span", { class: "muted" }, timeControlText(g.time_control)),
+        clockBadge(g.time_control),
         h("span", { class: "muted" }, ago(g.created_at)),
-        h("button", { type: "button", onclick: () => this.join(g) }, "Join"));
+        h("button", { type: "button", onclick: (e) => this.join(g, e.currentTarget) }, "Join"));
     })));
   }
 
-  async join(game) {
-    const name = this.account?.username || this.nameInput.value.trim();
+  async join(game, button) {
+    const name = this.account?.username || this.nameInput?.value.trim();
     if (!name) {
-      showAlert(this.alert, "Please give your name first.");
-      this.nameInput.focus();
+      showRefusal(button, "Please give your name first (at the top of New game).");
       return;
     }
     if (!this.account) storage.setPlayerName(name);
@@ -352,8 +363,16 @@ class Lobby {
       if (this.account) await claimStoredGames();
       location.hash = `#/game/${game.id}`;
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
       this.loadLists();
     }
   }
+}
+
+/** A list row's clock: plain for none or days a move, marked when a fast clock runs (only
+ *  then shown at all when `onlyFast`). */
+function clockBadge(tc, onlyFast = false) {
+  const fast = tc && (tc.type === "byoyomi" || tc.type === "fischer");
+  if (onlyFast && !fast) return null;
+  return h("span", { class: fast ? "clock-badge" : "muted" }, timeControlText(tc));
 }

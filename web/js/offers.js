@@ -16,7 +16,8 @@ const WORDS = {
 };
 
 export class OffersPanel {
-  /** `act(kind, seat, action)` sends "offer"/"accept"/"decline" or "ask"/"grant"/"refuse". */
+  /** `act(kind, seat, action, button)` sends "offer"/"accept"/"decline" or "ask"/"grant"/"refuse"
+   *  (a refusal shows beside `button`). */
   constructor({ act }) {
     this.act = act;
     this.el = h("div", { class: "offers" });
@@ -47,7 +48,7 @@ export class OffersPanel {
       if (seat === null || !mine.includes(seat)) return null;
       const who = mine.length > 1 ? ` (${seatName(game, seat)})` : "";
       return h("button", { type: "button", class: `offer-${kind}`,
-                           onclick: () => this.act(kind, seat, kind === "draw" ? "offer" : "ask") },
+                           onclick: (e) => this.act(kind, seat, kind === "draw" ? "offer" : "ask", e.currentTarget) },
         `${words.ask}${who}`);
     }
     const answerer = 1 - offered;
@@ -55,10 +56,10 @@ export class OffersPanel {
       return h("div", { class: ["offer", `offer-${kind}`], role: "group" },
         h("p", {}, `${seatName(game, offered)} ${words.asked}.`),
         h("button", { type: "button", class: "primary",
-                      onclick: () => this.act(kind, answerer, kind === "draw" ? "accept" : "grant") },
+                      onclick: (e) => this.act(kind, answerer, kind === "draw" ? "accept" : "grant", e.currentTarget) },
           words.yes),
         h("button", { type: "button",
-                      onclick: () => this.act(kind, answerer, kind === "draw" ? "decline" : "refuse") },
+                      onclick: (e) => this.act(kind, answerer, kind === "draw" ? "decline" : "refuse", e.currentTarget) },
           words.no));
     }
     return h("p", { class: ["offer", `offer-${kind}`, "muted"] },

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { boxPlots, histogram, num, pct, rateBars, splitBar, wilson } from "./charts.js";
-import { alertBox, fill, h, showAlert, submitting } from "./dom.js";
+import { alertBox, fill, h, showAlert, showRefusal, submitting } from "./dom.js";
 import { ago } from "./format.js";
 import { optionsFieldset } from "./options.js";
 import { followBatch } from "./poller.js";
@@ -209,10 +209,10 @@ class PlaytestsView {
         body.seed = Number(seedText);
       }
       if (errors.length) {
-        showAlert(this.alert, errors.join(" "));
+        showRefusal(submit, errors.join(" "));
         return;
       }
-      const id = await submitting(submit, this.alert, () => startPlaytest(body));
+      const id = await submitting(submit, null, () => startPlaytest(body));
       if (id) location.hash = `#/playtest/${id}`;
     };
   }
@@ -343,7 +343,7 @@ class PlaytestView {
       const response = await api.cancelPlaytest(this.id, token);
       this.apply(response.data);
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
     }
     this.poller.now();
   }
@@ -358,7 +358,7 @@ class PlaytestView {
         budget_s: p.budget_s, chunk_games: p.chunk_games, samples: p.samples });
       location.hash = `#/playtest/${id}`;
     } catch (err) {
-      showAlert(this.alert, err.message);
+      showRefusal(button, err.message);
       button.disabled = false;
     }
   }

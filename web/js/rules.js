@@ -31,6 +31,25 @@ export function mountRules(root, slug) {
   }).catch(() => {});
   api.rules(slug).then((rules) => {
     body.innerHTML = rules.html;  // the server escapes any HTML in the Markdown
+    boxLongTables(body);
   }).catch((err) => fill(body, h("p", { class: "muted" }, err.message)));
   return {};
+}
+
+const LONG_TABLE_ROWS = 12;
+
+/** A long table (Factor/Multiple's results for n = 2 to 200) scrolls in a box of its own instead
+ *  of making the page metres long; a box that scrolls is reachable by keyboard, and named. */
+function boxLongTables(body) {
+  for (const wrap of body.querySelectorAll(".table-wrap")) {
+    const table = wrap.querySelector("table");
+    if (table.rows.length > LONG_TABLE_ROWS) wrap.classList.add("long");
+    if (wrap.classList.contains("long") || wrap.scrollWidth > wrap.clientWidth) {
+      let heading = wrap.previousElementSibling;
+      while (heading && !/^H[2-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+      Object.assign(wrap, { tabIndex: 0 });
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", `Table${heading ? `: ${heading.textContent}` : ""}`);
+    }
+  }
 }

@@ -1,7 +1,10 @@
 // What every board shares: the pending-move bar, a keyboard cursor and clicks on grids, board
-// pictures.
+// pictures that zoom, and reading the legal-moves listing.
 
-import { h, s } from "../dom.js";
+import { h, s, showRefusal } from "../dom.js";
+
+/** Touch targets at least this big (CSS px) need no zoom; the stylesheet's --touch. */
+const TOUCH_PX = 44;
 
 /**
  * The bar under a board that says what the pending move is and plays it.
@@ -13,18 +16,73 @@ export function actionBar(onPlay, onClear) {
   const play = h("button", { class: "primary", type: "button", disabled: true,
                              onclick: () => pending && onPlay(pending) }, "Play");
   const clear = h("button", { type: "button", onclick: onClear }, "Clear");
-  const el = h("div", { class: "action-bar" }, label, h("span", { class: "buttons" }, clear, play));
+  // a refusal of the move shows right under this bar (game.js, showRefusal)
+  const el = h("div", { class: "action-bar", "data-refusal-row": true },
+    label, h("span", { class: "buttons" }, clear, play));
   return {
     el,
-    /** Show `text`; `move` (or null) is what Play sends. */
+    /** Show `text`; `move` (or null) is what Play sends: only a move the listing holds. */
     set(text, move = null) {
       label.textContent = text;
+      // a new move picked: the refusal of an earlier one no longer applies
+      if (move && JSON.stringify(move) !== JSON.stringify(pending)) showRefusal(el, null);
       pending = move;
       play.disabled = !move;
     },
     get pending() { return pending; },
     show(visible) { el.hidden = !visible; },
   };
+}
+
+/**
+ * Whether the legal-moves listing `legal` holds `move`: an entry equal to it in each of
+ * `fields` (all of the move's by default). The listing is the server's word on what is legal;
+ * a board never decides that from its own copy of the rules.
+ */
+export function listed(legal, move, fields = Object.keys(move)) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  return Boolean(legal?.moves.some((entry) => fields.every((f) => same(entry[f], move[f]))));
+}
+
+/** The hint while the legal moves of this turn are on their way (Play stays disabled). */
+export const LOADING_LEGAL = "Loading the legal moves…";
+
+/**
+ * A board picture in a frame (the board's container, marked `data-board`) that zooms: at fit
+ * size the picture is as wide as the page allows; when its smallest target (`target` viewBox
+ * units) is then under 44 px, a "Zoom in" button shows it at 44 px a target, scrolling inside
+ * the frame (pinch-zoom works as well). Call `refresh()` after changing the viewBox.
+ */
+export function zoomFrame(svg, target, label) {
+  let zoomed = false;
+  const frame = h("div", { class: "board-frame", "data-board": true }, svg);
+  const button = h("button", { type: "button", class: "zoom", "aria-pressed": "false", hidden: true,
+                               onclick: () => { zoomed = !zoomed; refresh(true); } }, "Zoom in");
+  const el = h("div", { class: "board-zoom" }, h("div", { class: "zoom-bar" }, button), frame);
+  let fit = null;  // CSS px per viewBox unit at fit size, as last drawn unzoomed
+  function refresh(recentre = false) {
+    const { width, height } = svg.viewBox.baseVal;
+    if (!width) return;
+    if (!frame.classList.contains("zoomed") && svg.clientWidth) {
+      fit = Math.min(svg.clientWidth / width, svg.clientHeight / height);
+    }
+    if (fit === null) return;  // not laid out yet: the frame's resize calls again
+    const small = fit * target < TOUCH_PX;
+    button.hidden = !small;
+    const on = small && zoomed;
+    button.textContent = on ? "Fit to screen" : "Zoom in";
+    button.setAttribute("aria-pressed", String(on));
+    button.setAttribute("aria-label", on ? `Fit the ${label} to the screen` : `Zoom in on the ${label}`);
+    frame.classList.toggle("zoomed", on);
+    svg.style.width = on ? `${Math.ceil((width * TOUCH_PX) / target)}px` : "";
+    if (on && recentre) {
+      frame.scrollLeft = (frame.scrollWidth - frame.clientWidth) / 2;
+      frame.scrollTop = (frame.scrollHeight - frame.clientHeight) / 2;
+    }
+  }
+  const observer = new ResizeObserver(() => (frame.isConnected ? refresh() : observer.disconnect()));
+  observer.observe(frame);
+  return { el, refresh };
 }
 
 /**

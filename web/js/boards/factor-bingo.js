@@ -3,7 +3,7 @@
 
 import { fill, h, s } from "../dom.js";
 import { seatName } from "../format.js";
-import { actionBar, boardSvg, seatDot } from "./common.js";
+import { actionBar, boardSvg, listed, LOADING_LEGAL, seatDot, zoomFrame } from "./common.js";
 
 const SIDE = 5;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
@@ -30,13 +30,6 @@ function completeLines(board, called) {
   return LINES.filter((line) => line.every(([r, c]) => called.has(board[r][c])));
 }
 
-/** What may be called now: uncalled divisors and multiples of the current number, else any. */
-function callable(state) {
-  const left = state.numbers.filter((n) => n !== state.start && !state.called.includes(n));
-  const near = left.filter((n) => state.current % n === 0 || n % state.current === 0);
-  return new Set(near.length ? near : left);
-}
-
 export function create({ root, submit }) {
   let view = null;
   let letter = null;
@@ -48,8 +41,9 @@ export function create({ root, submit }) {
   const info = h("p", { class: "board-info" });
   const hint = h("p", { class: "muted hint" });
   const bar = actionBar(play, clear);
-  const controls = h("div", {}, hint, bar.el);
-  fill(root, h("div", { class: "fb" }, info, svg, numbers, controls));
+  const controls = h("div", { class: "board-controls" }, hint, bar.el);
+  const zoom = zoomFrame(svg, 0.94, "boards");
+  fill(root, h("div", { class: "fb" }, info, zoom.el, numbers, controls));
 
   svg.addEventListener("click", (event) => {
     const cell = event.target.closest("[data-value]");
@@ -92,31 +86,30 @@ export function create({ root, submit }) {
     if (await submit(move)) clear();
   }
 
-  /** The numbers the mover may pick now. */
+  /** The numbers the mover may pick now, from the legal moves (none while they load). */
   function legalNumbers() {
-    const { state, legal } = view;
-    if (legal) return new Set(legal.moves.map((m) => m.number));
-    if (state.phase === "filling") return new Set(state.unused);
-    return state.phase === "start" ? new Set(state.unused) : callable(state);
+    return new Set((view.legal?.moves || []).map((m) => m.number));
   }
 
   function pendingMove() {
     const { phase } = view.state;
+    if (!view.legal) return LOADING_LEGAL;
+    const checked = (move) => (listed(view.legal, move) ? move : "That is not a legal move now: pick again.");
     if (phase === "filling") {
       if (letter === null && number === null) return "Pick a letter on either board and a number below.";
       if (letter === null) return `Now pick a letter for ${number}.`;
       if (number === null) return `Now pick a number for ${letter}.`;
-      return { type: "fill", letter, number };
+      return checked({ type: "fill", letter, number });
     }
-    if (phase === "start") return number === null ? "Pick the starting number from the five unused ones." : { type: "start", number };
-    return number === null ? "Pick a highlighted number to call." : { type: "call", number };
+    if (phase === "start") return number === null ? "Pick the starting number from the five unused ones." : checked({ type: "start", number });
+    return number === null ? "Pick a highlighted number to call." : checked({ type: "call", number });
   }
 
   function renderBoards() {
     const { game, state, seat, last } = view;
     const called = new Set(state.called);
     const gray = new Set(state.gray.map(([r, c]) => `${r},${c}`));
-    const hot = state.phase === "calling" && view.game.status === "active" ? callable(state) : new Set();
+    const hot = state.phase === "calling" && seat !== null ? legalNumbers() : new Set();
     const parts = state.boards.map((board, b) => {
       const x0 = b * (SIDE + GAP);
       const cells = board.flatMap((row, r) => row.map((value, c) => {
@@ -142,6 +135,7 @@ export function create({ root, submit }) {
       return [title, cells, lines];
     });
     fill(svg, parts);
+    zoom.refresh();
     svg.setAttribute("aria-label", `Factor Bingo boards. ${state.boards.map((board, b) => `${seatName(game, b)}: `
       + board.map((row) => row.join(" ")).join(", ")).join(". ")}.`);
   }
@@ -151,7 +145,6 @@ export function create({ root, submit }) {
     const called = new Set(state.called);
     const onBoards = new Set(state.numbers.filter((n) => !state.unused.includes(n)));
     const legal = seat === null ? new Set() : legalNumbers();
-    const hot = state.phase === "calling" ? callable(state) : new Set();
     if (numbers.childElementCount !== state.numbers.length) {
       fill(numbers, state.numbers.map((n) => h("button", { type: "button", dataset: { n } }, n)));
     }
@@ -159,7 +152,7 @@ export function create({ root, submit }) {
       const n = Number(button.dataset.n);
       const used = state.phase !== "calling" && onBoards.has(n);
       button.className = [used && "used", called.has(n) && "called", n === state.current && "current",
-        (legal.has(n) || (seat === null && hot.has(n) && view.game.status === "active")) && "legal"].filter(Boolean).join(" ");
+        legal.has(n) && "legal"].filter(Boolean).join(" ");
       button.disabled = seat === null || !legal.has(n);
       button.setAttribute("aria-pressed", String(n === number));
       button.title = called.has(n) ? "called" : used ? "on the boards" : state.unused.includes(n) && state.phase !== "filling" ? "not on the boards" : "";

@@ -4,7 +4,11 @@
 import * as api from "../api.js";
 import { fill, h, s } from "../dom.js";
 import { seatName } from "../format.js";
-import { actionBar } from "./common.js";
+import { actionBar, listed, LOADING_LEGAL } from "./common.js";
+
+// Above this many numbers, drawing every factor-multiple edge turns the circle into a grey disc:
+// the circle then shows only the edges of the number last said (and of the one picked).
+const ALL_EDGES_UP_TO = 60;
 
 export function describe(move) {
   return move.type === "say" ? `says ${move.number}` : move.type;
@@ -17,15 +21,26 @@ const point = (k, n, r = R) => {
   return [r * Math.cos(angle), -r * Math.sin(angle)];
 };
 
+const segment = (a, b, n) => {
+  const [x0, y0] = point(a, n);
+  const [x1, y1] = point(b, n);
+  return `M${x0.toFixed(4)} ${y0.toFixed(4)}L${x1.toFixed(4)} ${y1.toFixed(4)}`;
+};
+
 /** One SVG path with an edge between every pair of numbers where one divides the other. */
 function edgesPath(n) {
   const parts = [];
   for (let k = 1; k <= n / 2; k += 1) {
-    const [x0, y0] = point(k, n);
-    for (let m = 2 * k; m <= n; m += k) {
-      const [x1, y1] = point(m, n);
-      parts.push(`M${x0.toFixed(4)} ${y0.toFixed(4)}L${x1.toFixed(4)} ${y1.toFixed(4)}`);
-    }
+    for (let m = 2 * k; m <= n; m += k) parts.push(segment(k, m, n));
+  }
+  return parts.join("");
+}
+
+/** The edges from `k` to each of its factors and multiples up to n (the divisibility picture). */
+function edgesOf(k, n) {
+  const parts = [];
+  for (let d = 1; d <= n; d += 1) {
+    if (d !== k && (k % d === 0 || d % k === 0)) parts.push(segment(k, d, n));
   }
   return parts.join("");
 }
@@ -36,18 +51,21 @@ export function create({ root, submit, gameId }) {
   let analysis = null;  // {ply, data} or {ply, message}
   let drawnN = null;
 
+  // a picture only: numbers are picked in the grid (the circle's dots are far too small to tap)
   const svg = s("svg", { viewBox: "-1.2 -1.2 2.4 2.4", class: "board fm-circle", role: "img" });
   const edges = s("path", { class: "fm-edges" });
+  const near = s("path", { class: "fm-edges near" });
   const path = s("polyline", { class: "fm-path" });
   const vertices = s("g", {});
   const labels = s("g", { class: "fm-labels" });
-  svg.append(s("circle", { cx: 0, cy: 0, r: R, class: "fm-ring" }), edges, path, vertices, labels);
+  svg.append(s("circle", { cx: 0, cy: 0, r: R, class: "fm-ring" }), edges, near, path, vertices, labels);
 
-  const grid = h("div", { class: "fm-grid", role: "group", "aria-label": "Numbers" });
+  const grid = h("div", { class: "fm-grid", role: "group", "aria-label": "Numbers", "data-board": true });
   const input = h("input", { type: "number", inputmode: "numeric", min: 1, class: "fm-input",
                              "aria-label": "Number to say", placeholder: "Type a number" });
   const bar = actionBar(play, () => choose(null));
-  const sayRow = h("div", { class: "fm-say" }, h("label", {}, "Say ", input), bar.el);
+  const sayRow = h("div", { class: "fm-say board-controls" }, h("label", {}, "Say ", input), bar.el);
+  const reasons = new Map();  // "ply:number" -> the server's reason a number cannot be said
   const analysisBox = h("div", { class: "fm-analysis" });
   const info = h("p", { class: "board-info" });
   fill(root, h("div", { class: "fm" }, info, h("div", { class: "fm-views" }, svg, grid),
@@ -63,10 +81,6 @@ export function create({ root, submit, gameId }) {
   grid.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-n]");
     if (button) choose(Number(button.dataset.n));
-  });
-  svg.addEventListener("click", (event) => {
-    const dot = event.target.closest("[data-n]");
-    if (dot && view?.seat !== null) choose(Number(dot.dataset.n));
   });
 
   async function play(move) {
@@ -91,7 +105,8 @@ export function create({ root, submit, gameId }) {
   function drawCircle(n) {
     if (drawnN === n) return;
     drawnN = n;
-    edges.setAttribute("d", edgesPath(n));
+    edges.setAttribute("d", n <= ALL_EDGES_UP_TO ? edgesPath(n) : "");
+    svg.classList.toggle("sparse", n > ALL_EDGES_UP_TO);
     const r = Math.min(0.03, 2.2 / n);
     fill(vertices, Array.from({ length: n }, (_, i) => {
       const [cx, cy] = point(i + 1, n);
@@ -117,6 +132,8 @@ export function create({ root, submit, gameId }) {
     const playing = seat !== null;
 
     path.setAttribute("points", state.said.map((k) => point(k, n).join(",")).join(" "));
+    near.setAttribute("d", n <= ALL_EDGES_UP_TO ? ""
+      : [state.current, chosen].filter((k) => k !== null && k <= n).map((k) => edgesOf(k, n)).join(""));
     for (const dot of vertices.children) {
       const k = Number(dot.dataset.n);
       dot.setAttribute("class", ["fm-vertex", saidBy.has(k) && `said seat${saidBy.get(k)}`,
@@ -144,18 +161,35 @@ export function create({ root, submit, gameId }) {
     }
 
     const current = state.current;
-    info.textContent = current === null
-      ? `Numbers 1 to ${n}.${state.even_start ? " The first number must be even." : ""}`
-      : `Last said: ${current} (by ${seatName(game, saidBy.get(current))}). `
-        + "Say a factor or a multiple of it that nobody has said.";
+    const over = game.status === "finished" && view.live;
+    info.textContent = over
+      ? `Game over after ${state.said.length} numbers${current === null ? "" : `; the last said was ${current}`}.`
+      : current === null
+        ? `Numbers 1 to ${n}.${state.even_start ? " The first number must be even." : ""}`
+        : `Last said: ${current} (by ${seatName(game, saidBy.get(current))}). `
+          + "Say a factor or a multiple of it that nobody has said.";
     sayRow.hidden = !playing;
     input.max = n;
-    if (chosen !== null && playing) {
-      bar.set(`Say ${chosen}`, { type: "say", number: chosen });
-    } else {
-      bar.set(playing ? "Pick a number." : "");
-    }
+    if (!playing) bar.set("");
+    else if (!view.legal) bar.set(LOADING_LEGAL);
+    else if (chosen === null) bar.set("Pick a highlighted number.");
+    else if (listed(view.legal, { type: "say", number: chosen })) bar.set(`Say ${chosen}`, { type: "say", number: chosen });
+    else bar.set(reasonFor(chosen));
     renderAnalysis();
+  }
+
+  /** Why `k` cannot be said now, in the server's words (asked for once, then remembered). */
+  function reasonFor(k) {
+    const key = `${view.ply}:${k}`;
+    if (reasons.has(key)) return reasons.get(key);
+    const fallback = `${k} cannot be said now: pick a highlighted number.`;
+    reasons.set(key, fallback);
+    api.checkMove(gameId, { type: "say", number: k }).then((answer) => {
+      if (!answer.note) return;
+      reasons.set(key, `${answer.note} Pick a highlighted number.`);
+      render();
+    }).catch(() => {});
+    return fallback;
   }
 
   /** The server shows perfect play once the game is over, or at any time in a game with a bot. */

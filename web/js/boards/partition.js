@@ -3,7 +3,7 @@
 
 import { fill, h, s } from "../dom.js";
 import { seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, seatDot } from "./common.js";
+import { actionBar, boardSvg, LOADING_LEGAL, seatDot, zoomFrame } from "./common.js";
 
 const ROWS = 6;
 const COLS = 6;
@@ -28,6 +28,13 @@ function neighbours(hex) {
 const NEIGHBOURS = Array.from({ length: HEXES }, (_, hex) => neighbours(hex));
 const EDGES = NEIGHBOURS.flatMap((ns, a) => ns.filter((b) => a < b).map((b) => [a, b]));
 const edgeKey = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
+const ROW_NAMES = "ABCDEF";
+/** A hex as the board's margins name it: its row's letter and its column's number ("C4"). The
+ *  API's hex ids (0 to 35, row by row) never show. */
+export const hexName = (hex) => `${ROW_NAMES[Math.floor(hex / COLS)]}${(hex % COLS) + 1}`;
+const between = ([a, b]) => `${hexName(a)} and ${hexName(b)}`;
+const HIT = 0.82;  // an edge's touch target, a square this many units a side across its middle
+const MARGIN = 0.75;  // room for the row letters and column numbers
 
 function centre(hex) {
   const r = Math.floor(hex / COLS);
@@ -79,9 +86,9 @@ function splitBy(edge, region, sticks) {
 
 export function describe(move) {
   switch (move.type) {
-    case "stick": return `stick on ${move.edge.join("–")}${move.close !== undefined ? `, closing the part with hex ${move.close}` : ""}`;
-    case "claim": return `claims the disc on hex ${move.hex}`;
-    case "subdivide": return `subdivides on ${move.edge.join("–")}`;
+    case "stick": return `stick between ${between(move.edge)}${move.close !== undefined ? `, closing the part with ${hexName(move.close)}` : ""}`;
+    case "claim": return `claims the disc on ${hexName(move.hex)}`;
+    case "subdivide": return `subdivides between ${between(move.edge)}`;
     default: return move.type;
   }
 }
@@ -101,15 +108,16 @@ export function create({ root, submit }) {
   let close = null;      // the hex naming the part to close on an equal split
   let cursor = 0;
 
-  const svg = boardSvg(`-0.15 -0.15 ${W * 6.5 + 0.3} 9.8`, "Partition board",
+  const svg = boardSvg(`${-MARGIN} ${-MARGIN} ${W * 6.5 + 0.15 + MARGIN} ${9.65 + MARGIN}`, "Partition board",
     "Arrow keys move between hexes, Enter selects a hex; Enter on a neighbour then selects the edge between them. Escape clears.");
   const seats = h("div", { class: "side-by-side" });
   const info = h("p", { class: "board-info" });
   const choice = h("div", { class: "inline-form", hidden: true });
   const hint = h("p", { class: "muted hint" });
   const bar = actionBar(play, clear);
-  const controls = h("div", {}, hint, choice, bar.el);
-  fill(root, h("div", { class: "pt" }, info, seats, svg, controls));
+  const controls = h("div", { class: "board-controls" }, hint, choice, bar.el);
+  const zoom = zoomFrame(svg, HIT, "board");
+  fill(root, h("div", { class: "pt" }, info, seats, zoom.el, controls));
 
   svg.addEventListener("click", (event) => {
     if (view?.seat === null) return;
@@ -179,9 +187,10 @@ export function create({ root, submit }) {
     return (view.legal?.moves || []).filter((m) => m.edge && edgeKey(...m.edge) === key);
   }
 
-  /** The move the selection makes, or a sentence saying what to do. */
+  /** The move the selection makes (one the listing holds), or a sentence saying what to do. */
   function pendingMove() {
     const { state, legal } = view;
+    if (!legal) return LOADING_LEGAL;
     if (edge) {
       const options = edgeMoves(edge);
       if (options.length > 1) {
@@ -189,23 +198,22 @@ export function create({ root, submit }) {
           : options.find((m) => m.close === close);
       }
       if (options.length === 1) return options[0];
-      if (legal) return `No stick can go on ${edge.join("–")} now.`;
-      const inOpen = openRegion().has(edge[0]) && openRegion().has(edge[1]);
-      return { type: inOpen ? "stick" : "subdivide", edge };
+      return `No stick can go between ${between(edge)} now.`;
     }
     if (hex !== null) {
-      if (legal?.moves.some((m) => m.type === "claim" && m.hex === hex)) return { type: "claim", hex };
-      if (openRegion().has(hex)) return `Hex ${hex} is in the open region: tap an edge for a stick, or a neighbouring hex.`;
-      if (state.colours[hex] === null) return `The disc on hex ${hex} is gone: tap an edge, or a neighbouring hex.`;
+      const name = hexName(hex);
+      if (legal.moves.some((m) => m.type === "claim" && m.hex === hex)) return { type: "claim", hex };
+      if (openRegion().has(hex)) return `${name} is in the open region: tap an edge for a stick, or a neighbouring hex.`;
+      if (state.colours[hex] === null) return `The disc on ${name} is gone: tap an edge, or a neighbouring hex.`;
       return `You cannot claim ${state.colours[hex]} now: tap an edge, or a neighbouring hex.`;
     }
     return "Tap an edge for a stick or a subdivision, or a disc in a closed region to claim its colour.";
   }
 
   function moveText(move) {
-    if (move.type === "claim") return `Claim ${view.state.colours[move.hex]} (hex ${move.hex})`;
-    if (move.type === "subdivide") return `Subdivide on ${move.edge.join("–")}`;
-    return `Stick on ${move.edge.join("–")}${move.close !== undefined ? `, closing hex ${move.close}'s part` : ""}`;
+    if (move.type === "claim") return `Claim ${view.state.colours[move.hex]} (${hexName(move.hex)})`;
+    if (move.type === "subdivide") return `Subdivide between ${between(move.edge)}`;
+    return `Stick between ${between(move.edge)}${move.close !== undefined ? `, closing ${hexName(move.close)}'s part` : ""}`;
   }
 
   function renderChoice() {
@@ -217,7 +225,7 @@ export function create({ root, submit }) {
       const size = parts.find((part) => part.has(m.close)).size;
       return h("button", { type: "button", "aria-pressed": String(close === m.close),
                            onclick: () => { close = m.close; render(); } },
-        `the part with hex ${m.close} (${size} hexes)`);
+        `the part with ${hexName(m.close)} (${size} hexes)`);
     }));
   }
 
@@ -228,7 +236,7 @@ export function create({ root, submit }) {
       const regions = projected.filter((o) => o.owner === seat).length;
       return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"],
                         "data-seat": seat },
-        h("h3", {}, seatMark(seat), ` ${seatName(game, seat)}`),
+        h("h2", {}, seatMark(seat), ` ${seatName(game, seat)}`),
         h("div", { class: "stats" },
           h("span", {}, "Colours ", state.claimed[seat].length
             ? state.claimed[seat].map((col) => [h("span", { class: "swatch", style: `background:${COLOUR_FILL[col]}` }), `${col} `])
@@ -246,21 +254,23 @@ export function create({ root, submit }) {
   }
 
   function renderBoard() {
-    const { state, seat, last } = view;
+    const { state, seat, recent } = view;
     const closedOf = new Map();
     state.regions.forEach((reg, i) => reg.hexes.forEach((x) => closedOf.set(x, reg.closed ? i : -1)));
     const marked = [0, 1].map((s2) => new Set(state.claimed[s2]));
     const legalEdges = new Set((view.legal?.moves || []).filter((m) => m.edge).map((m) => edgeKey(...m.edge)));
     const stickSet = sticks();
     const part = edge && close !== null ? splitBy(edge, openRegion(), stickSet)?.find((p) => p.has(close)) : null;
-    const lastEdge = last?.move.edge ? edgeKey(...last.move.edge) : null;
+    // every action of the last turn (up to three) is marked, not only its last
+    const lastEdges = new Set(recent.filter((m) => m.move.edge).map((m) => edgeKey(...m.move.edge)));
+    const lastClaims = new Set(recent.filter((m) => m.move.type === "claim").map((m) => m.move.hex));
     const hexes = Array.from({ length: HEXES }, (_, x) => {
       const [cx, cy] = centre(x);
       const colour = state.colours[x];
       const marker = [0, 1].find((s2) => colour && marked[s2].has(colour));
       return s("g", { dataset: { hex: x }, "data-colour": colour, "data-closed": closedOf.get(x) >= 0 },
         s("polygon", { points: corners(x), class: ["pt-hex", closedOf.get(x) >= 0 && "closed",
-          part?.has(x) && "part-a", (x === hex) && "selected"] }),
+          part?.has(x) && "part-a", (x === hex) && "selected", lastClaims.has(x) && "last"] }),
         colour ? s("circle", { cx, cy, r: 0.5, class: "pt-disc", fill: COLOUR_FILL[colour] })
           : s("circle", { cx, cy, r: 0.42, class: "pt-disc taken" }),
         colour ? s("text", { x: cx, y: cy + 0.02, class: "pt-letter" }, colour[0].toUpperCase()) : null,
@@ -273,16 +283,34 @@ export function create({ root, submit }) {
         : seatDot(owner, cx - 0.62, cy - 0.32, 0.16);
     });
     const stickLines = state.sticks.map(([a, b]) => s("line", { ...side(a, b), "data-stick": edgeKey(a, b),
-      class: ["pt-stick", lastEdge === edgeKey(a, b) && "last"] }));
+      class: ["pt-stick", lastEdges.has(edgeKey(a, b)) && "last"] }));
     const hits = seat === null ? [] : EDGES.filter(([a, b]) => !stickSet.has(edgeKey(a, b))
-      && (legalEdges.has(edgeKey(a, b)) || !view.legal)).map(([a, b]) => s("line", { ...side(a, b),
-      class: ["pt-edge", edge && edgeKey(...edge) === edgeKey(a, b) && "selected"], dataset: { edge: `${a}-${b}` } }));
+      && legalEdges.has(edgeKey(a, b))).map(([a, b]) => edgeTarget(a, b));
     const [kx, ky] = centre(cursor);
-    fill(svg, hexes, stickLines, owned, hits,
+    fill(svg, axes(), hexes, stickLines, owned, hits,
       s("circle", { cx: kx, cy: ky, r: 0.8, class: "cursor", "stroke-width": 0.08 }));
+    zoom.refresh();
     const colour = state.colours[cursor];
-    svg.setAttribute("aria-label", `Partition board. Cursor on hex ${cursor}, ${colour || "no disc"}, `
+    svg.setAttribute("aria-label", `Partition board. Cursor on ${hexName(cursor)}, ${colour || "no disc"}, `
       + `${closedOf.get(cursor) >= 0 ? "closed" : "open"} region.`);
+  }
+
+  /** An edge's touch target: a square across its middle (turned with it), and its line. */
+  function edgeTarget(a, b) {
+    const seg = side(a, b);
+    const [mx, my] = [(seg.x1 + seg.x2) / 2, (seg.y1 + seg.y2) / 2];
+    const angle = (Math.atan2(seg.y2 - seg.y1, seg.x2 - seg.x1) * 180) / Math.PI;
+    const selected = edge && edgeKey(...edge) === edgeKey(a, b);
+    return s("g", { class: ["pt-edge", selected && "selected"], dataset: { edge: `${a}-${b}` } },
+      s("rect", { x: mx - HIT / 2, y: my - HIT / 2, width: HIT, height: HIT, class: "pt-edge-hit",
+                  transform: `rotate(${angle.toFixed(2)} ${mx.toFixed(3)} ${my.toFixed(3)})` }),
+      s("line", { ...seg, class: "pt-edge-line" }));
+  }
+
+  /** The row letters down the left and the column numbers along the top, naming the hexes. */
+  function axes() {
+    return [...Array.from({ length: ROWS }, (_, r) => s("text", { x: -MARGIN / 2, y: centre(r * COLS)[1], class: "pd-axis" }, ROW_NAMES[r])),
+      ...Array.from({ length: COLS }, (_, c) => s("text", { x: centre(c)[0], y: -MARGIN / 2 + 0.1, class: "pd-axis" }, c + 1))];
   }
 
   function render() {

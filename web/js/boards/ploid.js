@@ -2,7 +2,7 @@
 
 import { fill, h, s } from "../dom.js";
 import { cellName, SEAT_COLOUR, seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, cellClicks, gridKeys } from "./common.js";
+import { actionBar, boardSvg, cellClicks, gridKeys, listed, LOADING_LEGAL, zoomFrame } from "./common.js";
 
 export function describe(move) {
   if (move.type === "pass") return "passes (no legal placement)";
@@ -46,8 +46,9 @@ export function create({ root, submit }) {
   const info = h("p", { class: "board-info" });
   const hint = h("p", { class: "muted hint" });
   const bar = actionBar(play, clear);
-  const controls = h("div", {}, hint, bar.el);
-  fill(root, h("div", { class: "ploid" }, hands, info, svg, controls));
+  const controls = h("div", { class: "board-controls" }, hint, bar.el);
+  const zoom = zoomFrame(svg, 0.94, "board");
+  fill(root, h("div", { class: "ploid" }, hands, info, zoom.el, controls));
 
   const keys = gridKeys(svg, () => view.state.rows, () => view.state.cols, {
     onMove: () => render(),
@@ -89,12 +90,9 @@ export function create({ root, submit }) {
     if (await submit(move)) clear();
   }
 
-  /** The pieces the mover may place now (from the legal moves, else from the hand). */
+  /** The pieces the mover may place now, from the legal moves (none while they load). */
   function allowedPieces() {
-    const { state, seat, legal } = view;
-    if (legal) return new Set(legal.moves.map((m) => m.piece));
-    const hand = state.hands[seat];
-    return new Set(hand.numbers.length ? hand.numbers : hand.blanks ? ["blank"] : []);
+    return new Set((view.legal?.moves || []).map((m) => m.piece));
   }
 
   function legalCells() {
@@ -102,6 +100,7 @@ export function create({ root, submit }) {
   }
 
   function pendingMove() {
+    if (!view.legal) return LOADING_LEGAL;
     const allowed = allowedPieces();
     if (!allowed.size) return "You have no piece to place.";
     if (piece === null) {
@@ -109,8 +108,11 @@ export function create({ root, submit }) {
       return `Pick a piece from your hand${banned && !allowed.has(banned) && view.state.hands[view.seat].numbers.includes(banned)
         ? ` (not the ${banned} your opponent just placed)` : ""}, then tap a cell.`;
     }
-    if (!target) return `Tap a highlighted cell for your ${piece === "blank" ? "blank" : piece}.`;
-    return { type: "place", row: target[0], col: target[1], piece };
+    const name = piece === "blank" ? "blank" : piece;
+    if (!target) return `Tap a highlighted cell for your ${name}.`;
+    const move = { type: "place", row: target[0], col: target[1], piece };
+    return listed(view.legal, move) ? move
+      : `Your ${name} cannot go on ${cellName(...target)}: tap a highlighted cell.`;
   }
 
   function renderHands() {
@@ -125,7 +127,7 @@ export function create({ root, submit }) {
         : h("span", { class: "chip" }, label));
       return h("div", { class: ["panel", game.status === "active" && game.to_move === i && "to-move"],
                         "data-seat": i },
-        h("h3", {}, seatMark(i), ` ${seatName(game, i)} (${SEAT_COLOUR[i]}): ${state.placed[i]} placed`),
+        h("h2", {}, seatMark(i), ` ${seatName(game, i)} (${SEAT_COLOUR[i]}): ${state.placed[i]} placed`),
         h("div", { class: "chips", role: mine ? "group" : null, "aria-label": mine ? "Your hand" : null },
           hand.numbers.map((k) => item(k, String(k))),
           hand.blanks ? item("blank", `blank ×${hand.blanks}`) : null,
@@ -138,6 +140,7 @@ export function create({ root, submit }) {
     const { rows, cols, board } = state;
     const pad = 0.5;
     svg.setAttribute("viewBox", `${-pad} ${-pad} ${cols + pad} ${rows + pad}`);
+    zoom.refresh();
     const open = seat !== null && piece !== null ? legalCells() : new Set();
     const lastKey = last?.move.type === "place" ? `${last.move.row},${last.move.col}` : null;
     const all = groups(board);

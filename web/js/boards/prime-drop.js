@@ -1,9 +1,10 @@
 // Prime Drop: the grid, both piles, a single drop or a double down, and a challenge made by
 // selecting a run from one end to the other (either direction) and typing a factor.
 
+import * as api from "../api.js";
 import { fill, h, s } from "../dom.js";
 import { cellName, seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, cellClicks, gridKeys, lineCells } from "./common.js";
+import { actionBar, boardSvg, cellClicks, gridKeys, lineCells, listed, LOADING_LEGAL, zoomFrame } from "./common.js";
 
 const DIGITS = "0123456789";
 
@@ -39,16 +40,19 @@ function isNumber(board, from, to) {
   return !filled(r0 - dr, c0 - dc) && !filled(r1 + dr, c1 + dc);
 }
 
-export function create({ root, submit }) {
+export function create({ root, submit, gameId }) {
   let view = null;
   let mode = "drop";
   let digit = null;
   let pending = [];       // tiles {row, col, digit|null} of a drop or double down
   let ends = [];          // the challenge's [from] or [from, to]
+  // the listing leaves double downs out: the server's answer for each one asked about, by its JSON
+  const doubles = new Map();
 
   const svg = boardSvg("0 0 1 1", "Prime Drop board",
     "Arrow keys move, a digit key picks a tile, Enter places it or marks a challenge end, Escape clears.");
   const piles = h("div", { class: "side-by-side" });
+  const myPile = h("div", {});  // the acting seat's pile, beside Play
   const challengeNote = h("p", { class: "note", hidden: true });
   const modeButtons = Object.fromEntries([["drop", "Drop"], ["double", "Double down"], ["challenge", "Challenge"]]
     .map(([key, label]) => [key, h("button", { type: "button", "aria-pressed": "false",
@@ -63,8 +67,9 @@ export function create({ root, submit }) {
     h("label", {}, "Number ", numberPick), reverse, h("label", {}, "Factor ", factor));
   const hint = h("p", { class: "muted hint" });
   const bar = actionBar(play, clear);
-  const controls = h("div", {}, modes, hint, challengeForm, bar.el);
-  fill(root, h("div", { class: "pd" }, piles, challengeNote, svg, controls));
+  const controls = h("div", { class: "board-controls" }, modes, myPile, hint, challengeForm, bar.el);
+  const zoom = zoomFrame(svg, 0.94, "board");
+  fill(root, h("div", { class: "pd" }, piles, challengeNote, zoom.el, controls));
 
   const keys = gridKeys(svg, () => view.state.size, () => view.state.size, {
     onMove: () => render(),
@@ -142,12 +147,17 @@ export function create({ root, submit }) {
     }
   }
 
-  /** The move the selection makes, or a sentence saying what is missing. */
+  /** The move the selection makes when the server lists it (or, for a double down, says it is
+   *  legal), or a sentence saying what is missing. */
   function pendingMove() {
-    const hand = view.state.piles[view.seat];
+    const { legal } = view;
+    if (!legal) return LOADING_LEGAL;
     if (mode === "challenge") {
       if (ends.length === 0) return "Tap one end of a number, then the other end (tap a lone tile twice).";
       if (ends.length === 1) return "Now tap the other end of the number (the same tile for a lone tile).";
+      if (!listed(legal, { type: "challenge", from: ends[0], to: ends[1] })) {
+        return "That is not a number on the board: tap both ends of one line of tiles, or a lone tile twice.";
+      }
       const f = Number(factor.value);
       if (!factor.value || !Number.isInteger(f)) return "Type the factor you propose.";
       return { type: "challenge", from: ends[0], to: ends[1], factor: f };
@@ -158,10 +168,23 @@ export function create({ root, submit }) {
         : `Tap an empty cell for your ${digit}${need === 2 ? ` (${pending.length + 1} of 2)` : ""}.`;
     }
     if (pending.some((t) => t.digit === null)) return "Pick a digit for the tile marked ?.";
-    const used = {};
-    for (const t of pending) used[t.digit] = (used[t.digit] || 0) + 1;
-    if (Object.entries(used).some(([d, n]) => hand[d] < n)) return "Your pile does not hold those tiles.";
-    return mode === "drop" ? { type: "drop", ...pending[0] } : { type: "double", tiles: pending };
+    if (mode === "drop") {
+      const move = { type: "drop", ...pending[0] };
+      return listed(legal, move) ? move : `Your ${move.digit} cannot go on ${cellName(move.row, move.col)} now.`;
+    }
+    return checkedDouble({ type: "double", tiles: pending.map((t) => ({ ...t })) });
+  }
+
+  /** A double down the server said is legal, else why not (asked once per double down). */
+  function checkedDouble(move) {
+    const key = `${view.ply}:${JSON.stringify(move)}`;
+    const answer = doubles.get(key);
+    if (answer) return answer.moves ? (answer.moves.length ? move : answer.note) : "Checking this double down…";
+    doubles.set(key, {});
+    api.checkMove(gameId, move).then((listing) => doubles.set(key, listing))
+      .catch((err) => doubles.set(key, { moves: [], note: err.message }))
+      .finally(() => render());
+    return "Checking this double down…";
   }
 
   function moveText(move) {
@@ -175,9 +198,9 @@ export function create({ root, submit }) {
 
   function renderPiles() {
     const { game, state, seat } = view;
-    fill(piles, [0, 1].map((i) => h("div", {
+    const panels = [0, 1].map((i) => h("div", {
       class: ["panel", game.to_move === i && game.status === "active" && "to-move"], "data-seat": i },
-      h("h3", {}, seatMark(i), ` ${seatName(game, i)}: ${state.tiles_left[i]} tiles`),
+      h("h2", {}, seatMark(i), ` ${seatName(game, i)}: ${state.tiles_left[i]} tiles`),
       h("div", { class: "chips", role: seat === i ? "group" : null,
                  "aria-label": seat === i ? "Your pile: pick a digit" : null },
         [...DIGITS].map((d) => {
@@ -189,16 +212,23 @@ export function create({ root, submit }) {
           return h("button", { type: "button", class: "chip", disabled: n === 0 || mode === "challenge",
                                "aria-pressed": String(digit === Number(d)), dataset: { digit: d }, "data-count": n,
                                onclick: () => pickDigit(Number(d)) }, d, h("span", { class: "count" }, `×${n}`));
-        })))));
+        }))));
+    // the acting seat's pile sits with Play, so a digit, the board and Play are all in reach
+    fill(piles, panels.filter((_, i) => i !== seat));
+    fill(myPile, seat === null ? null : panels[seat]);
   }
 
   function renderChallengeNote() {
-    const { game, state, last } = view;
+    const { game, state, last, mine } = view;
     const lc = state.last_challenge;
     const fresh = lc && last?.move.type === "challenge";
     challengeNote.hidden = !lc;
     if (!lc) return;
-    challengeNote.className = `note ${fresh ? (lc.success ? "good" : "bad") : ""}`;
+    // good or bad news for the one seat this browser plays: a challenge that worked is bad news
+    // for the player whose tiles went back
+    const forMe = mine.length === 1 && (lc.seat === mine[0]) === lc.success;
+    const tone = !fresh || mine.length !== 1 ? "" : forMe ? "good" : "bad";
+    challengeNote.className = `note ${tone}`;
     challengeNote.textContent = `${fresh ? "Last move" : "Last challenge"}: ${seatName(game, lc.seat)} challenged `
       + `${lc.value} with ${lc.factor}: ${lc.success
         ? `success, ${lc.tiles === 1 ? "its tile goes" : `its ${lc.tiles} tiles go`} to ${seatName(game, 1 - lc.seat)}'s pile.`
@@ -210,13 +240,14 @@ export function create({ root, submit }) {
     const n = state.size;
     const pad = 0.6;
     svg.setAttribute("viewBox", `${-pad} ${-pad} ${n + pad} ${n + pad}`);
+    zoom.refresh();
     const pendingAt = new Map(pending.map((t) => [`${t.row},${t.col}`, t]));
     const run = new Set(ends.length === 2 ? lineCells(...ends).map(String) : ends.map(String));
     const lastTiles = new Set(last?.move.type === "drop" ? [`${last.move.row},${last.move.col}`]
       : last?.move.type === "double" ? last.move.tiles.map((t) => `${t.row},${t.col}`) : []);
     const gone = last?.move.type === "challenge" && state.last_challenge?.success
       ? lineCells(last.move.from, last.move.to) : [];
-    const dropOk = new Set(seat !== null && legal && digit !== null && mode !== "challenge"
+    const dropOk = new Set(seat !== null && legal && digit !== null && mode === "drop"
       ? legal.moves.filter((m) => m.type === "drop" && m.digit === digit).map((m) => `${m.row},${m.col}`) : []);
     const cursor = keys.get();
     const cells = [];
