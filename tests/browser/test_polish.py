@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 
 import pytest
 import requests
@@ -268,7 +269,8 @@ def test_touch_targets_on_a_phone_and_a_desktop(kind, open_page, live_server):
     assert under(sizes(desktop)["board"] + sizes(desktop)["controls"], MINIMUM) == []
 
 
-@pytest.mark.parametrize("path", ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/signin"])
+@pytest.mark.parametrize("path", ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests",
+                                  "/#/sweeps", "/#/leaderboard/ploid", "/#/signin"])
 def test_controls_outside_boards_are_a_thumb_wide_on_a_phone(path, open_page):
     page = open_page(path)
     page.wait_for_selector("main#view :is(form, ul, .markdown):visible")
@@ -512,7 +514,8 @@ def test_static_files_carry_validators_and_cache_control(live_server):
 
 # ---------------------------------------------------------------- axe-core
 
-PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/signin", *[f"game:{k}" for k in KINDS]]
+PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/sweeps",
+         "/#/leaderboard/ploid", "/#/signin", *[f"game:{k}" for k in KINDS]]
 
 
 def serious_violations(page) -> list:
@@ -629,3 +632,35 @@ def test_other_pages_load_no_board_and_no_playtest_code(path, open_page):
     page.wait_for_selector("main#view :is(form, .markdown > *):visible")
     page.wait_for_load_state("networkidle")
     assert not [s for s in scripts if s.startswith("boards/") or s in ("playtests.js", "charts.js", "game.js")], scripts
+
+
+# ---------------------------------------------------------------- signed in: the same floor
+
+def signed_in_page(new_page, path: str, viewport: str, scheme: str, account: dict):
+    page = new_page("/static/favicon.svg", VIEWPORTS[viewport], scheme)
+    page.evaluate("([username, token]) => localStorage.setItem('postplay.account', "
+                  "JSON.stringify({ username, token }))", [account["account"]["username"],
+                                                             account["token"]])
+    page.goto(path)
+    return page
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_signed_in_pages_keep_the_sizes_and_pass_axe(scheme, new_page, live_server):
+    # what only a signed-in player sees: the notices menu, the rated and range choices, the
+    # chat, draw and takeback buttons of a game of theirs, and the vacation switch
+    name = f"pol_{uuid.uuid4().hex[:8]}"
+    account = requests.post(f"{live_server}/api/v1/accounts", timeout=10, json={
+        "username": name, "password": "a long enough password"}).json()
+    auth = {"Authorization": f"Bearer {account['token']}"}
+    game = requests.post(f"{live_server}/api/v1/games", timeout=10, headers=auth, json={
+        "kind": "factor-multiple", "seats": [{"me": True}, {"bot": "greedy"}], "first": 0,
+        "time_control": {"type": "correspondence", "days_per_move": 3}}).json()
+    for path, ready in ((f"/#/game/{game['id']}", ".chat-form:visible"), ("/#/", "section.mine"),
+                        (f"/#/player/{name}", ".vacation-switch:visible")):
+        page = signed_in_page(new_page, path, "phone", scheme, account)
+        page.wait_for_selector(ready)
+        page.wait_for_timeout(300)
+        assert under(sizes(page)["controls"], TOUCH) == [], path
+        assert serious_violations(page) == [], path
+        shot(page, f"signed-in-{path.split('/')[1] or 'lobby'}-{scheme}")
