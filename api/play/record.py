@@ -29,6 +29,7 @@ class Reason(str, enum.Enum):
     RESIGN = "resign"
     TIME = "time"
     TIMEOUT_RULE = "timeout-rule"
+    REPETITION = "repetition"
     ABORTED = "aborted"
 
 

@@ -30,6 +30,7 @@ const REASONS = {
   resign: ({ loser }) => `${loser} resigned.`,
   time: ({ loser }) => `${loser} ran out of time.`,
   "timeout-rule": ({ winner }) => `By the timeout rule: ${winner} held fewer tiles for enough turns in a row.`,
+  repetition: ({ winner }) => `The same position arose a third time, and ${winner} held fewer tiles.`,
 };
 
 /** The result as a headline and a reason: {headline, detail}. */
@@ -47,6 +48,9 @@ export function resultText(game, mine) {
     return { headline: "Game aborted", detail: game.ply === 0
       ? "The first move never came before the clock ran out."
       : `Two bots played ${game.ply} moves without an end in sight, so the server stopped the game.` };
+  }
+  if (winner === null && reason === "repetition") {
+    return { headline: "Draw", detail: "The same position arose a third time, with equal tile counts." };
   }
   if (winner === null) return { headline: `Draw${score}`, detail: `Equal ${reason === "bingo" ? "lines" : "scores"}.` };
   const name = seatName(game, winner);
