@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz bench ladders openapi check-openapi clean
+.PHONY: run test fuzz bench ladders ploid-book openapi check-openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,10 +30,18 @@ bench: $(STAMP)
 ladders: $(STAMP)
 	$(PY) -m tests.benchmarks bench_ladders
 
+# the perfect Ploid bot's opening book for n = 3, made by the solver (about a minute of CPU)
+ploid-book: $(STAMP)
+	$(PY) -m api.bots.ploid_book 3
+
 openapi: $(STAMP)
 	$(VENV)/bin/postplay openapi
 
-check-openapi: $(STAMP)
+check-# the perfect Ploid bot's opening book for n = 3, made by the solver (about a minute of CPU)
+ploid-book: $(STAMP)
+	$(PY) -m api.bots.ploid_book 3
+
+openapi: $(STAMP)
 	$(VENV)/bin/postplay openapi --check
 
 clean:

@@ -12,6 +12,8 @@ from typing import Callable
 from api.games.base import Move, State
 
 BotFn = Callable[[State, random.Random, float], Move]
+# why a bot cannot play a game with these (checked) options, or None where it can
+OfferedFn = Callable[[dict], str | None]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,6 +21,10 @@ class BotLevel:
     level: str
     line: str
     choose: BotFn
+    offered: OfferedFn | None = None  # None: every game of its kind
+    # whether it accepts a draw offer in a position: a perfect bot, where its solver proves the
+    # position drawn (RULES.md, "Draw by agreement"); None: it declines every offer
+    draw_judge: Callable[[State], bool] | None = None
 
 
 BOTS: dict[str, dict[str, BotLevel]] = {}
@@ -26,14 +32,17 @@ BOTS: dict[str, dict[str, BotLevel]] = {}
 DEFAULT_BUDGET_S = 1.0
 
 
-def bot(slug: str, level: str, line: str) -> Callable[[BotFn], BotFn]:
-    """Register `fn(state, rng, budget_s) -> Move` as the `level` bot of game `slug`."""
+def bot(slug: str, level: str, line: str, offered: OfferedFn | None = None,
+        draw_judge: Callable[[State], bool] | None = None) -> Callable[[BotFn], BotFn]:
+    """Register `fn(state, rng, budget_s) -> Move` as the `level` bot of game `slug`; `offered`
+    says which games it may play (default all), `draw_judge` which draw offers it accepts
+    (default none)."""
 
     def register(fn: BotFn) -> BotFn:
         levels = BOTS.setdefault(slug, {})
         if level in levels:
             raise ValueError(f"bot {slug}/{level} is already registered")
-        levels[level] = BotLevel(level, line, fn)
+        levels[level] = BotLevel(level, line, fn, offered, draw_judge)
         return fn
 
     return register
@@ -66,6 +75,23 @@ def analyser(slug: str, quick: Callable[[State], bool]):
 
 def levels(slug: str) -> dict[str, BotLevel]:
     return BOTS.get(slug, {})
+
+
+def unavailable(slug: str, level: str, options: dict) -> str | None:
+    """Why the `level` bot cannot take a seat in a game of `slug` with these checked options (a
+    sentence a player reads), or None when it can."""
+    known = levels(slug)
+    if level not in known:
+        return f"There is no bot {level!r}; the bots are {', '.join(known) or 'none yet'}."
+    offered = known[level].offered
+    return None if offered is None else offered(options)
+
+
+def accepts_draw(state: State, level: str) -> bool:
+    """Whether the `level` bot, asked in `state`, accepts a draw offer: only a perfect bot in a
+    position its solver proves drawn; every other bot declines."""
+    judge = BOTS[state.game.slug][level].draw_judge
+    return judge is not None and not state.is_over() and judge(state)
 
 
 def choose_move(state: State, level: str, rng: random.Random,

@@ -1,4 +1,5 @@
-"""Ploid bots: random, a one-move judge of room, a selective search, and the exact solver.
+"""Ploid bots: random, a one-move judge of room, a selective search, and the exact solver
+(with its opening book, api/bots/ploid_book.py, where a fresh solve would take too long).
 
 Medium and advanced judge a position by *prospect*: pieces placed plus the room left, each group
 growing up to its limit into the empty cells nearest it; then by *territory*: the empty cells
@@ -11,13 +12,16 @@ import functools
 import random
 import time
 
+from api.bots import ploid_book
 from api.bots.base import bot
 from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
 from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
                              placements)
 
 SLUG = "ploid"
-PERFECT_MAX_N = 3  # the largest board the solver proves within minutes (seeds/ploid.md)
+# the largest board the perfect bot plays: n = 2 solves at once, n = 3 with the opening book
+# (beyond its book a fresh solve takes hundredths of a second); n = 4 is not solved
+PERFECT_MAX_N = 3
 ENDGAME_EMPTIES = 9  # advanced solves exactly once this few cells are empty (if time allows)
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
@@ -58,18 +62,48 @@ def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
     return place_move(state, *choice)
 
 
-@bot(SLUG, "perfect", f"Plays perfectly wherever its solver finishes within the think budget "
-                      f"(boards up to n = {PERFECT_MAX_N}: every n = 2 position, n = 3 once a "
-                      f"few pieces are down); otherwise it plays as advanced.")
+def perfect_offered(options: dict) -> str | None:
+    if options["n"] <= PERFECT_MAX_N:
+        return None
+    return (f"The perfect bot plays Ploid only up to n = {PERFECT_MAX_N}: larger boards are not "
+            f"solved.")
+
+
+def proven_value(state: PloidState) -> int:
+    """The mover's final margin under perfect play: from the book where it holds the position
+    (or, with the bot's opponent to move, every reply), else solved (fast past the book)."""
+    if state.is_over():
+        return margin(state.board, state.mover)
+    if (forced := state.forced_move()) is not None:
+        return -proven_value(state.apply(forced))
+    book = ploid_book.load(state.n)
+    if book is not None and book.covers(state):
+        if (entry := book.entry(state)) is not None:
+            return entry[0]
+        replies = [book.entry(state.apply(place_move(state, *p)))
+                   for p in state.legal_placements()]
+        if all(replies):
+            return max(-value for value, _ in replies)
+    return solver_for(state.n).value(state)
+
+
+def proven_drawn(state: PloidState) -> bool:
+    """The perfect bot's answer to a draw offer: yes when the solver proves the position drawn."""
+    return state.n <= PERFECT_MAX_N and proven_value(state) == 0
+
+
+@bot(SLUG, "perfect", f"Plays perfectly: never loses a position the solver proves drawn or won "
+                      f"(boards up to n = {PERFECT_MAX_N}; the 3 x 4 board's openings come from "
+                      f"a book the solver made). Accepts a draw offer only in a drawn position.",
+     offered=perfect_offered, draw_judge=proven_drawn)
 def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
-    if state.n <= PERFECT_MAX_N:
-        try:
-            deadline = time.perf_counter() + 0.5 * budget_s
-            _, best = solver_for(state.n).best_placements(state, deadline)
-            return place_move(state, *rng.choice(best))
-        except SolveTimeout:
-            budget_s *= 0.5  # half the budget is spent: the search gets the rest
-    return advanced(state, rng, budget_s)
+    """A placement that keeps the solver's value: the book's where it has the position, else
+    solved to the end whatever the budget (on the boards it is offered, that takes at most
+    hundredths of a second past the book), so no deadline ever makes it guess."""
+    book = ploid_book.load(state.n)
+    entry = book.entry(state) if book is not None and book.covers(state) else None
+    _, best = entry if entry is not None else solver_for(state.n).best_placements(state)
+    return place_move(state, *rng.choice(best))
 
 
 # The search's plan: (depth, moves looked at per position), deepened while time remains.

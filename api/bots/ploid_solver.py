@@ -48,6 +48,14 @@ class Solver:
         value = self._search(state.board, state.mover, state.last_number, -1, 1)
         return (value > 0) - (value < 0)
 
+    def compare(self, state: PloidState, target: int, deadline: float | None = None) -> int:
+        """-1, 0 or 1 as the mover's value is below, equal to or above `target`: a search with
+        the window (target - 1, target + 1), which proves that much far faster than the value."""
+        self.deadline = deadline
+        value = self._search(state.board, state.mover, state.last_number, target - 1,
+                             target + 1)
+        return (value > target) - (value < target)
+
     def best_placements(self, state: PloidState,
                         deadline: float | None = None) -> tuple[int, list[tuple[int, int]]]:
         """The value and every (cell index, value) placement that keeps it."""
