@@ -33,6 +33,6 @@ def bot_move(game_id: str, ply: int) -> bool:
     return service.play_bot_move(*_store(), game_id, ply, budget, ply_limit=limit) is not None
 
 
-def analyse(game_id: str, ply: int) -> bool:
-    """Compute and cache the analysis of `game_id` at `ply`."""
-    return analysis.compute_on_worker(_store()[0], game_id, ply)
+def analyse(game_id: str, ply: int, whole_game: bool = False) -> bool:
+    """Compute and cache the analysis of `game_id` at `ply`, or of every move up to it."""
+    return analysis.compute_on_worker(_store()[0], game_id, ply, whole_game)

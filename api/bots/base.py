@@ -6,6 +6,7 @@ one entry point the worker and the playtests use.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from typing import Callable
 
@@ -50,27 +51,36 @@ def bot(slug: str, level: str, line: str, offered: OfferedFn | None = None,
 
 @dataclasses.dataclass(frozen=True)
 class Analyser:
-    """Perfect-play verdicts for a game's positions: `analyse(state)` gives
-    `{"to_move_wins": bool, "moves": [{"move": {...}, "wins": bool}, ...]}`; `quick(state)` says
-    whether that is cheap enough (well under 100 ms) to compute inside a web request."""
+    """A game's analysis of a position that is not over and has no forced move:
+    `analyse(state, rng, budget_s)` gives at least `{"exact": bool, "value": -1..1, "best":
+    move}`: the value for the seat to move (1 a win, -1 a loss) and its best move, exact where
+    the game's solver decides the position, else the strongest bot's estimate within
+    `budget_s`; a solver adds its details (Factor/Multiple: every move's verdict). `quick(state)`
+    says whether it is cheap enough (well under 100 ms) to compute inside a web request."""
 
-    analyse: Callable[[State], dict]
+    analyse: Callable[[State, random.Random, float], dict]
     quick: Callable[[State], bool]
 
 
 ANALYSERS: dict[str, Analyser] = {}
 
 
-def analyser(slug: str, quick: Callable[[State], bool]):
-    """Register `fn(state) -> dict` as game `slug`'s perfect-play analysis."""
+def analyser(slug: str, quick: Callable[[State], bool] = lambda state: False):
+    """Register `fn(state, rng, budget_s) -> dict` as game `slug`'s analysis (see Analyser)."""
 
-    def register(fn: Callable[[State], dict]) -> Callable[[State], dict]:
+    def register(fn: Callable[[State, random.Random, float], dict]):
         if slug in ANALYSERS:
             raise ValueError(f"an analyser for {slug!r} is already registered")
         ANALYSERS[slug] = Analyser(fn, quick)
         return fn
 
     return register
+
+
+def estimate(score: float, scale: float, best: Move) -> dict:
+    """A bot's judgement as an analysis: `score` in the bot's own units (`scale` of them read as
+    a clear lead, about 0.76) squashed onto -1..1, and its best move."""
+    return {"exact": False, "value": round(math.tanh(score / scale), 3), "best": best.to_dict()}
 
 
 def levels(slug: str) -> dict[str, BotLevel]:

@@ -19,8 +19,8 @@ import itertools
 import random
 import time
 
-from api.bots.base import bot
-from api.bots.search import mcts
+from api.bots.base import analyser, bot
+from api.bots.search import mcts, mcts_scored
 from api.games.factor_bingo import (LETTERS, LINES, NUMBERS, Call, FactorBingoState, Fill, Start,
                                     line_masks, number_mask)
 
@@ -72,6 +72,26 @@ def advanced(state: FactorBingoState, rng: random.Random, budget_s: float):
                            if not card.proved_losing(used, i, state.mover))
             return Call(NUMBERS[card.careful_call(used, unproved or options, state.mover, rng)])
     return mcts(state, rng, budget_s, moves=_search_moves, playout=_playout)
+
+
+@analyser(SLUG)
+def estimate_position(state: FactorBingoState, rng: random.Random, budget_s: float) -> dict:
+    """Exact in the calling phase where the solve finishes within the budget (always with 12
+    or fewer numbers left); else the advanced bot's tree search and its mean result."""
+    if state.phase == "calling":
+        card, used, current = _position(state)
+        try:
+            win = card.winning_call(used, current, state.mover,
+                                    deadline=time.perf_counter() + budget_s)
+            best = win if win is not None else card.careful_call(
+                used, card.choices(used, current), state.mover, rng)
+            return {"exact": True, "value": 1 if win is not None else -1,
+                    "best": Call(NUMBERS[best]).to_dict()}
+        except TimeoutError:
+            pass
+    move, mean = mcts_scored(state, rng, budget_s, moves=_search_moves, playout=_playout)
+    return {"exact": False, "value": 0.0 if mean is None else round(2 * mean - 1, 3),
+            "best": move.to_dict()}
 
 
 @dataclasses.dataclass(frozen=True)

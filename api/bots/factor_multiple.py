@@ -13,7 +13,14 @@ SLUG = "factor-multiple"
 # worst, so larger boards go to the worker); tests/benchmarks/bench_fm_solver.py has the figures.
 QUICK_ANALYSIS_N = 200
 
-analyser(SLUG, quick=lambda state: state.n <= QUICK_ANALYSIS_N)(analyse)
+
+@analyser(SLUG, quick=lambda state: state.n <= QUICK_ANALYSIS_N)
+def analysis(state: FactorMultipleState, rng: random.Random, budget_s: float) -> dict:
+    """The solver's verdicts (exact at any n): every move's, and a winning one as the best."""
+    verdicts = analyse(state)
+    best = next((m for m in verdicts["moves"] if m["wins"]), verdicts["moves"][0])
+    return {"exact": True, "value": 1 if verdicts["to_move_wins"] else -1,
+            "best": best["move"], **verdicts}
 
 
 @bot(SLUG, "random", "Says any legal number.")

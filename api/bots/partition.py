@@ -13,7 +13,7 @@ import functools
 import random
 import time
 
-from api.bots.base import bot
+from api.bots.base import analyser, bot, estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
                                  MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, hexes_of)
@@ -25,6 +25,7 @@ OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open regi
 BEAM = 10               # partial turns the advanced bot keeps at each action
 REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
+MARGIN_SCALE = 3.0      # an estimate reads a projected lead of this many points as a clear one
 
 
 @bot(SLUG, "beginner", "Takes closing points in reach, otherwise plays a quiet stick.")
@@ -48,18 +49,32 @@ def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
 @bot(SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
      "double-dip closures that score now and again at the end.")
 def advanced(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
+    return advanced_choice(state, rng, budget_s)[0]
+
+
+@analyser(SLUG)
+def estimate_position(state: PartitionState, rng: random.Random, budget_s: float) -> dict:
+    """The advanced bot's estimate: its action and the projected final margin it leads to."""
+    move, margin = advanced_choice(state, rng, budget_s)
+    return estimate(margin, MARGIN_SCALE, move)
+
+
+def advanced_choice(state: PartitionState, rng: random.Random,
+                    budget_s: float) -> tuple[Move, float]:
+    """The advanced bot's action and its value: the projected final margin after the rest of
+    the turn and the opponent's greedy reply."""
     deadline = time.perf_counter() + 0.9 * budget_s
     me = state.turn
     turns = plan_turns(state, rng, deadline)
-    best_move, best_value = turns[0][1], float("-inf")
-    for value, first, end in turns[:REPLIES]:
+    best_value, best_move, _ = turns[0]
+    for k, (value, first, end) in enumerate(turns[:REPLIES]):
         if time.perf_counter() > deadline:
             break
         if not end.is_over():
             value = evaluate(play_turn(end, rng), me)
-        if value > best_value:
+        if k == 0 or value > best_value:
             best_move, best_value = first, value
-    return best_move
+    return best_move, best_value
 
 
 # --- search ---

@@ -13,7 +13,7 @@ import random
 import time
 
 from api.bots import ploid_book
-from api.bots.base import bot
+from api.bots.base import analyser, bot, estimate
 from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
 from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
                              placements)
@@ -25,6 +25,8 @@ PERFECT_MAX_N = 3
 ENDGAME_EMPTIES = 9  # advanced solves exactly once this few cells are empty (if time allows)
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
+SCORE_SCALE = 3 * TERRITORY_WEIGHT  # an estimate reads three pieces of prospect as a clear lead
+QUICK_PIECES = 5  # with this many pieces down a 3 x 4 solve fits in a web request
 
 
 @bot(SLUG, "beginner", "Places any legal piece.")
@@ -35,20 +37,35 @@ def beginner(state: PloidState, rng: random.Random, budget_s: float) -> Place:
 @bot(SLUG, "medium", "Keeps room under its own numbers and takes cells the opponent's groups "
                      "need, one move ahead.")
 def medium(state: PloidState, rng: random.Random, budget_s: float) -> Place:
-    scored = [(-evaluate_board(child, state.n, 1 - state.mover), rng.random(), (index, value))
-              for index, value, child in children(state.board, state.n, state.mover,
-                                                  state.last_number)]
-    return place_move(state, *max(scored)[2])
+    return place_move(state, *one_move_judgement(state, rng)[1])
+
+
+def one_move_judgement(state: PloidState, rng: random.Random) -> tuple[float, tuple[int, int]]:
+    """The placement whose position judges best for the mover, and that judgement."""
+    score, _, placement = max((-evaluate_board(child, state.n, 1 - state.mover), rng.random(),
+                               (index, value))
+                              for index, value, child in children(state.board, state.n,
+                                                                  state.mover,
+                                                                  state.last_number))
+    return score, placement
 
 
 @bot(SLUG, "advanced", "Searches a few moves ahead among the most promising ones, and plays the "
                        "endgame perfectly when it can solve it in time.")
 def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+    return place_move(state, *advanced_choice(state, rng, budget_s)[1])
+
+
+def advanced_choice(state: PloidState, rng: random.Random,
+                    budget_s: float) -> tuple[float, tuple[int, int], bool]:
+    """The advanced bot's judgement: its score for the mover (WIN per piece of final margin
+    where it solved the endgame, else the deepest search's judgement), its (cell index, value)
+    placement, and whether the score is exact."""
     deadline = time.perf_counter() + 0.9 * budget_s
     if state.board.count(0) <= ENDGAME_EMPTIES:
         try:
-            _, best = solver_for(state.n).best_placements(state, deadline)
-            return place_move(state, *rng.choice(best))
+            value, best = solver_for(state.n).best_placements(state, deadline)
+            return WIN * value, rng.choice(best), True
         except SolveTimeout:
             pass
     choice = None
@@ -57,9 +74,24 @@ def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
             choice = Search(state.n, deadline, width, rng).best(state, depth)
         except SolveTimeout:
             break
-    if choice is None:
-        return medium(state, rng, budget_s)
-    return place_move(state, *choice)
+    score, placement = choice or one_move_judgement(state, rng)  # (none: not even depth 1)
+    return score, placement, False
+
+
+@analyser(SLUG, quick=lambda state: state.n == 2 or (
+        state.n <= PERFECT_MAX_N and state.board.count(0) <= len(state.board) - QUICK_PIECES))
+def analyse_position(state: PloidState, rng: random.Random, budget_s: float) -> dict:
+    """Exact on the boards the perfect bot plays (the mover's final margin too), and in
+    endgames the solver finishes within the budget; else the advanced bot's estimate."""
+    if state.n <= PERFECT_MAX_N:
+        margin, best = perfect_placements(state)
+    else:
+        score, placement, exact = advanced_choice(state, rng, budget_s)
+        if not exact:
+            return estimate(score, SCORE_SCALE, place_move(state, *placement))
+        margin, best = round(score / WIN), [placement]
+    return {"exact": True, "value": (margin > 0) - (margin < 0), "margin": margin,
+            "best": place_move(state, *best[0]).to_dict()}
 
 
 def perfect_offered(options: dict) -> str | None:
@@ -97,13 +129,17 @@ def proven_drawn(state: PloidState) -> bool:
                       f"a book the solver made). Accepts a draw offer only in a drawn position.",
      offered=perfect_offered, draw_judge=proven_drawn)
 def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
-    """A placement that keeps the solver's value: the book's where it has the position, else
-    solved to the end whatever the budget (on the boards it is offered, that takes at most
-    hundredths of a second past the book), so no deadline ever makes it guess."""
+    return place_move(state, *rng.choice(perfect_placements(state)[1]))
+
+
+def perfect_placements(state: PloidState) -> tuple[int, list[tuple[int, int]]]:
+    """The solver's value and every (cell index, value) placement that keeps it: the book's
+    where it has the position, else solved to the end whatever the budget (on the boards the
+    perfect bot plays, that takes at most hundredths of a second past the book), so no
+    deadline ever makes it guess."""
     book = ploid_book.load(state.n)
     entry = book.entry(state) if book is not None and book.covers(state) else None
-    _, best = entry if entry is not None else solver_for(state.n).best_placements(state)
-    return place_move(state, *rng.choice(best))
+    return entry if entry is not None else solver_for(state.n).best_placements(state)
 
 
 # The search's plan: (depth, moves looked at per position), deepened while time remains.
@@ -117,7 +153,8 @@ class Search:
     def __init__(self, n: int, deadline: float, width: int, rng: random.Random):
         self.n, self.deadline, self.width, self.rng = n, deadline, width, rng
 
-    def best(self, state: PloidState, depth: int) -> tuple[int, int]:
+    def best(self, state: PloidState, depth: int) -> tuple[float, tuple[int, int]]:
+        """The best-looking placement at `depth` and its score for the mover."""
         best_score, best_move = -2 * WIN, None
         for score, (index, value, board) in self._ordered(state.board, state.mover,
                                                           state.last_number):
@@ -126,7 +163,7 @@ class Search:
                                        -2 * WIN, -best_score)
             if score > best_score:
                 best_score, best_move = score, (index, value)
-        return best_move
+        return best_score, best_move
 
     def _negamax(self, board, mover, banned, depth, alpha, beta) -> float:
         if time.perf_counter() > self.deadline:
