@@ -10,6 +10,7 @@ import { Clocks } from "./clocks.js";
 import { alertBox, fill, h, showAlert } from "./dom.js";
 import { invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import { HistoryPanel } from "./history.js";
+import { AnalysisPanel } from "./analysis.js";
 import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
 
@@ -80,6 +81,11 @@ class GameView {
       onView: (ply) => { this.viewPly = ply; this.renderBoard(); },
     });
     this.root.querySelector(".game-side").prepend(this.historyPanel.el);
+    this.analysisPanel = new AnalysisPanel({
+      gameId: this.id, onJudged: (plies) => this.historyPanel.setJudged(plies),
+      onView: (ply) => this.historyPanel.go(ply),
+    });
+    this.historyPanel.el.after(this.analysisPanel.el);
     this.clocks = new Clocks([0, 1].map(() => h("span", { class: "clock", hidden: true })),
                              () => this.poller?.now());
     this.poller = new Poller(this.id, response.etag, {
@@ -123,6 +129,7 @@ class GameView {
     this.game = game;
     this.renderHead();
     this.clocks.show(game);
+    this.analysisPanel.update(game);
     if (moved) {
       this.legal = null;
       this.loadPositions();
