@@ -17,8 +17,8 @@ import dataclasses
 import functools
 import itertools
 import random
-import time
 
+from api.bots import clock
 from api.bots.base import analyser, bot
 from api.bots.search import mcts, mcts_scored
 from api.games.factor_bingo import (LETTERS, LINES, NUMBERS, Call, FactorBingoState, Fill, Start,
@@ -65,7 +65,7 @@ def advanced(state: FactorBingoState, rng: random.Random, budget_s: float):
         # call among those not yet proved to lose (tree search with playouts did worse here).
         try:
             return Call(NUMBERS[card.solve(used, current, state.mover, rng,
-                                           deadline=time.perf_counter() + budget_s)])
+                                           deadline=clock.now() + budget_s)])
         except TimeoutError:
             options = card.choices(used, current)
             unproved = sum(1 << i for i in _bits(options)
@@ -82,7 +82,7 @@ def estimate_position(state: FactorBingoState, rng: random.Random, budget_s: flo
         card, used, current = _position(state)
         try:
             win = card.winning_call(used, current, state.mover,
-                                    deadline=time.perf_counter() + budget_s)
+                                    deadline=clock.now() + budget_s)
             best = win if win is not None else card.careful_call(
                 used, card.choices(used, current), state.mover, rng)
             return {"exact": True, "value": 1 if win is not None else -1,
@@ -167,7 +167,7 @@ class Card:
 
     def wins(self, used: int, current: int, mover: int, deadline: float | None = None) -> bool:
         """Whether the mover wins the calling phase from here under perfect play. Raises
-        TimeoutError once `deadline` (a perf_counter time) has passed; what was proved by then is
+        TimeoutError once `deadline` (a `clock.now()` time) has passed; what was proved by then is
         kept on the card for the next try."""
         if len(self.proved) > PROOF_LIMIT:  # bound a long game's memory; proofs are redone
             self.proved.clear()
@@ -179,7 +179,7 @@ class Card:
             known = proved.get(key)
             if known is not None:
                 return known
-            if deadline is not None and next(ticks) % 256 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and next(ticks) % 256 == 0 and clock.now() > deadline:
                 raise TimeoutError
             replies = []
             for i in _bits(options):

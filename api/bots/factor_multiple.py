@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import random
-import time
 
+from api.bots import clock
 from api.bots.base import analyser, bot
 from api.bots.fm_solver import Position, analyse
 from api.games.factor_multiple import FactorMultipleState, Say
@@ -49,12 +49,12 @@ def perfect_bot(state: FactorMultipleState, rng: random.Random, budget_s: float)
     winning = position.winning()
     if winning:
         return Say(_fewest(winning, position.reply_count, rng))
-    deadline = time.monotonic() + 0.8 * budget_s
+    deadline = clock.now() + 0.8 * budget_s
     hardness: dict[int, tuple[int, int]] = {}
     for k in position.moves:
         replies, winning_replies = position.opponent_replies(k)
         hardness[k] = (winning_replies, -replies)
-        if time.monotonic() > deadline:
+        if clock.now() > deadline:
             break
     return Say(_fewest(list(hardness), hardness.__getitem__, rng))
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 
+from api.bots import clock
 from api.bots.base import analyser, bot, estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
@@ -63,12 +63,12 @@ def advanced_choice(state: PartitionState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
     """The advanced bot's action and its value: the projected final margin after the rest of
     the turn and the opponent's greedy reply."""
-    deadline = time.perf_counter() + 0.9 * budget_s
+    deadline = clock.now() + 0.9 * budget_s
     me = state.turn
     turns = plan_turns(state, rng, deadline)
     best_value, best_move, _ = turns[0]
     for k, (value, first, end) in enumerate(turns[:REPLIES]):
-        if time.perf_counter() > deadline:
+        if clock.now() > deadline:
             break
         if not end.is_over():
             value = evaluate(play_turn(end, rng), me)
@@ -106,7 +106,7 @@ def plan_turns(state: PartitionState, rng: random.Random,
     while beam:
         found: dict[tuple, tuple[float, Move, PartitionState]] = {}
         for first, node in beam:
-            if found and time.perf_counter() > deadline:
+            if found and clock.now() > deadline:
                 break
             moves = node.legal_moves()
             rng.shuffle(moves)  # equal values: a random one first
@@ -114,7 +114,7 @@ def plan_turns(state: PartitionState, rng: random.Random,
                 after = node.apply(move)
                 found.setdefault(position_key(after), (evaluate(after, me), first or move, after))
         beam = []
-        out_of_time = time.perf_counter() > deadline
+        out_of_time = clock.now() > deadline
         for key, entry in sorted(found.items(), key=lambda kv: kv[1][0], reverse=True):
             if entry[2].is_over() or entry[2].turn != me or out_of_time:
                 finished.setdefault(key, entry)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 
-from api.bots import ploid_book
+from api.bots import clock, ploid_book
 from api.bots.base import analyser, bot, estimate
 from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
 from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
@@ -61,7 +60,7 @@ def advanced_choice(state: PloidState, rng: random.Random,
     """The advanced bot's judgement: its score for the mover (WIN per piece of final margin
     where it solved the endgame, else the deepest search's judgement), its (cell index, value)
     placement, and whether the score is exact."""
-    deadline = time.perf_counter() + 0.9 * budget_s
+    deadline = clock.now() + 0.9 * budget_s
     if state.board.count(0) <= ENDGAME_EMPTIES:
         try:
             value, best = solver_for(state.n).best_placements(state, deadline)
@@ -166,7 +165,7 @@ class Search:
         return best_score, best_move
 
     def _negamax(self, board, mover, banned, depth, alpha, beta) -> float:
-        if time.perf_counter() > self.deadline:
+        if clock.now() > self.deadline:
             raise SolveTimeout
         moves = self._ordered(board, mover, banned)
         if not moves:

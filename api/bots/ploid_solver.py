@@ -12,8 +12,8 @@ board seen from the mover (the mover's pieces positive), reduced over the board'
 from __future__ import annotations
 
 import sys
-import time
 
+from api.bots import clock
 from api.games.grid import flood_fill
 from api.games.ploid import (BLANK, Place, Ploid, PloidState, apply_ban, groups, hand,
                              neighbour_table, owner, piece_name, placements)
@@ -71,7 +71,7 @@ class Solver:
     def _search(self, board: tuple[int, ...], mover: int, banned: int | None, alpha: int,
                 beta: int) -> int:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % 4096 == 0 and time.perf_counter() > \
+        if self.deadline is not None and self.nodes % 4096 == 0 and clock.now() > \
                 self.deadline:
             raise SolveTimeout
         numbers, _ = hand(board, self.n, mover)
@@ -132,9 +132,9 @@ def solve_start(n: int, first_deadline: float | None = None) -> dict:
     """The start position's value and one perfect game's final counts, with the effort spent."""
     solver = Solver(n)
     state = Ploid.new({"n": n}, first=0, seed=0)
-    started = time.perf_counter()
+    started = clock.now()
     value = solver.value(state, first_deadline)
-    seconds = time.perf_counter() - started
+    seconds = clock.now() - started
     while not state.is_over():
         forced = state.forced_move()
         if forced is not None:
@@ -152,8 +152,8 @@ def prove_start(n: int, budget_s: float, report=print) -> dict:
     within `budget_s` seconds, reporting each proved opening; says how far it got."""
     solver = Solver(n)
     start = Ploid.new({"n": n}, first=0, seed=0)
-    deadline = time.perf_counter() + budget_s
-    started = time.perf_counter()
+    deadline = clock.now() + budget_s
+    started = clock.now()
     openings = {}
     for index, value in start.legal_placements():
         child = start.apply(place_move(start, index, value))
@@ -163,7 +163,7 @@ def prove_start(n: int, budget_s: float, report=print) -> dict:
         for child in openings.values():
             verdicts.append(-solver.verdict(child, deadline))
             report(f"opening {len(verdicts)}/{len(openings)}: first mover "
-                   f"{VERDICT_WORDS[verdicts[-1]]} ({time.perf_counter() - started:.0f} s, "
+                   f"{VERDICT_WORDS[verdicts[-1]]} ({clock.now() - started:.0f} s, "
                    f"{len(solver.table)} positions)")
             if verdicts[-1] == 1:
                 break  # one winning opening proves the start a first-mover win
@@ -171,7 +171,7 @@ def prove_start(n: int, budget_s: float, report=print) -> dict:
         report(f"out of time after {len(verdicts)} of {len(openings)} openings")
     done = len(verdicts) == len(openings) or 1 in verdicts
     return {"n": n, "verdict": max(verdicts) if done else None, "openings": len(openings),
-            "openings_proved": len(verdicts), "seconds": time.perf_counter() - started,
+            "openings_proved": len(verdicts), "seconds": clock.now() - started,
             "positions": len(solver.table)}
 
 

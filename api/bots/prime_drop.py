@@ -9,8 +9,8 @@ run are the hard ones to get rid of; the advanced bot lays them while safe place
 from __future__ import annotations
 
 import random
-import time
 
+from api.bots import clock
 from api.bots.base import analyser, bot, estimate
 from api.games.base import IllegalMove, Move
 from api.games.prime_drop import (EMPTY, Challenge, DoubleDown, Drop, Number, PrimeDropState,
@@ -76,7 +76,7 @@ def advanced_choice(state: PrimeDropState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
     """The advanced bot's move and its value: tiles ahead after the opponent's best reply, with
     the awkwardness of both hands (WIN for a move that wins at once)."""
-    deadline = time.perf_counter() + budget_s * 0.9
+    deadline = clock.now() + budget_s * 0.9
     if (finish := winning_lay(state)) is not None:
         return finish, WIN
     me = state.mover
@@ -90,7 +90,7 @@ def advanced_choice(state: PrimeDropState, rng: random.Random,
     candidates = [ch for ch, _ in run_challenges(state)] + lays or state.legal_moves()[:1]
     best, best_value = candidates[0], -float("inf")
     for k, move in enumerate(candidates):
-        if k and time.perf_counter() > deadline:
+        if k and clock.now() > deadline:
             break
         value = _reply_value(state.apply(move), me) + rng.random() * 1e-6
         if value > best_value:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Callable
 
+from api.bots import clock
 from api.games.base import Move, State, play_forced
 
 MovesFn = Callable[[State], list[Move]]
@@ -70,10 +70,10 @@ def mcts_scored(state: State, rng: random.Random, budget_s: float, *,
     if len(root.untried) == 1:
         return root.untried[0], None
     rng.shuffle(root.untried)
-    deadline = time.perf_counter() + budget_s
+    deadline = clock.now() + budget_s
     iterations = 0
     # at least one iteration, so that a tiny budget still yields a move
-    while ((iterations == 0 or time.perf_counter() < deadline)
+    while ((iterations == 0 or clock.now() < deadline)
            and (max_iterations is None or iterations < max_iterations)):
         iterations += 1
         node, path = root, [root]
