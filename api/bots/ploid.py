@@ -60,11 +60,12 @@ def advanced_choice(state: PloidState, rng: random.Random,
     """The advanced bot's judgement: its score for the mover (WIN per piece of final margin
     where it solved the endgame, else the deepest search's judgement), its (cell index, value)
     placement, and whether the score is exact."""
-    deadline = clock.now() + 0.9 * budget_s
+    started = clock.now()
+    deadline = started + 0.9 * budget_s
     if state.board.count(0) <= ENDGAME_EMPTIES:
-        try:
-            value, best = solver_for(state.n).best_placements(state, deadline)
-            return WIN * value, rng.choice(best), True
+        try:  # half the time at most, so that a solve that does not finish leaves the search some
+            value, best = solver_for(state.n).best_placement(state, started + 0.45 * budget_s)
+            return WIN * value, best, True
         except SolveTimeout:
             pass
     choice = None

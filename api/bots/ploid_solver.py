@@ -56,6 +56,20 @@ class Solver:
                              target + 1)
         return (value > target) - (value < target)
 
+    def best_placement(self, state: PloidState,
+                       deadline: float | None = None) -> tuple[int, tuple[int, int]]:
+        """The value and one (cell index, value) placement that keeps it, by alpha-beta at the
+        root too: the other placements are only proved no better, far faster than valuing
+        each (`best_placements`)."""
+        self.deadline = deadline
+        best, choice = -INFINITY, None
+        for index, value in state.legal_placements():
+            child = self._place(state.board, state.mover, index, value)
+            score = -self._search(child, 1 - state.mover, banned_after(value), -INFINITY, -best)
+            if score > best:
+                best, choice = score, (index, value)
+        return best, choice
+
     def best_placements(self, state: PloidState,
                         deadline: float | None = None) -> tuple[int, list[tuple[int, int]]]:
         """The value and every (cell index, value) placement that keeps it."""
