@@ -77,6 +77,26 @@ def analyser(slug: str, quick: Callable[[State], bool] = lambda state: False):
     return register
 
 
+def bot_with_estimate(slug: str, level: str, line: str, scale: float):
+    """Register a search `fn(state, rng, budget_s) -> (move, score)` twice: as the `level` bot,
+    which plays its move, and as the game's analyser, whose estimate is that score (`scale` of
+    it a clear lead). Returns the bot's function."""
+
+    def register(fn: Callable[[State, random.Random, float], tuple[Move, float]]) -> BotFn:
+        def play(state: State, rng: random.Random, budget_s: float) -> Move:
+            return fn(state, rng, budget_s)[0]
+
+        def judge(state: State, rng: random.Random, budget_s: float) -> dict:
+            move, score = fn(state, rng, budget_s)
+            return estimate(score, scale, move)
+
+        bot(slug, level, line)(play)
+        analyser(slug)(judge)
+        return play
+
+    return register
+
+
 def estimate(score: float, scale: float, best: Move) -> dict:
     """A bot's judgement as an analysis: `score` in the bot's own units (`scale` of them read as
     a clear lead, about 0.76) squashed onto -1..1, and its best move."""

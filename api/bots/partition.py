@@ -13,7 +13,7 @@ import functools
 import random
 
 from api.bots import clock
-from api.bots.base import analyser, bot, estimate
+from api.bots.base import bot, bot_with_estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
                                  MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, hexes_of)
@@ -46,19 +46,6 @@ def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
     return greedy_action(state, rng)
 
 
-@bot(SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
-     "double-dip closures that score now and again at the end.")
-def advanced(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
-    return advanced_choice(state, rng, budget_s)[0]
-
-
-@analyser(SLUG)
-def estimate_position(state: PartitionState, rng: random.Random, budget_s: float) -> dict:
-    """The advanced bot's estimate: its action and the projected final margin it leads to."""
-    move, margin = advanced_choice(state, rng, budget_s)
-    return estimate(margin, MARGIN_SCALE, move)
-
-
 def advanced_choice(state: PartitionState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
     """The advanced bot's action and its value: the projected final margin after the rest of
@@ -75,6 +62,12 @@ def advanced_choice(state: PartitionState, rng: random.Random,
         if k == 0 or value > best_value:
             best_move, best_value = first, value
     return best_move, best_value
+
+
+advanced = bot_with_estimate(
+    SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
+                      "double-dip closures that score now and again at the end.",
+    MARGIN_SCALE)(advanced_choice)
 
 
 # --- search ---

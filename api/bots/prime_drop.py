@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from api.bots import clock
-from api.bots.base import analyser, bot, estimate
+from api.bots.base import bot, bot_with_estimate
 from api.games.base import IllegalMove, Move
 from api.games.prime_drop import (EMPTY, Challenge, DoubleDown, Drop, Number, PrimeDropState,
                                   challengeable, nontrivial_factor, runs_through, touches_tile)
@@ -59,19 +59,6 @@ def medium(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move:
     return min(drops, key=lambda d: _exposure(state, [(d.row * state.size + d.col, d.digit)]))
 
 
-@bot(SLUG, "advanced", "Searches two plies of tile swing, keeping the digits that are easy to lay "
-                       "and giving its opponent the awkward ones.")
-def advanced(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move:
-    return advanced_choice(state, rng, budget_s)[0]
-
-
-@analyser(SLUG)
-def estimate_position(state: PrimeDropState, rng: random.Random, budget_s: float) -> dict:
-    """The advanced bot's estimate: its move and that move's tile swing after the best reply."""
-    move, score = advanced_choice(state, rng, budget_s)
-    return estimate(score, TILE_SCALE, move)
-
-
 def advanced_choice(state: PrimeDropState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
     """The advanced bot's move and its value: tiles ahead after the opponent's best reply, with
@@ -96,6 +83,11 @@ def advanced_choice(state: PrimeDropState, rng: random.Random,
         if value > best_value:
             best, best_value = move, value
     return best, best_value
+
+
+advanced = bot_with_estimate(
+    SLUG, "advanced", "Searches two plies of tile swing, keeping the digits that are easy to lay "
+                      "and giving its opponent the awkward ones.", TILE_SCALE)(advanced_choice)
 
 
 def run_challenges(state: PrimeDropState) -> list[tuple[Challenge, Number]]:
