@@ -20,7 +20,8 @@ clock, so a ladder measures the same bots on a busy machine as on an idle one.
     POSTPLAY_LADDER_SEED=1         the batch seed (the default)
 
 `--write` puts each game's table into its rules page (seeds/<kind>.md) between the ladder
-markers, as each game finishes, with the command that reproduces it.
+markers, as each game finishes, with the command that reproduces it: one section per run's
+settings (think time, games, pairings), so a long run at 1 s beside a short one keeps both.
 """
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ LADDER = (("advanced", "beginner"), ("advanced", "medium"), ("perfect", "advance
 OPTIONS = {("ploid", "perfect"): {"n": 3}}
 SEEDS = pathlib.Path(__file__).resolve().parents[2] / "seeds"
 BEGIN, END = "<!-- ladder: begin -->", "<!-- ladder: end -->"
+RUN = "<!-- ladder run: "  # each run's settings name its section of the page
 
 
 def pairings(kind: str) -> tuple[list[tuple[str, str, dict]], str]:
@@ -91,7 +93,8 @@ def format_rows(rows: list[dict]) -> str:
                                for i, (c, w) in enumerate(zip(line, widths))) for line in cells)
 
 
-def markdown_table(rows: list[dict], games: int, budget_s: float, seed: int) -> str:
+def markdown_table(rows: list[dict], games: int, budget_s: float, seed: int,
+                   pairs: str | None = None) -> str:
     """A game's published ladder: its rows, and how to measure them again."""
     lines = [f"Measured {datetime.date.today().isoformat()}: {budget_s:g} s of CPU time a move "
              f"(the thinking thread's, so the machine's load does not change the bots), seats "
@@ -109,18 +112,26 @@ def markdown_table(rows: list[dict], games: int, budget_s: float, seed: int) -> 
                      f"{counts['weak']} | {counts['rate'] * 100:.1f} % "
                      f"[{lo * 100:.1f}, {hi * 100:.1f}] |")
     kind = rows[0]["kind"]
+    only = f"POSTPLAY_LADDER_PAIRS={pairs} " if pairs else ""
     lines += ["", f"Reproduce: `POSTPLAY_LADDER_GAMES={games} POSTPLAY_LADDER_BUDGET_S={budget_s:g} "
-                  f"POSTPLAY_LADDER_SEED={seed} POSTPLAY_LADDER_KINDS={kind} make ladders`."]
+                  f"POSTPLAY_LADDER_SEED={seed} POSTPLAY_LADDER_KINDS={kind} {only}make ladders`."]
     return "\n".join(lines)
 
 
-def write_page(kind: str, table: str) -> None:
-    """Put `table` into seeds/<kind>.md between the ladder markers (which must be there)."""
+def write_page(kind: str, table: str, run: str) -> None:
+    """Put `table` into seeds/<kind>.md between the ladder markers (which must be there), as the
+    section of the run named `run`: a run with other settings keeps its own section."""
     page = SEEDS / f"{kind}.md"
     text = page.read_text()
     head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    page.write_text(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+    block, tail = rest.split(END, 1)
+    sections = {}
+    for part in block.split(RUN)[1:]:
+        name, body = part.split(" -->\n", 1)
+        sections[name] = body.strip("\n")
+    sections[run] = table
+    body = "\n\n".join(f"{RUN}{name} -->\n{section}" for name, section in sorted(sections.items()))
+    page.write_text(f"{head}{BEGIN}\n{body}\n{END}{tail}")
 
 
 def main() -> None:
@@ -149,7 +160,8 @@ def main() -> None:
                   flush=True)
             print(format_rows(done[-1:]), flush=True)
         if write and done:
-            write_page(kind, markdown_table(done, games, budget_s, seed))
+            write_page(kind, markdown_table(done, games, budget_s, seed, wanted_pairs),
+                       f"{budget_s:g} s, {games} games, pairs {wanted_pairs or 'all'}")
         rows += done
     print()
     print(format_rows(rows) if rows else "no game has two bots yet")

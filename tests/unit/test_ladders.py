@@ -36,8 +36,13 @@ def test_a_ladder_row_is_published_with_the_command_that_measures_it(tmp_path, m
     assert "POSTPLAY_LADDER_GAMES=4 POSTPLAY_LADDER_BUDGET_S=0.01 POSTPLAY_LADDER_SEED=3 " \
            "POSTPLAY_LADDER_KINDS=factor-multiple make ladders" in table
     page = tmp_path / "factor-multiple.md"
-    page.write_text(f"# Rules\n\n{bench_ladders.BEGIN}\nold\n{bench_ladders.END}\n\nAfter.\n")
+    page.write_text(f"# Rules\n\n{bench_ladders.BEGIN}\nNot yet.\n{bench_ladders.END}\n\nAfter.\n")
     monkeypatch.setattr(bench_ladders, "SEEDS", tmp_path)
-    bench_ladders.write_page("factor-multiple", table)
-    assert page.read_text() == (f"# Rules\n\n{bench_ladders.BEGIN}\n{table}\n"
+    bench_ladders.write_page("factor-multiple", table, "0.01 s, 4 games")
+    run = f"{bench_ladders.RUN}0.01 s, 4 games -->\n{table}"
+    assert page.read_text() == (f"# Rules\n\n{bench_ladders.BEGIN}\n{run}\n"
                                 f"{bench_ladders.END}\n\nAfter.\n")
+    bench_ladders.write_page("factor-multiple", "a longer run", "1 s, 200 games")
+    bench_ladders.write_page("factor-multiple", table, "0.01 s, 4 games")  # the same run again
+    text = page.read_text()
+    assert text.count(table) == 1 and "a longer run" in text and text.endswith("\n\nAfter.\n")
