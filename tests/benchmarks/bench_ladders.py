@@ -127,11 +127,13 @@ def write_page(kind: str, table: str, run: str) -> None:
     block, tail = rest.split(END, 1)
     sections = {}
     for part in block.split(RUN)[1:]:
-        name, body = part.split(" -->\n", 1)
+        name, body = part.split(" -->", 1)
         sections[name] = body.strip("\n")
     sections[run] = table
-    body = "\n\n".join(f"{RUN}{name} -->\n{section}" for name, section in sorted(sections.items()))
-    page.write_text(f"{head}{BEGIN}\n{body}\n{END}{tail}")
+    # each marker a paragraph of its own, so the rules page's HTML drops it (api/web/rules_pages)
+    body = "\n\n".join(f"{RUN}{name} -->\n\n{section}"
+                         for name, section in sorted(sections.items()))
+    page.write_text(f"{head}{BEGIN}\n\n{body}\n\n{END}{tail}")
 
 
 def main() -> None:

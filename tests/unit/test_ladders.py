@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.games import GAMES
+from api.web.rules_pages import to_html
 from tests.benchmarks import bench_ladders
 
 
@@ -39,9 +40,11 @@ def test_a_ladder_row_is_published_with_the_command_that_measures_it(tmp_path, m
     page.write_text(f"# Rules\n\n{bench_ladders.BEGIN}\nNot yet.\n{bench_ladders.END}\n\nAfter.\n")
     monkeypatch.setattr(bench_ladders, "SEEDS", tmp_path)
     bench_ladders.write_page("factor-multiple", table, "0.01 s, 4 games")
-    run = f"{bench_ladders.RUN}0.01 s, 4 games -->\n{table}"
-    assert page.read_text() == (f"# Rules\n\n{bench_ladders.BEGIN}\n{run}\n"
+    run = f"{bench_ladders.RUN}0.01 s, 4 games -->\n\n{table}"
+    assert page.read_text() == (f"# Rules\n\n{bench_ladders.BEGIN}\n\n{run}\n\n"
                                 f"{bench_ladders.END}\n\nAfter.\n")
+    shown = to_html(page.read_text())  # the rules page drops the markers
+    assert "<!--" not in shown and "ladder run" not in shown and "<table>" in shown
     bench_ladders.write_page("factor-multiple", "a longer run", "1 s, 200 games")
     bench_ladders.write_page("factor-multiple", table, "0.01 s, 4 games")  # the same run again
     text = page.read_text()
