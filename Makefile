@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz bench ladders seed-ratings openapi check-openapi clean
+.PHONY: run test fuzz bench ladders ladders-quick ploid-book seed-ratings openapi check-openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,8 +27,18 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m tests.benchmarks
 
+# every game's ladder (POSTPLAY_LADDER_GAMES, _BUDGET_S, _KINDS... see the module), written into
+# the rules pages as each game finishes; hours of CPU at the defaults (200 games, 1 s a move)
 ladders: $(STAMP)
-	$(PY) -m tests.benchmarks bench_ladders
+	$(PY) -m tests.benchmarks.bench_ladders --write
+
+# a quick look at every ladder (20 games a pairing, 0.1 s a move), written nowhere
+ladders-quick: $(STAMP)
+	POSTPLAY_LADDER_GAMES=20 POSTPLAY_LADDER_BUDGET_S=0.1 $(PY) -m tests.benchmarks.bench_ladders
+
+# the perfect Ploid bot's opening book for n = 3, made by the solver (about a minute of CPU)
+ploid-book: $(STAMP)
+	$(PY) -m api.bots.ploid_book 3
 
 # the bot levels' ratings from ladder games between them, against the Redis of `make run` (or
 # REDIS_URL): SEED_GAMES rounds per game, each one game of every pair of its levels

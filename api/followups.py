@@ -26,6 +26,9 @@ QUEUES = (QUEUE, BOT_GAMES_QUEUE, PLAYTEST_QUEUE)
 PLAYER_QUEUES = (QUEUE,)
 # how long a requested analysis may take before a new request asks again
 ANALYSIS_WAIT_S = 120
+# a whole game's analysis estimates each of its positions in turn: long games take minutes
+ANALYSIS_GAME_WAIT_S = 600
+ANALYSIS_TIMEOUT_S = 1800
 # a bot move whose job raised, or whose work-horse died, is retried at once this often (a job
 # lost with its whole worker is the reconciler's)
 BOT_MOVE_RETRIES = 2
@@ -72,9 +75,12 @@ class RQFollowups:
                            retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60,
                            failure_ttl=86400)
 
-    def request_analysis(self, game_id: str, ply: int) -> None:
-        """Analyse the position on a worker; repeated requests meanwhile add nothing."""
-        job_id = f"analysis-{game_id}-{ply}"
-        if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=ANALYSIS_WAIT_S):
-            self.queue.enqueue("worker.jobs.analyse", game_id, ply, job_id=job_id,
-                               result_ttl=60, failure_ttl=3600)
+    def request_analysis(self, game_id: str, ply: int, whole_game: bool = False) -> None:
+        """Analyse the position at `ply` (or every move up to it) on a worker; repeated requests
+        meanwhile add nothing."""
+        job_id = f"analysis-{'game-' if whole_game else ''}{game_id}-{ply}"
+        wait_s = ANALYSIS_GAME_WAIT_S if whole_game else ANALYSIS_WAIT_S
+        if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=wait_s):
+            self.queue.enqueue("worker.jobs.analyse", game_id, ply, whole_game, job_id=job_id,
+                               result_ttl=60, failure_ttl=3600,
+                               job_timeout=ANALYSIS_TIMEOUT_S)

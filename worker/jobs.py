@@ -40,12 +40,12 @@ def bot_move(game_id: str, ply: int) -> bool:
 
 def bot_answer(game_id: str, ply: int) -> bool:
     """Answer the offers standing for the bot in `game_id` at `ply`; True when it answered."""
-    return offers.answer_as_bot(*_store(), game_id, ply, _budget()) is not None
+    return offers.answer_as_bot(*_store(), game_id, ply) is not None
 
 
-def analyse(game_id: str, ply: int) -> bool:
-    """Compute and cache the analysis of `game_id` at `ply`."""
-    return analysis.compute_on_worker(_store()[0], game_id, ply)
+def analyse(game_id: str, ply: int, whole_game: bool = False) -> bool:
+    """Compute and cache the analysis of `game_id` at `ply`, or of every move up to it."""
+    return analysis.compute_on_worker(_store()[0], game_id, ply, whole_game)
 
 
 def rate(game_id: str) -> bool:

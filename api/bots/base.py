@@ -6,12 +6,15 @@ one entry point the worker and the playtests use.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from typing import Callable
 
 from api.games.base import Move, State
 
 BotFn = Callable[[State, random.Random, float], Move]
+# why a bot cannot play a game with these (checked) options, or None where it can
+OfferedFn = Callable[[dict], str | None]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -19,6 +22,10 @@ class BotLevel:
     level: str
     line: str
     choose: BotFn
+    offered: OfferedFn | None = None  # None: every game of its kind
+    # whether it accepts a draw offer in a position: a perfect bot, where its solver proves the
+    # position drawn (RULES.md, "Draw by agreement"); None: it declines every offer
+    draw_judge: Callable[[State], bool] | None = None
 
 
 BOTS: dict[str, dict[str, BotLevel]] = {}
@@ -26,14 +33,17 @@ BOTS: dict[str, dict[str, BotLevel]] = {}
 DEFAULT_BUDGET_S = 1.0
 
 
-def bot(slug: str, level: str, line: str) -> Callable[[BotFn], BotFn]:
-    """Register `fn(state, rng, budget_s) -> Move` as the `level` bot of game `slug`."""
+def bot(slug: str, level: str, line: str, offered: OfferedFn | None = None,
+        draw_judge: Callable[[State], bool] | None = None) -> Callable[[BotFn], BotFn]:
+    """Register `fn(state, rng, budget_s) -> Move` as the `level` bot of game `slug`; `offered`
+    says which games it may play (default all), `draw_judge` which draw offers it accepts
+    (default none)."""
 
     def register(fn: BotFn) -> BotFn:
         levels = BOTS.setdefault(slug, {})
         if level in levels:
             raise ValueError(f"bot {slug}/{level} is already registered")
-        levels[level] = BotLevel(level, line, fn)
+        levels[level] = BotLevel(level, line, fn, offered, draw_judge)
         return fn
 
     return register
@@ -41,21 +51,24 @@ def bot(slug: str, level: str, line: str) -> Callable[[BotFn], BotFn]:
 
 @dataclasses.dataclass(frozen=True)
 class Analyser:
-    """Perfect-play verdicts for a game's positions: `analyse(state)` gives
-    `{"to_move_wins": bool, "moves": [{"move": {...}, "wins": bool}, ...]}`; `quick(state)` says
-    whether that is cheap enough (well under 100 ms) to compute inside a web request."""
+    """A game's analysis of a position that is not over and has no forced move:
+    `analyse(state, rng, budget_s)` gives at least `{"exact": bool, "value": -1..1, "best":
+    move}`: the value for the seat to move (1 a win, -1 a loss) and its best move, exact where
+    the game's solver decides the position, else the strongest bot's estimate within
+    `budget_s`; a solver adds its details (Factor/Multiple: every move's verdict). `quick(state)`
+    says whether it is cheap enough (well under 100 ms) to compute inside a web request."""
 
-    analyse: Callable[[State], dict]
+    analyse: Callable[[State, random.Random, float], dict]
     quick: Callable[[State], bool]
 
 
 ANALYSERS: dict[str, Analyser] = {}
 
 
-def analyser(slug: str, quick: Callable[[State], bool]):
-    """Register `fn(state) -> dict` as game `slug`'s perfect-play analysis."""
+def analyser(slug: str, quick: Callable[[State], bool] = lambda state: False):
+    """Register `fn(state, rng, budget_s) -> dict` as game `slug`'s analysis (see Analyser)."""
 
-    def register(fn: Callable[[State], dict]) -> Callable[[State], dict]:
+    def register(fn: Callable[[State, random.Random, float], dict]):
         if slug in ANALYSERS:
             raise ValueError(f"an analyser for {slug!r} is already registered")
         ANALYSERS[slug] = Analyser(fn, quick)
@@ -64,33 +77,51 @@ def analyser(slug: str, quick: Callable[[State], bool]):
     return register
 
 
-# per game, `proves_drawn(state, budget_s)`: whether its solver proves the position a draw with
-# perfect play within the budget (False when it cannot tell); only games that can be drawn have one
-DRAW_PROOFS: dict[str, Callable[[State, float], bool]] = {}
-PERFECT = "perfect"  # the level that never loses a position its game's solver proves
+def bot_with_estimate(slug: str, level: str, line: str, scale: float):
+    """Register a search `fn(state, rng, budget_s) -> (move, score)` twice: as the `level` bot,
+    which plays its move, and as the game's analyser, whose estimate is that score (`scale` of
+    it a clear lead). Returns the bot's function."""
 
+    def register(fn: Callable[[State, random.Random, float], tuple[Move, float]]) -> BotFn:
+        def play(state: State, rng: random.Random, budget_s: float) -> Move:
+            return fn(state, rng, budget_s)[0]
 
-def draw_proof(slug: str):
-    """Register `fn(state, budget_s) -> bool` as game `slug`'s proof that a position is drawn."""
+        def judge(state: State, rng: random.Random, budget_s: float) -> dict:
+            move, score = fn(state, rng, budget_s)
+            return estimate(score, scale, move)
 
-    def register(fn: Callable[[State, float], bool]) -> Callable[[State, float], bool]:
-        if slug in DRAW_PROOFS:
-            raise ValueError(f"a draw proof for {slug!r} is already registered")
-        DRAW_PROOFS[slug] = fn
-        return fn
+        bot(slug, level, line)(play)
+        analyser(slug)(judge)
+        return play
 
     return register
 
 
-def accepts_draw(state: State, level: str, budget_s: float = DEFAULT_BUDGET_S) -> bool:
-    """Whether the `level` bot accepts a draw offered in `state`: bots decline, except the
-    perfect one in a position its game's solver proves drawn (RULES.md, "Draw by agreement")."""
-    proof = DRAW_PROOFS.get(state.game.slug)
-    return level == PERFECT and proof is not None and proof(state, budget_s)
+def estimate(score: float, scale: float, best: Move) -> dict:
+    """A bot's judgement as an analysis: `score` in the bot's own units (`scale` of them read as
+    a clear lead, about 0.76) squashed onto -1..1, and its best move."""
+    return {"exact": False, "value": round(math.tanh(score / scale), 3), "best": best.to_dict()}
 
 
 def levels(slug: str) -> dict[str, BotLevel]:
     return BOTS.get(slug, {})
+
+
+def unavailable(slug: str, level: str, options: dict) -> str | None:
+    """Why the `level` bot cannot take a seat in a game of `slug` with these checked options (a
+    sentence a player reads), or None when it can."""
+    known = levels(slug)
+    if level not in known:
+        return f"There is no bot {level!r}; the bots are {', '.join(known) or 'none yet'}."
+    offered = known[level].offered
+    return None if offered is None else offered(options)
+
+
+def accepts_draw(state: State, level: str) -> bool:
+    """Whether the `level` bot, asked in `state`, accepts a draw offer: only a perfect bot in a
+    position its solver proves drawn; every other bot declines."""
+    judge = BOTS[state.game.slug][level].draw_judge
+    return judge is not None and not state.is_over() and judge(state)
 
 
 def choose_move(state: State, level: str, rng: random.Random,

@@ -17,10 +17,10 @@ import dataclasses
 import functools
 import itertools
 import random
-import time
 
-from api.bots.base import bot
-from api.bots.search import mcts
+from api.bots import clock
+from api.bots.base import analyser, bot
+from api.bots.search import mcts, mcts_scored
 from api.games.factor_bingo import (LETTERS, LINES, NUMBERS, Call, FactorBingoState, Fill, Start,
                                     line_masks, number_mask)
 
@@ -65,13 +65,33 @@ def advanced(state: FactorBingoState, rng: random.Random, budget_s: float):
         # call among those not yet proved to lose (tree search with playouts did worse here).
         try:
             return Call(NUMBERS[card.solve(used, current, state.mover, rng,
-                                           deadline=time.perf_counter() + budget_s)])
+                                           deadline=clock.now() + budget_s)])
         except TimeoutError:
             options = card.choices(used, current)
             unproved = sum(1 << i for i in _bits(options)
                            if not card.proved_losing(used, i, state.mover))
             return Call(NUMBERS[card.careful_call(used, unproved or options, state.mover, rng)])
     return mcts(state, rng, budget_s, moves=_search_moves, playout=_playout)
+
+
+@analyser(SLUG)
+def estimate_position(state: FactorBingoState, rng: random.Random, budget_s: float) -> dict:
+    """Exact in the calling phase where the solve finishes within the budget (always with 12
+    or fewer numbers left); else the advanced bot's tree search and its mean result."""
+    if state.phase == "calling":
+        card, used, current = _position(state)
+        try:
+            win = card.winning_call(used, current, state.mover,
+                                    deadline=clock.now() + budget_s)
+            best = win if win is not None else card.careful_call(
+                used, card.choices(used, current), state.mover, rng)
+            return {"exact": True, "value": 1 if win is not None else -1,
+                    "best": Call(NUMBERS[best]).to_dict()}
+        except TimeoutError:
+            pass
+    move, mean = mcts_scored(state, rng, budget_s, moves=_search_moves, playout=_playout)
+    return {"exact": False, "value": 0.0 if mean is None else round(2 * mean - 1, 3),
+            "best": move.to_dict()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,7 +167,7 @@ class Card:
 
     def wins(self, used: int, current: int, mover: int, deadline: float | None = None) -> bool:
         """Whether the mover wins the calling phase from here under perfect play. Raises
-        TimeoutError once `deadline` (a perf_counter time) has passed; what was proved by then is
+        TimeoutError once `deadline` (a `clock.now()` time) has passed; what was proved by then is
         kept on the card for the next try."""
         if len(self.proved) > PROOF_LIMIT:  # bound a long game's memory; proofs are redone
             self.proved.clear()
@@ -159,7 +179,7 @@ class Card:
             known = proved.get(key)
             if known is not None:
                 return known
-            if deadline is not None and next(ticks) % 256 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and next(ticks) % 256 == 0 and clock.now() > deadline:
                 raise TimeoutError
             replies = []
             for i in _bits(options):

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import random
-import time
 
+from api.bots import clock
 from api.bots.base import analyser, bot
 from api.bots.fm_solver import Position, analyse
 from api.games.factor_multiple import FactorMultipleState, Say
@@ -13,7 +13,14 @@ SLUG = "factor-multiple"
 # worst, so larger boards go to the worker); tests/benchmarks/bench_fm_solver.py has the figures.
 QUICK_ANALYSIS_N = 200
 
-analyser(SLUG, quick=lambda state: state.n <= QUICK_ANALYSIS_N)(analyse)
+
+@analyser(SLUG, quick=lambda state: state.n <= QUICK_ANALYSIS_N)
+def analysis(state: FactorMultipleState, rng: random.Random, budget_s: float) -> dict:
+    """The solver's verdicts (exact at any n): every move's, and a winning one as the best."""
+    verdicts = analyse(state)
+    best = next((m for m in verdicts["moves"] if m["wins"]), verdicts["moves"][0])
+    return {"exact": True, "value": 1 if verdicts["to_move_wins"] else -1,
+            "best": best["move"], **verdicts}
 
 
 @bot(SLUG, "random", "Says any legal number.")
@@ -42,12 +49,12 @@ def perfect_bot(state: FactorMultipleState, rng: random.Random, budget_s: float)
     winning = position.winning()
     if winning:
         return Say(_fewest(winning, position.reply_count, rng))
-    deadline = time.monotonic() + 0.8 * budget_s
+    deadline = clock.now() + 0.8 * budget_s
     hardness: dict[int, tuple[int, int]] = {}
     for k in position.moves:
         replies, winning_replies = position.opponent_replies(k)
         hardness[k] = (winning_replies, -replies)
-        if time.monotonic() > deadline:
+        if clock.now() > deadline:
             break
     return Say(_fewest(list(hardness), hardness.__getitem__, rng))
 

@@ -9,8 +9,8 @@ from api.games.base import Move, Outcome, State, play_forced
 from api.games.registry import get_game
 
 # a game between two bots still running after this many plies is aborted (reason "aborted"), so
-# that a cycle in a game's rules or bots cannot hold a worker forever: untimed Prime Drop cycles
-# when a player holding only 0, 4, 6 and 8 drops composites the other keeps challenging back
+# that a cycle in a game's rules or bots cannot hold a worker forever (Prime Drop's drop and
+# challenge cycle ends by its repetition rule long before this)
 PLY_LIMIT = 2000
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 
-from api.bots.base import bot
+from api.bots import clock
+from api.bots.base import bot, bot_with_estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
                                  MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, hexes_of)
@@ -25,6 +25,7 @@ OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open regi
 BEAM = 10               # partial turns the advanced bot keeps at each action
 REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
+MARGIN_SCALE = 3.0      # an estimate reads a projected lead of this many points as a clear one
 
 
 @bot(SLUG, "beginner", "Takes closing points in reach, otherwise plays a quiet stick.")
@@ -45,21 +46,28 @@ def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
     return greedy_action(state, rng)
 
 
-@bot(SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
-     "double-dip closures that score now and again at the end.")
-def advanced(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
-    deadline = time.perf_counter() + 0.9 * budget_s
+def advanced_choice(state: PartitionState, rng: random.Random,
+                    budget_s: float) -> tuple[Move, float]:
+    """The advanced bot's action and its value: the projected final margin after the rest of
+    the turn and the opponent's greedy reply."""
+    deadline = clock.now() + 0.9 * budget_s
     me = state.turn
     turns = plan_turns(state, rng, deadline)
-    best_move, best_value = turns[0][1], float("-inf")
-    for value, first, end in turns[:REPLIES]:
-        if time.perf_counter() > deadline:
+    best_value, best_move, _ = turns[0]
+    for k, (value, first, end) in enumerate(turns[:REPLIES]):
+        if clock.now() > deadline:
             break
         if not end.is_over():
             value = evaluate(play_turn(end, rng), me)
-        if value > best_value:
+        if k == 0 or value > best_value:
             best_move, best_value = first, value
-    return best_move
+    return best_move, best_value
+
+
+advanced = bot_with_estimate(
+    SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
+                      "double-dip closures that score now and again at the end.",
+    MARGIN_SCALE)(advanced_choice)
 
 
 # --- search ---
@@ -91,7 +99,7 @@ def plan_turns(state: PartitionState, rng: random.Random,
     while beam:
         found: dict[tuple, tuple[float, Move, PartitionState]] = {}
         for first, node in beam:
-            if found and time.perf_counter() > deadline:
+            if found and clock.now() > deadline:
                 break
             moves = node.legal_moves()
             rng.shuffle(moves)  # equal values: a random one first
@@ -99,7 +107,7 @@ def plan_turns(state: PartitionState, rng: random.Random,
                 after = node.apply(move)
                 found.setdefault(position_key(after), (evaluate(after, me), first or move, after))
         beam = []
-        out_of_time = time.perf_counter() > deadline
+        out_of_time = clock.now() > deadline
         for key, entry in sorted(found.items(), key=lambda kv: kv[1][0], reverse=True):
             if entry[2].is_over() or entry[2].turn != me or out_of_time:
                 finished.setdefault(key, entry)

@@ -1,4 +1,5 @@
-"""Ploid bots: random, a one-move judge of room, a selective search, and the exact solver.
+"""Ploid bots: random, a one-move judge of room, a selective search, and the exact solver
+(with its opening book, api/bots/ploid_book.py, where a fresh solve would take too long).
 
 Medium and advanced judge a position by *prospect*: pieces placed plus the room left, each group
 growing up to its limit into the empty cells nearest it; then by *territory*: the empty cells
@@ -9,18 +10,22 @@ from __future__ import annotations
 
 import functools
 import random
-import time
 
-from api.bots.base import bot, draw_proof
+from api.bots import clock, ploid_book
+from api.bots.base import analyser, bot, estimate
 from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
 from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
                              placements)
 
 SLUG = "ploid"
-PERFECT_MAX_N = 3  # the largest board the solver proves within minutes (seeds/ploid.md)
+# the largest board the perfect bot plays: n = 2 solves at once, n = 3 with the opening book
+# (beyond its book a fresh solve takes hundredths of a second); n = 4 is not solved
+PERFECT_MAX_N = 3
 ENDGAME_EMPTIES = 9  # advanced solves exactly once this few cells are empty (if time allows)
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
+SCORE_SCALE = 3 * TERRITORY_WEIGHT  # an estimate reads three pieces of prospect as a clear lead
+QUICK_PIECES = 5  # with this many pieces down a 3 x 4 solve fits in a web request
 
 
 @bot(SLUG, "beginner", "Places any legal piece.")
@@ -31,20 +36,36 @@ def beginner(state: PloidState, rng: random.Random, budget_s: float) -> Place:
 @bot(SLUG, "medium", "Keeps room under its own numbers and takes cells the opponent's groups "
                      "need, one move ahead.")
 def medium(state: PloidState, rng: random.Random, budget_s: float) -> Place:
-    scored = [(-evaluate_board(child, state.n, 1 - state.mover), rng.random(), (index, value))
-              for index, value, child in children(state.board, state.n, state.mover,
-                                                  state.last_number)]
-    return place_move(state, *max(scored)[2])
+    return place_move(state, *one_move_judgement(state, rng)[1])
+
+
+def one_move_judgement(state: PloidState, rng: random.Random) -> tuple[float, tuple[int, int]]:
+    """The placement whose position judges best for the mover, and that judgement."""
+    score, _, placement = max((-evaluate_board(child, state.n, 1 - state.mover), rng.random(),
+                               (index, value))
+                              for index, value, child in children(state.board, state.n,
+                                                                  state.mover,
+                                                                  state.last_number))
+    return score, placement
 
 
 @bot(SLUG, "advanced", "Searches a few moves ahead among the most promising ones, and plays the "
                        "endgame perfectly when it can solve it in time.")
 def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
-    deadline = time.perf_counter() + 0.9 * budget_s
+    return place_move(state, *advanced_choice(state, rng, budget_s)[1])
+
+
+def advanced_choice(state: PloidState, rng: random.Random,
+                    budget_s: float) -> tuple[float, tuple[int, int], bool]:
+    """The advanced bot's judgement: its score for the mover (WIN per piece of final margin
+    where it solved the endgame, else the deepest search's judgement), its (cell index, value)
+    placement, and whether the score is exact."""
+    started = clock.now()
+    deadline = started + 0.9 * budget_s
     if state.board.count(0) <= ENDGAME_EMPTIES:
-        try:
-            _, best = solver_for(state.n).best_placements(state, deadline)
-            return place_move(state, *rng.choice(best))
+        try:  # half the time at most, so that a solve that does not finish leaves the search some
+            value, best = solver_for(state.n).best_placement(state, started + 0.45 * budget_s)
+            return WIN * value, best, True
         except SolveTimeout:
             pass
     choice = None
@@ -53,35 +74,72 @@ def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
             choice = Search(state.n, deadline, width, rng).best(state, depth)
         except SolveTimeout:
             break
-    if choice is None:
-        return medium(state, rng, budget_s)
-    return place_move(state, *choice)
+    score, placement = choice or one_move_judgement(state, rng)  # (none: not even depth 1)
+    return score, placement, False
 
 
-@bot(SLUG, "perfect", f"Plays perfectly wherever its solver finishes within the think budget "
-                      f"(boards up to n = {PERFECT_MAX_N}: every n = 2 position, n = 3 once a "
-                      f"few pieces are down); otherwise it plays as advanced.")
-def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+@analyser(SLUG, quick=lambda state: state.n == 2 or (
+        state.n <= PERFECT_MAX_N and state.board.count(0) <= len(state.board) - QUICK_PIECES))
+def analyse_position(state: PloidState, rng: random.Random, budget_s: float) -> dict:
+    """Exact on the boards the perfect bot plays (the mover's final margin too), and in
+    endgames the solver finishes within the budget; else the advanced bot's estimate."""
     if state.n <= PERFECT_MAX_N:
-        try:
-            deadline = time.perf_counter() + 0.5 * budget_s
-            _, best = solver_for(state.n).best_placements(state, deadline)
-            return place_move(state, *rng.choice(best))
-        except SolveTimeout:
-            budget_s *= 0.5  # half the budget is spent: the search gets the rest
-    return advanced(state, rng, budget_s)
+        margin, best = perfect_placements(state)
+    else:
+        score, placement, exact = advanced_choice(state, rng, budget_s)
+        if not exact:
+            return estimate(score, SCORE_SCALE, place_move(state, *placement))
+        margin, best = round(score / WIN), [placement]
+    return {"exact": True, "value": (margin > 0) - (margin < 0), "margin": margin,
+            "best": place_move(state, *best[0]).to_dict()}
 
 
-@draw_proof(SLUG)
-def proves_drawn(state: PloidState, budget_s: float) -> bool:
-    """Whether the solver proves `state` a draw within the budget (boards the perfect bot
-    solves: up to n = PERFECT_MAX_N)."""
-    if state.n > PERFECT_MAX_N:
-        return False
-    try:
-        return solver_for(state.n).verdict(state, time.perf_counter() + budget_s) == 0
-    except SolveTimeout:
-        return False
+def perfect_offered(options: dict) -> str | None:
+    if options["n"] <= PERFECT_MAX_N:
+        return None
+    return (f"The perfect bot plays Ploid only up to n = {PERFECT_MAX_N}: larger boards are not "
+            f"solved.")
+
+
+def proven_value(state: PloidState) -> int:
+    """The mover's final margin under perfect play: from the book where it holds the position
+    (or, with the bot's opponent to move, every reply), else solved (fast past the book)."""
+    if state.is_over():
+        return margin(state.board, state.mover)
+    if (forced := state.forced_move()) is not None:
+        return -proven_value(state.apply(forced))
+    book = ploid_book.load(state.n)
+    if book is not None and book.covers(state):
+        if (entry := book.entry(state)) is not None:
+            return entry[0]
+        replies = [book.entry(state.apply(place_move(state, *p)))
+                   for p in state.legal_placements()]
+        if all(replies):
+            return max(-value for value, _ in replies)
+    return solver_for(state.n).value(state)
+
+
+def proven_drawn(state: PloidState) -> bool:
+    """The perfect bot's answer to a draw offer: yes when the solver proves the position drawn."""
+    return state.n <= PERFECT_MAX_N and proven_value(state) == 0
+
+
+@bot(SLUG, "perfect", f"Plays perfectly: never loses a position the solver proves drawn or won "
+                      f"(boards up to n = {PERFECT_MAX_N}; the 3 x 4 board's openings come from "
+                      f"a book the solver made). Accepts a draw offer only in a drawn position.",
+     offered=perfect_offered, draw_judge=proven_drawn)
+def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+    return place_move(state, *rng.choice(perfect_placements(state)[1]))
+
+
+def perfect_placements(state: PloidState) -> tuple[int, list[tuple[int, int]]]:
+    """The solver's value and every (cell index, value) placement that keeps it: the book's
+    where it has the position, else solved to the end whatever the budget (on the boards the
+    perfect bot plays, that takes at most hundredths of a second past the book), so no
+    deadline ever makes it guess."""
+    book = ploid_book.load(state.n)
+    entry = book.entry(state) if book is not None and book.covers(state) else None
+    return entry if entry is not None else solver_for(state.n).best_placements(state)
 
 
 # The search's plan: (depth, moves looked at per position), deepened while time remains.
@@ -95,7 +153,8 @@ class Search:
     def __init__(self, n: int, deadline: float, width: int, rng: random.Random):
         self.n, self.deadline, self.width, self.rng = n, deadline, width, rng
 
-    def best(self, state: PloidState, depth: int) -> tuple[int, int]:
+    def best(self, state: PloidState, depth: int) -> tuple[float, tuple[int, int]]:
+        """The best-looking placement at `depth` and its score for the mover."""
         best_score, best_move = -2 * WIN, None
         for score, (index, value, board) in self._ordered(state.board, state.mover,
                                                           state.last_number):
@@ -104,10 +163,10 @@ class Search:
                                        -2 * WIN, -best_score)
             if score > best_score:
                 best_score, best_move = score, (index, value)
-        return best_move
+        return best_score, best_move
 
     def _negamax(self, board, mover, banned, depth, alpha, beta) -> float:
-        if time.perf_counter() > self.deadline:
+        if clock.now() > self.deadline:
             raise SolveTimeout
         moves = self._ordered(board, mover, banned)
         if not moves:

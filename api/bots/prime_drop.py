@@ -9,9 +9,9 @@ run are the hard ones to get rid of; the advanced bot lays them while safe place
 from __future__ import annotations
 
 import random
-import time
 
-from api.bots.base import bot
+from api.bots import clock
+from api.bots.base import bot, bot_with_estimate
 from api.games.base import IllegalMove, Move
 from api.games.prime_drop import (EMPTY, Challenge, DoubleDown, Drop, Number, PrimeDropState,
                                   challengeable, nontrivial_factor, runs_through, touches_tile)
@@ -21,6 +21,7 @@ SLUG = "prime-drop"
 AWKWARDNESS = (1.2, 0.0, 0.5, 0.0, 1.0, 0.5, 1.0, 0.0, 1.0, 0.0)
 HAND_WEIGHT = 0.5  # what one point of awkwardness in hand is worth, in tiles
 WIN = 1000.0
+TILE_SCALE = 6.0  # an estimate reads this many tiles ahead as a clear lead
 EASY_FACTORS = (2, 3, 5)
 
 
@@ -58,12 +59,13 @@ def medium(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move:
     return min(drops, key=lambda d: _exposure(state, [(d.row * state.size + d.col, d.digit)]))
 
 
-@bot(SLUG, "advanced", "Searches two plies of tile swing, keeping the digits that are easy to lay "
-                       "and giving its opponent the awkward ones.")
-def advanced(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move:
-    deadline = time.perf_counter() + budget_s * 0.9
+def advanced_choice(state: PrimeDropState, rng: random.Random,
+                    budget_s: float) -> tuple[Move, float]:
+    """The advanced bot's move and its value: tiles ahead after the opponent's best reply, with
+    the awkwardness of both hands (WIN for a move that wins at once)."""
+    deadline = clock.now() + budget_s * 0.9
     if (finish := winning_lay(state)) is not None:
-        return finish
+        return finish, WIN
     me = state.mover
     singles = safe_singles(state)
     lays: list[Move] = [_drop(state, i, d) for i, d in singles]
@@ -72,17 +74,20 @@ def advanced(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move
         lays = state.drops()
     # A safe lay's worth is mostly its tiles and what it leaves in hand: search the best first.
     lays.sort(key=lambda m: -_lay_score(state, m))
-    candidates = [ch for ch, _ in run_challenges(state)] + lays
-    if not candidates:
-        return state.legal_moves()[0]
+    candidates = [ch for ch, _ in run_challenges(state)] + lays or state.legal_moves()[:1]
     best, best_value = candidates[0], -float("inf")
     for k, move in enumerate(candidates):
-        if k and time.perf_counter() > deadline:
+        if k and clock.now() > deadline:
             break
         value = _reply_value(state.apply(move), me) + rng.random() * 1e-6
         if value > best_value:
             best, best_value = move, value
-    return best
+    return best, best_value
+
+
+advanced = bot_with_estimate(
+    SLUG, "advanced", "Searches two plies of tile swing, keeping the digits that are easy to lay "
+                      "and giving its opponent the awkward ones.", TILE_SCALE)(advanced_choice)
 
 
 def run_challenges(state: PrimeDropState) -> list[tuple[Challenge, Number]]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Callable
 
+from api.bots import clock
 from api.games.base import Move, State, play_forced
 
 MovesFn = Callable[[State], list[Move]]
@@ -53,20 +53,27 @@ class _Node:
                    key=lambda mc: mc[1].value / mc[1].visits + c * math.sqrt(log_n / mc[1].visits))
 
 
-def mcts(state: State, rng: random.Random, budget_s: float, *, moves: MovesFn | None = None,
-         playout: PlayoutFn | None = None, exploration: float = 1.4,
-         max_iterations: int | None = None) -> Move:
+def mcts(state: State, rng: random.Random, budget_s: float, **tuning) -> Move:
     """The most visited move at the root after searching for `budget_s` seconds (UCT)."""
+    return mcts_scored(state, rng, budget_s, **tuning)[0]
+
+
+def mcts_scored(state: State, rng: random.Random, budget_s: float, *,
+                moves: MovesFn | None = None, playout: PlayoutFn | None = None,
+                exploration: float = 1.4, max_iterations: int | None = None
+                ) -> tuple[Move, float | None]:
+    """`mcts`'s move and its mean reward for the seat to move (0 to 1; None when the move was
+    the only one, and nothing was searched)."""
     moves = moves or (lambda s: s.legal_moves())
     playout = playout or (lambda s, r: random_playout(s, r, moves))
     root = _Node(state, moves(state))
     if len(root.untried) == 1:
-        return root.untried[0]
+        return root.untried[0], None
     rng.shuffle(root.untried)
-    deadline = time.perf_counter() + budget_s
+    deadline = clock.now() + budget_s
     iterations = 0
     # at least one iteration, so that a tiny budget still yields a move
-    while ((iterations == 0 or time.perf_counter() < deadline)
+    while ((iterations == 0 or clock.now() < deadline)
            and (max_iterations is None or iterations < max_iterations)):
         iterations += 1
         node, path = root, [root]
@@ -86,4 +93,5 @@ def mcts(state: State, rng: random.Random, budget_s: float, *, moves: MovesFn | 
             child.visits += 1
             child.value += reward(final, parent.mover)
         root.visits += 1
-    return max(root.children, key=lambda mc: mc[1].visits)[0]
+    move, best = max(root.children, key=lambda mc: mc[1].visits)
+    return move, best.value / best.visits

@@ -16,8 +16,10 @@ False
 """
 from __future__ import annotations
 
+import base64
 import dataclasses
 import functools
+import hashlib
 from typing import Any, Iterable, NamedTuple
 
 import flint
@@ -42,6 +44,7 @@ CLOCKED_TIMEOUT_RULE = {"after_s": 3600, "streak": 10}
 # the timeout rule's bounds, so its first check is always a date the job queue can schedule
 TIMEOUT_RULE_MAX = {"after_s": 30 * 24 * 3600, "streak": 10_000}
 TILE_FIELDS = ("row", "col", "digit")
+REPETITIONS = 3  # the repetition rule: a position arising this many times ends the game
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,7 +180,9 @@ class PrimeDrop(Game):
     def new(cls, options: dict, first: int, seed: int) -> "PrimeDropState":
         pile = tuple(options["tiles"][d] for d in DIGITS)
         size = options["size"]
-        return PrimeDropState(size, EMPTY * size * size, (pile, pile), first, 0, None)
+        board = EMPTY * size * size
+        return PrimeDropState(size, board, (pile, pile), first, 0, None,
+                              (position_key(board, (pile, pile), first),))
 
     @classmethod
     def parse_move(cls, data: Any) -> Move:
@@ -210,6 +215,9 @@ class PrimeDropState(State):
     mover: int  # the seat whose turn it is, whether or not the game is over
     turn: int  # turns played so far, passes included
     last_challenge: dict | None
+    # the repetition rule's record: `position_key` of every position so far, the current one last
+    # (a position built without one, as tests do, counts as seen once)
+    seen: tuple[int, ...] = ()
 
     game = PrimeDrop
 
@@ -308,7 +316,15 @@ class PrimeDropState(State):
         for seat in (0, 1):
             if not any(self.piles[seat]):
                 return Outcome(winner=seat, reason="all-tiles-played")
+        if self.occurrences >= REPETITIONS:
+            a, b = self.tiles_left
+            return Outcome(winner=None if a == b else int(b < a), reason="repetition")
         return None
+
+    @functools.cached_property
+    def occurrences(self) -> int:
+        """How many times the current position (board, both piles, seat to move) has arisen."""
+        return self.seen.count(self.seen[-1]) if self.seen else 1
 
     def to_dict(self) -> dict:
         s = self.size
@@ -318,14 +334,21 @@ class PrimeDropState(State):
                 "piles": [{d: n for d, n in zip(DIGITS, pile)} for pile in self.piles],
                 "tiles_left": list(self.tiles_left),
                 "last_challenge": _copy_challenge(self.last_challenge),
-                "mover": self.mover, "turn": self.turn}
+                "mover": self.mover, "turn": self.turn, "seen": _pack(self._kept())}
 
     @classmethod
     def from_dict(cls, data: dict) -> "PrimeDropState":
         board = "".join(EMPTY if d is None else str(d) for row in data["board"] for d in row)
         piles = tuple(tuple(pile[d] for d in DIGITS) for pile in data["piles"])
         return cls(data["size"], board, piles, data["mover"], data["turn"],
-                   _copy_challenge(data["last_challenge"]))
+                   _copy_challenge(data["last_challenge"]), _unpack(data.get("seen", "")))
+
+    def _kept(self) -> tuple[int, ...]:
+        """What of `seen` the stored form keeps: all of it while the game runs; once it is over,
+        only the final position's occurrences, which are all its outcome needs."""
+        if not self.is_over():
+            return self.seen
+        return self.seen[-1:] * min(self.occurrences, REPETITIONS)
 
     def _lay(self, tiles: list[Drop]) -> "PrimeDropState":
         """A single drop (one tile) or a double down (two, in order)."""
@@ -386,7 +409,18 @@ class PrimeDropState(State):
                 "line of tiles in a row or a column.")
 
     def _next(self, board: str, piles: tuple, last: dict | None) -> "PrimeDropState":
-        return PrimeDropState(self.size, board, piles, 1 - self.mover, self.turn + 1, last)
+        mover = 1 - self.mover
+        return PrimeDropState(self.size, board, piles, mover, self.turn + 1, last,
+                              (self.seen or (position_key(self.board, self.piles, self.mover),))
+                              + (position_key(board, piles, mover),))
+
+
+def position_key(board: str, piles: tuple, mover: int) -> int:
+    """A 64-bit digest of a position as the repetition rule sees it: board, both piles, seat to
+    move. (Stored per turn, so eight bytes rather than the position; two different positions
+    share a key with odds of 2^-64, far below any game's length.)"""
+    text = f"{board}|{piles}|{mover}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
 
 def board_numbers(board: str, size: int) -> list[Number]:
@@ -519,6 +553,17 @@ def _tile_dict(tile: Drop) -> dict:
 def _copy_challenge(last: dict | None) -> dict | None:
     """A copy sharing no list with `last`, so no caller can change a state through it."""
     return None if last is None else {**last, "from": list(last["from"]), "to": list(last["to"])}
+
+
+def _pack(keys: tuple[int, ...]) -> str:
+    """Position keys as one base64 string, eleven characters or so a key (JSON lists of 64-bit
+    integers would take twice that)."""
+    return base64.b64encode(b"".join(k.to_bytes(8, "big") for k in keys)).decode()
+
+
+def _unpack(text: str) -> tuple[int, ...]:
+    raw = base64.b64decode(text)
+    return tuple(int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8))
 
 
 def _with_pile(piles: tuple, seat: int, pile: tuple) -> tuple:

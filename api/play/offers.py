@@ -88,7 +88,7 @@ def answer(store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: b
 
 
 def answer_as_bot(store: GameStore, followups: Followups, game_id: str, ply: int,
-                  budget_s: float, now_fn=time.time) -> GameRecord | None:
+                  now_fn=time.time) -> GameRecord | None:
     """The worker's answers of a server bot to the offers standing at `ply`; None (a no-op)
     when none stands or the game has moved on. The bot judges before the update, which applies
     the answer only while the same offer still stands. An answer calls for no new bot job: a bot
@@ -103,7 +103,7 @@ def answer_as_bot(store: GameStore, followups: Followups, game_id: str, ply: int
         level = None if offered is None else record.seats[1 - offered].bot
         if level is None:
             continue
-        yes = (accepts_draw(record.state(), level, budget_s) if offer is Offer.DRAW
+        yes = (accepts_draw(record.state(), level) if offer is Offer.DRAW
                else not is_rated(record))
 
         def change(current: GameRecord, offer=offer, offered=offered, yes=yes) -> Change:
@@ -125,7 +125,7 @@ def bot_turn(store: GameStore, followups: Followups, game_id: str, ply: int, bud
     """A bot-move job: answer what waits for the bot, then move if it is still the bot's turn
     at `ply` (a takeback it granted has moved the game back to its opponent). An offer made
     while the bot thinks lapses with its move, as any offer does."""
-    answer_as_bot(store, followups, game_id, ply, budget_s)
+    answer_as_bot(store, followups, game_id, ply)
     return play_bot_move(store, followups, game_id, ply, budget_s, ply_limit=ply_limit)
 
 

@@ -29,9 +29,9 @@ class Reason(str, enum.Enum):
     RESIGN = "resign"
     TIME = "time"
     TIMEOUT_RULE = "timeout-rule"
+    REPETITION = "repetition"  # Prime Drop: the same position for the third time
     ABORTED = "aborted"
     AGREEMENT = "agreement"  # a draw offered and accepted
-    REPETITION = "repetition"  # Prime Drop: the same position for the third time
 
 
 class Offer(str, enum.Enum):

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Protocol
 from api import clocks
 from api.bots import choose_move
 from api.bots import levels as bot_levels
+from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
 from api.games import GAMES, BadOption, Game, IllegalMove, Move, Outcome, State, get_game
@@ -38,7 +39,7 @@ class Followups(Protocol):
 
     def after_change(self, record: GameRecord) -> None: ...
 
-    def request_analysis(self, game_id: str, ply: int) -> None: ...
+    def request_analysis(self, game_id: str, ply: int, whole_game: bool = False) -> None: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +68,7 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     game = _game_for(kind)
     seats = [_account_seat(seat, i, account, accounts) for i, seat in enumerate(seats)]
     checked = game.check_options(options)
-    _check_bots(game, seats)
+    _check_bots(game, seats, checked)
     rated = ratings_of.decide_rated(seats, rated)
     tc = clocks.check(time_control if time_control is not None else game.default_time_control)
     for rule in game.background_rules:
@@ -502,12 +503,14 @@ def _account_seat(seat: Seat | Me | Invite, index: int, account: Principal | Non
     return Seat.invite(invited["id"], invited["username"])
 
 
-def _check_bots(game: type[Game], seats: list[Seat]) -> None:
+def _check_bots(game: type[Game], seats: list[Seat], options: dict) -> None:
     levels = bot_levels(game.slug)
     for i, seat in enumerate(seats):
         if seat.bot is not None and seat.bot not in levels:
             raise BadOption(f"seats.{i}.bot", f"{game.title} has no bot {seat.bot!r}; its bots "
                                               f"are {', '.join(levels) or 'none yet'}.")
+        if seat.bot is not None and (why := bot_unavailable(game.slug, seat.bot, options)):
+            raise BadOption(f"seats.{i}.bot", why)
 
 
 def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]]:

@@ -21,9 +21,10 @@ import time
 import glicko2
 
 from api.bots import levels as bot_levels
+from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT, play_game
 from api.clocks import iso
-from api.games import GAMES, BadOption
+from api.games import GAMES, BadOption, get_game
 from api.play.errors import NotEligible, Stale
 from api.play.record import GameRecord, Seat
 from api.players.accounts import BOT_PREFIX, DEFAULT_SETTINGS, Principal
@@ -258,7 +259,10 @@ def seed_ladders(ratings: RatingStore, kinds: list[str], games: int, budget_s: f
     ratings after, per kind and level."""
     out = {}
     for kind in kinds:
-        names = list(bot_levels(kind))
+        # the levels that play the game's default options (Ploid's perfect bot plays only the
+        # small boards its solver finishes): the ladders play those options
+        defaults = get_game(kind).check_options({})
+        names = [n for n in bot_levels(kind) if bot_unavailable(kind, n, defaults) is None]
         for round_ in range(games):
             for pair_index, (a, b) in enumerate(itertools.combinations(names, 2)):
                 levels = (a, b) if round_ % 2 == 0 else (b, a)

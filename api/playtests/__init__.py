@@ -20,6 +20,7 @@ import secrets
 import statistics
 
 from api.bots import levels as bot_levels
+from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT, PlayedGame, play_game
 from api.games import GAMES, BadOption, Game
 
@@ -48,6 +49,8 @@ def check_request(kind: str, options: dict | None, bots: list[str], games: int,
         if level not in known:
             raise BadOption(f"bots.{i}", f"{game.title} has no bot {level!r}; its bots are "
                                          f"{', '.join(known) or 'none yet'}.")
+        if why := bot_unavailable(kind, level, checked):
+            raise BadOption(f"bots.{i}", why)
     check_range("games", games, 1, MAX_GAMES, "A playtest plays {lo} to {hi} games")
     check_range("chunk_games", chunk_games, 1, MAX_CHUNK_GAMES,
                  "A chunk (one worker job) plays {lo} to {hi} games")

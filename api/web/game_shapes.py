@@ -213,6 +213,10 @@ class PrimeDropStateSchema(ShapeSchema):
     last_challenge = fields.Nested(LastChallengeSchema, required=True, allow_none=True)
     mover = fields.Integer(required=True)
     turn = fields.Integer(required=True)
+    seen = fields.String(required=True, metadata={
+        "description": "The repetition rule's record, for the server: a 64-bit key of every "
+                       "position so far (board, both piles, seat to move), packed as base64; "
+                       "once the game is over, only the final position's."})
 
 
 class PartitionRegionSchema(ShapeSchema):

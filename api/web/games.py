@@ -16,8 +16,8 @@ from api.play.view import game_view
 from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
 from api.web.game_shapes import per_kind
-from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, GameCreateSchema,
-                             GameListArgsSchema, GameSchema, GameWithTokenSchema,
+from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, GameAnalysisSchema,
+                             GameCreateSchema, GameListArgsSchema, GameSchema, GameWithTokenSchema,
                              GameWithTokensSchema, HistoryEntrySchema, JoinSchema,
                              LegalMovesArgsSchema, LegalMovesSchema,
                              MoveBodySchema, PositionsArgsSchema, PositionSchema)
@@ -248,11 +248,28 @@ class Analysis(MethodView):
     @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
                                        "seconds.")
     def get(self, args: dict, game_id: str):
-        """Perfect-play verdicts for a position (the current one, or `?ply=`)"""
+        """A position's analysis (the current one, or `?ply=`): exact where a solver exists,
+        else the strongest bot's estimate"""
         store, followups = _ctx()
         record = _load(game_id)
         result = analysis.analysis(store, followups, record, args.get("ply"))
         if result is None:
             return ({"ply": args.get("ply", record.ply), "pending": True}, 202,
                     {"Retry-After": "1"})
+        return result
+
+
+@blp.route("/<game_id>/analysis/plies")
+class GameAnalysis(MethodView):
+    @blp.response(200, GameAnalysisSchema)
+    @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
+                                       "seconds.")
+    def get(self, game_id: str):
+        """Every move of the game so far judged: its verdict or value for its mover, the best
+        move, whether it was a mistake; and each position's value for the value graph"""
+        store, followups = _ctx()
+        record = _load(game_id)
+        result = analysis.game_analysis(store, followups, record)
+        if result is None:
+            return {"ply": record.ply, "pending": True}, 202, {"Retry-After": "2"}
         return result

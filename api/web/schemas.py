@@ -325,9 +325,49 @@ class AnalysisSchema(ma.Schema):
     ply = fields.Integer()
     pending = fields.Boolean(metadata={"description": "True (with 202) while it is computed."})
     to_move = fields.Integer(allow_none=True)
-    to_move_wins = fields.Boolean()
+    exact = fields.Boolean(metadata={
+        "description": "True where the game's solver decides the position; false for the "
+                       "strongest bot's estimate."})
+    value = fields.Float(allow_none=True, metadata={
+        "description": "For the seat to move: 1 wins, -1 loses, 0 a draw (exact), or an "
+                       "estimate between; null once the game is over."})
+    best = MoveField(PLAYED_MOVES, allow_none=True, metadata={
+        "description": "The best move found (null once the game is over)."})
+    winner = fields.Integer(allow_none=True, metadata={
+        "description": "Once the game is over: the winning seat, null for a draw."})
+    margin = fields.Integer(metadata={
+        "description": "Ploid, exact: the mover's final piece margin under perfect play."})
+    to_move_wins = fields.Boolean(metadata={"description": "Factor/Multiple."})
     moves = fields.List(fields.Dict(), metadata={
-        "description": 'Every legal move with its verdict: {"move": {...}, "wins": bool}.'})
+        "description": 'Factor/Multiple: every legal move with its verdict: {"move": {...}, '
+                       '"wins": bool}.'})
+
+
+class JudgedMoveSchema(ma.Schema):
+    ply = fields.Integer(metadata={"description": "The move's ply, as in the history."})
+    seat = fields.Integer()
+    move = MoveField(PLAYED_MOVES)
+    best = MoveField(PLAYED_MOVES, metadata={
+        "description": "The best move of the position the move was made in."})
+    verdict = fields.String(validate=validate.OneOf(["win", "draw", "loss"]), metadata={
+        "description": "Exact analyses: what the move left its mover under perfect play."})
+    value = fields.Float(metadata={
+        "description": "Estimated analyses: the position's value after the move, for its "
+                       "mover (-1..1)."})
+    mistake = fields.Boolean(metadata={
+        "description": "The move gave away value: a worse verdict than the best move's, or "
+                       "(estimated) a drop of 0.4 or more."})
+
+
+class GameAnalysisSchema(ma.Schema):
+    ply = fields.Integer(metadata={"description": "The plies judged: the game's, when asked."})
+    pending = fields.Boolean(metadata={"description": "True (with 202) while it is computed."})
+    exact = fields.Boolean(metadata={"description": "Every position was decided exactly."})
+    graph = fields.List(fields.Float(), metadata={
+        "description": "For the value graph: each position's value for seat 0, from the start "
+                       "(ply 0) to the last."})
+    plies = fields.List(fields.Nested(JudgedMoveSchema), metadata={
+        "description": "Every move of the history, judged for its mover."})
 
 
 class QueueHealthSchema(ma.Schema):

@@ -28,8 +28,8 @@ def test_every_page_keeps_its_markdown_and_adds_html_without_the_title(client, k
 def test_factor_multiple_results_table_is_a_table_with_a_row_per_n(client):
     html = rules(client, "factor-multiple")["html"]
     tables = re.findall(r'<div class="table-wrap"><table>.*?</table>', html, re.S)
-    assert len(tables) == 3  # the last: the bots' ratings (tests/api/test_ratings.py)
-    example, results, _ = tables
+    assert len(tables) == 4  # the seed's example, the results, the bot ladder, the bots' ratings
+    example, results, *_ = tables
     assert example.count("<tr>") == 1 + 8
     assert results.count("<tr>") == 1 + 199  # a header row and n = 2 to 200
     assert "<td>200</td>" in results

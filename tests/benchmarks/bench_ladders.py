@@ -1,107 +1,197 @@
-"""Bot ladders: the one place bot strength is measured.
+"""Bot ladders: the one place bot strength is measured, and the tables the rules pages publish.
 
-For every registered game, its strongest bot against the weaker ones: `advanced` against
-`beginner` and against `medium` where the game has those levels; a game without them (Factor/
-Multiple: `random`, `greedy`) plays its last registered level against each other level, and the
-table says so. A game still running at the playtests' ply limit is aborted and counted
-apart. Games are played in process through the playtest code (`api.playtests`: seats and
-first move alternate, seeds derived from one batch seed), so a ladder row is the report of a
-`postplay playtest --local` batch.
+For every registered game, its strongest bots against the weaker ones: `advanced` against
+`beginner` and `medium`, and `perfect` against `advanced`, where the game has those levels (on
+options where `perfect` is offered: Ploid's on n = 3); a game without them (Factor/Multiple:
+`random`, `greedy`, `perfect`) plays its last level against each other level. A game still
+running at the playtests' ply limit is aborted and counted apart. Games are played in process
+through the playtest code (`api.playtests`: seats and first move alternate, seeds derived from
+one batch seed), so a ladder row is the report of a `postplay playtest --local` batch.
 
-    .venv/bin/python -m tests.benchmarks.bench_ladders
+Think time is counted on the thinking thread's CPU clock (api/bots/clock.py), not the wall
+clock, so a ladder measures the same bots on a busy machine as on an idle one.
+
+    .venv/bin/python -m tests.benchmarks.bench_ladders [--write]
     POSTPLAY_LADDER_GAMES=200      games per pairing (the default)
-    POSTPLAY_LADDER_BUDGET_S=0.1   each bot's think time per move, seconds (the default)
+    POSTPLAY_LADDER_BUDGET_S=1.0   each bot's think time per move, CPU seconds (the default)
     POSTPLAY_LADDER_KINDS=ploid,partition   only these games (default: every registered game)
+    POSTPLAY_LADDER_PAIRS=advanced-medium   only these pairings (strong-weak; default: all)
     POSTPLAY_LADDER_PROCS=1        processes playing games side by side (the default)
     POSTPLAY_LADDER_SEED=1         the batch seed (the default)
+
+`--write` puts each game's table into its rules page (seeds/<kind>.md) between the ladder
+markers, as each game finishes, with the command that reproduces it: one section per run's
+settings (think time, games, pairings), so a long run at 1 s beside a short one keeps both.
 """
 from __future__ import annotations
 
+import datetime
 import os
+import pathlib
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from api import playtests
-from api.bots import levels
+from api.bots import clock, levels, unavailable
 from api.games import GAMES
 
-STRONG = "advanced"
-WEAK = ("beginner", "medium")
+LADDER = (("advanced", "beginner"), ("advanced", "medium"), ("perfect", "advanced"))
+# options a pairing needs where the game's defaults do not offer one of its bots
+OPTIONS = {("ploid", "perfect"): {"n": 3}}
+SEEDS = pathlib.Path(__file__).resolve().parents[2] / "seeds"
+BEGIN, END = "<!-- ladder: begin -->", "<!-- ladder: end -->"
+RUN = "<!-- ladder run: "  # each run's settings name its section of the page
 
 
-def pairings(kind: str) -> tuple[list[tuple[str, str]], str]:
-    """The (strong, weak) pairings of a game, and a note when it lacks the usual levels."""
+def pairings(kind: str) -> tuple[list[tuple[str, str, dict]], str]:
+    """The (strong, weak, options) pairings of a game, and a note when it lacks the usual
+    levels."""
     names = list(levels(kind))
     if len(names) < 2:
         return [], f"{kind}: fewer than two bots ({', '.join(names) or 'none'}), no ladder"
-    if STRONG in names and any(w in names for w in WEAK):
-        others = [n for n in names if n != STRONG and n not in WEAK]
-        note = f"{kind}: also has {', '.join(others)} (not laddered)" if others else ""
-        return [(STRONG, w) for w in WEAK if w in names], note
+    pairs = [(strong, weak, OPTIONS.get((kind, strong), {})) for strong, weak in LADDER
+             if strong in names and weak in names]
+    if pairs:
+        return [p for p in pairs if not _refused(kind, p)], ""
     top = names[-1]
-    return ([(top, n) for n in names[:-1]],
+    return ([(top, n, {}) for n in names[:-1]],
             f"{kind}: no advanced/beginner/medium levels; its last level {top!r} plays the others")
 
 
-def ladder_row(kind: str, strong: str, weak: str, games: int, budget_s: float, seed: int,
-               procs: int) -> dict:
-    spec = playtests.check_request(kind, {}, [strong, weak], games, seed=seed,
+def ladder_row(kind: str, strong: str, weak: str, options: dict, games: int, budget_s: float,
+               seed: int, procs: int) -> dict:
+    spec = playtests.check_request(kind, options, [strong, weak], games, seed=seed,
                                    budget_s=budget_s, samples=0)
     started = time.perf_counter()
     if procs > 1:
         with ProcessPoolExecutor(procs) as pool:
-            records = list(pool.map(_play, [spec] * games, range(games), chunksize=4))
+            records = list(pool.map(_play, [spec] * games, range(games), chunksize=2))
     else:
         records = [_play(spec, i) for i in range(games)]
     elapsed = time.perf_counter() - started
-    return {"kind": kind, "strong": strong, "weak": weak,
+    return {"kind": kind, "strong": strong, "weak": weak, "options": options,
             "report": playtests.report(spec, records), "seconds": elapsed}
 
 
 def format_rows(rows: list[dict]) -> str:
-    header = ["game", "strong vs weak", "games", "strong wins", "weak wins", "draws", "aborted",
-              "strong win rate [95 % CI]", "first player wins", "mean plies", "s/game"]
+    header = ["game", "strong vs weak", "options", "games", "strong wins", "weak wins", "draws",
+              "aborted", "strong win rate [95 % CI]", "first player wins", "mean plies",
+              "s/game"]
     cells = [header]
     for row in rows:
-        r = row["report"]
-        strong, weak = r["bots"]
-        lo, hi = strong["ci95"]
-        aborted = r["reasons"].get("aborted", 0)  # at the ply limit: no winner, not a draw
-        cells.append([row["kind"], f"{row['strong']} vs {row['weak']}", str(r["games"]),
-                      str(strong["wins"]), str(weak["wins"]), str(r["wins"]["draws"] - aborted),
-                      str(aborted),
-                      f"{strong['win_rate'] * 100:.1f} % [{lo * 100:.1f}, {hi * 100:.1f}]",
+        r, counts = row["report"], _counts(row)
+        lo, hi = counts["ci"]
+        cells.append([row["kind"], f"{row['strong']} vs {row['weak']}", _options(row),
+                      str(r["games"]), str(counts["strong"]), str(counts["weak"]),
+                      str(counts["draws"]), str(counts["aborted"]),
+                      f"{counts['rate'] * 100:.1f} % [{lo * 100:.1f}, {hi * 100:.1f}]",
                       f"{r['first_player']['win_rate'] * 100:.1f} %",
                       f"{r['length']['mean']:.1f}", f"{row['seconds'] / r['games']:.2f}"])
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
-    return "\n".join("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+    return "\n".join("  ".join(c.ljust(w) if i < 3 else c.rjust(w)
                                for i, (c, w) in enumerate(zip(line, widths))) for line in cells)
 
 
+def markdown_table(rows: list[dict], games: int, budget_s: float, seed: int,
+                   pairs: str | None = None) -> str:
+    """A game's published ladder: its rows, and how to measure them again."""
+    lines = [f"Measured {datetime.date.today().isoformat()}: {budget_s:g} s of CPU time a move "
+             f"(the thinking thread's, so the machine's load does not change the bots), seats "
+             f"and first move alternating, batch seed {seed}. The interval is Wilson's 95 % "
+             f"interval of the stronger bot's win rate (draws count as not won).",
+             "",
+             "| stronger bot | weaker bot | options | games | wins | draws | losses | win rate "
+             "[95 % interval] |",
+             "|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        counts = _counts(row)
+        lo, hi = counts["ci"]
+        lines.append(f"| {row['strong']} | {row['weak']} | {_options(row) or 'default'} | "
+                     f"{row['report']['games']} | {counts['strong']} | {counts['draws']} | "
+                     f"{counts['weak']} | {counts['rate'] * 100:.1f} % "
+                     f"[{lo * 100:.1f}, {hi * 100:.1f}] |")
+    kind = rows[0]["kind"]
+    only = f"POSTPLAY_LADDER_PAIRS={pairs} " if pairs else ""
+    lines += ["", f"Reproduce: `POSTPLAY_LADDER_GAMES={games} POSTPLAY_LADDER_BUDGET_S={budget_s:g} "
+                  f"POSTPLAY_LADDER_SEED={seed} POSTPLAY_LADDER_KINDS={kind} {only}make ladders`."]
+    return "\n".join(lines)
+
+
+def write_page(kind: str, table: str, run: str) -> None:
+    """Put `table` into seeds/<kind>.md between the ladder markers (which must be there), as the
+    section of the run named `run`: a run with other settings keeps its own section."""
+    page = SEEDS / f"{kind}.md"
+    text = page.read_text()
+    head, rest = text.split(BEGIN, 1)
+    block, tail = rest.split(END, 1)
+    sections = {}
+    for part in block.split(RUN)[1:]:
+        name, body = part.split(" -->", 1)
+        sections[name] = body.strip("\n")
+    sections[run] = table
+    # each marker a paragraph of its own, so the rules page's HTML drops it (api/web/rules_pages)
+    body = "\n\n".join(f"{RUN}{name} -->\n\n{section}"
+                         for name, section in sorted(sections.items()))
+    page.write_text(f"{head}{BEGIN}\n\n{body}\n\n{END}{tail}")
+
+
 def main() -> None:
+    clock.count_cpu_time()
     games = int(os.environ.get("POSTPLAY_LADDER_GAMES", "200"))
-    budget_s = float(os.environ.get("POSTPLAY_LADDER_BUDGET_S", str(playtests.DEFAULT_BUDGET_S)))
+    budget_s = float(os.environ.get("POSTPLAY_LADDER_BUDGET_S", "1.0"))
     procs = int(os.environ.get("POSTPLAY_LADDER_PROCS", "1"))
     seed = int(os.environ.get("POSTPLAY_LADDER_SEED", "1"))
     wanted = os.environ.get("POSTPLAY_LADDER_KINDS")
+    wanted_pairs = os.environ.get("POSTPLAY_LADDER_PAIRS")
+    write = "--write" in sys.argv
     kinds = [k for k in GAMES if not wanted or k in wanted.split(",")]
-    print(f"bot ladders: {games} games a pairing, {budget_s} s a move, seed {seed}, "
+    print(f"bot ladders: {games} games a pairing, {budget_s} s of CPU a move, seed {seed}, "
           f"{procs} process(es); seats and first move alternate", flush=True)
     rows, notes = [], []
     for kind in kinds:
         pairs, note = pairings(kind)
         if note:
             notes.append(note)
-        for strong, weak in pairs:
-            rows.append(ladder_row(kind, strong, weak, games, budget_s, seed, procs))
-            print(f"  {kind}: {strong} vs {weak} done in {rows[-1]['seconds']:.1f} s", flush=True)
+        if wanted_pairs:
+            pairs = [p for p in pairs if f"{p[0]}-{p[1]}" in wanted_pairs.split(",")]
+        done = []
+        for strong, weak, options in pairs:
+            done.append(ladder_row(kind, strong, weak, options, games, budget_s, seed, procs))
+            print(f"  {kind}: {strong} vs {weak} done in {done[-1]['seconds']:.1f} s",
+                  flush=True)
+            print(format_rows(done[-1:]), flush=True)
+        if write and done:
+            write_page(kind, markdown_table(done, games, budget_s, seed, wanted_pairs),
+                       f"{budget_s:g} s, {games} games, pairs {wanted_pairs or 'all'}")
+        rows += done
     print()
     print(format_rows(rows) if rows else "no game has two bots yet")
     for note in notes:
         print(f"note: {note}")
 
 
+def _counts(row: dict) -> dict:
+    """The stronger bot's wins, the weaker's, draws and aborts, and the win rate's interval."""
+    r = row["report"]
+    strong, weak = r["bots"]
+    aborted = r["reasons"].get("aborted", 0)  # at the ply limit: no winner, not a draw
+    return {"strong": strong["wins"], "weak": weak["wins"], "aborted": aborted,
+            "draws": r["wins"]["draws"] - aborted, "rate": strong["win_rate"],
+            "ci": strong["ci95"]}
+
+
+def _options(row: dict) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in row["options"].items())
+
+
+def _refused(kind: str, pair: tuple[str, str, dict]) -> bool:
+    options = GAMES[kind].check_options(pair[2])
+    return any(unavailable(kind, level, options) for level in pair[:2])
+
+
 def _play(spec: dict, index: int) -> dict:
+    clock.count_cpu_time()  # (a pool's process too)
     return playtests.record_of(index, playtests.play(spec, index))
 
 

@@ -378,8 +378,9 @@ def test_rules_tables_are_tables_that_fit_a_phone(new_page):
     page = new_page("/#/rules/factor-multiple")
     page.wait_for_selector(".markdown table")
     rows = page.locator(".markdown table").evaluate_all("ts => ts.map(t => t.rows.length)")
-    # the example game, the results for n = 2 to 200, and the three bots' ratings
-    assert rows == [1 + 8, 1 + 199, 1 + 3]
+    # the example game, the results for n = 2 to 200, the bot ladder (perfect vs random, greedy)
+    # and the three bots' ratings
+    assert rows == [1 + 8, 1 + 199, 1 + 2, 1 + 3]
     assert "| " not in page.locator(".markdown").inner_text()
     assert_fits_phone(page)
 

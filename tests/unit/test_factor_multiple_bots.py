@@ -19,7 +19,11 @@ def start(n, even_start=True, first=0):
 
 def test_the_three_levels_and_the_analysis_are_registered():
     assert set(levels(SLUG)) == {"random", "greedy", "perfect"}
-    assert ANALYSERS[SLUG].analyse is analyse
+    opening = start(n=100)
+    judged = ANALYSERS[SLUG].analyse(opening, random.Random(0), 0.1)
+    assert judged["exact"] is True and judged["value"] == 1  # even start: first player wins
+    assert {k: judged[k] for k in ("to_move_wins", "moves")} == analyse(opening)
+    assert next(m for m in judged["moves"] if m["move"] == judged["best"])["wins"]
     assert ANALYSERS[SLUG].quick(start(n=100)) and not ANALYSERS[SLUG].quick(start(n=1000))
 
 

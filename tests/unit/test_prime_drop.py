@@ -58,6 +58,11 @@ def test_bad_options_are_refused(options):
         PrimeDrop.check_options(options)
 
 
+def test_a_tiles_option_of_only_zeros_is_refused():
+    with pytest.raises(BadOption, match="not a 0"):
+        PrimeDrop.check_options({"tiles": {"0": 5}})
+
+
 def test_tiles_option_replaces_the_table_for_both_players():
     state = start(tiles={"1": 2, "7": 1})
     assert state.tiles_left == (3, 3)
@@ -229,6 +234,16 @@ def test_value_one_can_never_be_challenged():
     assert state.apply(Challenge((0, 1), (0, 0), 2)).last_challenge["success"]
 
 
+@pytest.mark.parametrize("rows, frm, to", [(["1"], (0, 0), (0, 0)),
+                                           (["001"], (0, 0), (0, 2))])
+def test_challenging_a_one_is_legal_and_always_fails(rows, frm, to):
+    state = position(rows)
+    for factor in (1, 2, 11):
+        after = state.apply(Challenge(frm, to, factor))
+        assert not after.last_challenge["success"] and after.to_move == 1
+        assert after.board == state.board and after.piles == state.piles
+
+
 def test_lone_tile_is_challenged_by_naming_its_cell_twice():
     state = position(["", ".9"])
     after = state.apply(Challenge((1, 1), (1, 1), 3))
@@ -295,6 +310,73 @@ def test_laying_the_last_two_tiles_by_double_down_wins():
     assert state.apply(DoubleDown(Drop(0, 1, 3), Drop(1, 0, 1))).outcome().winner == 0
 
 
+# Repetition (ruling: the third occurrence of a position ends the game)
+
+def cycle(state: PrimeDropState, times: int) -> PrimeDropState:
+    """The drop/challenge cycle `times` over: the mover drops a 4 at [8, 8], the other
+    challenges it back into the mover's pile, which restores the position."""
+    for _ in range(times):
+        state = state.apply(Drop(8, 8, 4)).apply(Challenge((8, 8), (8, 8), 2))
+    return state
+
+
+def test_the_drop_challenge_cycle_restores_the_position():
+    state = start(size=9)
+    after = cycle(state, 1)
+    assert (after.board, after.piles, after.mover) == (state.board, state.piles, state.mover)
+    assert after.occurrences == 2 and not after.is_over()
+
+
+def test_the_third_occurrence_ends_the_game_at_once_and_fewer_tiles_win():
+    # Seat 0 lays a prime 1 it keeps, so it holds a tile fewer; then seat 1 cycles.
+    state = start(size=9).apply(Drop(0, 0, 1))  # the position's first occurrence
+    assert state.tiles_left == (36, 37) and state.to_move == 1 and state.occurrences == 1
+    second = cycle(state, 1)
+    assert second.occurrences == 2 and second.outcome() is None
+    third = cycle(second, 1)
+    assert third.occurrences == 3
+    assert third.outcome().to_dict() == {"winner": 0, "reason": "repetition", "scores": None}
+    assert third.to_move is None and third.legal_moves() == []
+    with pytest.raises(IllegalMove, match="over"):
+        third.apply(Drop(8, 8, 4))
+
+
+def test_repetition_with_equal_tile_counts_is_a_draw():
+    state = cycle(start(size=9), 2)  # the start position, for the third time
+    assert state.outcome() == prime_drop.Outcome(None, "repetition")
+
+
+def test_failed_challenges_repeat_positions_too():
+    # Each failed challenge only hands the turn over: after four, seat 0 faces its third.
+    state = position(["3"])
+    for k in range(4):
+        assert not state.is_over()
+        state = state.apply(Challenge((0, 0), (0, 0), 2))
+    assert state.outcome().reason == "repetition" and state.outcome().winner is None
+
+
+def test_the_same_board_with_the_other_seat_to_move_is_another_position():
+    laid = start(size=9).apply(Drop(0, 0, 1))
+    other = laid.apply(Challenge((0, 0), (0, 0), 2))  # fails: the same board, seat 0 to move
+    assert other.board == laid.board and other.occurrences == 1
+
+
+def test_a_finished_game_keeps_only_what_its_outcome_needs():
+    over = cycle(start(size=9), 2)
+    data = json.loads(json.dumps(over.to_dict()))
+    again = PrimeDropState.from_dict(data)
+    assert again == over and again.outcome() == over.outcome()
+    assert len(data["seen"]) <= 32  # three 8-byte keys, not one per turn
+    running = cycle(start(size=9), 1)
+    assert PrimeDropState.from_dict(running.to_dict()).seen == running.seen
+
+
+def test_a_state_stored_before_the_rule_loads_and_counts_from_there():
+    data = start(size=9).to_dict()
+    del data["seen"]
+    assert PrimeDropState.from_dict(data).occurrences == 1
+
+
 # The timeout rule
 
 def test_timeout_rule_ignores_turns_before_the_threshold():
@@ -317,6 +399,19 @@ def test_timeout_rule_streak_restarts_on_a_tie_or_a_change_of_leader():
              (105, (3, 5)), (106, (3, 5))]
     assert timeout_rule_winner(turns[:6], after_s=100, streak=3) is None
     assert timeout_rule_winner(turns, after_s=100, streak=3) == 0
+
+
+def test_timeout_rule_the_position_at_the_threshold_is_not_a_turn_of_the_streak():
+    # seat 0 held fewer tiles from before the threshold on: only the turn after it counts
+    turns = [(50, (1, 9)), (150, (1, 9))]
+    assert timeout_rule_winner(turns, after_s=100, streak=2) is None
+    assert timeout_rule_winner(turns + [(160, (1, 9))], after_s=100, streak=2) == 0
+
+
+def test_timeout_rule_a_level_turn_breaks_every_streak():
+    turns = [(100, (3, 5)), (101, (4, 4)), (102, (3, 5)), (103, (3, 5))]
+    assert timeout_rule_winner(turns[:3], after_s=100, streak=2) is None
+    assert timeout_rule_winner(turns, after_s=100, streak=2) == 0
 
 
 def test_timeout_rule_first_to_reach_the_streak_wins():

@@ -127,6 +127,7 @@ export const rematch = (game, seat) => request("POST", `/games/${game.id}/rematc
   { token: storage.isMe(game.seats[seat]?.player) ? accountToken() : credentialFor(game, seat) });
 /** Perfect-play verdicts: {status: 202, ...} while the worker computes them. */
 export const analysis = (id, ply) => request("GET", `/games/${id}/analysis?ply=${ply}`);
+export const gameAnalysis = (id) => request("GET", `/games/${id}/analysis/plies`);
 
 /** Playtests: batches of bot-vs-bot games on the workers. */
 export const startPlaytest = (body) => request("POST", "/playtests", { body });

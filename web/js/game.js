@@ -5,6 +5,7 @@
 // browser holds for it, or with the account token when the seat is the signed-in account's.
 
 import { claimStoredGames } from "./account.js";
+import { AnalysisPanel } from "./analysis.js";
 import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
 import { ChatPanel } from "./chat.js";
@@ -102,6 +103,11 @@ class GameView {
       onView: (ply) => { this.viewPly = ply; this.renderBoard(); },
     });
     this.root.querySelector(".game-side").prepend(this.historyPanel.el);
+    this.analysisPanel = new AnalysisPanel({
+      gameId: this.id, onJudged: (plies) => this.historyPanel.setJudged(plies),
+      onView: (ply) => this.historyPanel.go(ply),
+    });
+    this.historyPanel.el.after(this.analysisPanel.el);
     this.clocks = new Clocks([0, 1].map(() => h("span", { class: "clock", hidden: true })),
                              () => this.poller?.now());
     this.poller = new Poller(this.id, response.etag, {
@@ -154,6 +160,7 @@ class GameView {
     this.game = game;
     this.renderHead();
     this.clocks.show(game);
+    this.analysisPanel.update(game);
     if (moved) {
       this.legal = null;
       this.loadPositions();

@@ -43,6 +43,13 @@ export class HistoryPanel {
     this.onView(this.viewPly);
   }
 
+  /** The analysis's judgement of each move (GET /analysis/plies `plies`, by history index):
+   *  mistakes are marked in the list, with the best move in their title. */
+  setJudged(plies) {
+    this.judged = plies;
+    this.render();
+  }
+
   /** `entries`: the moves so far, each {seat, move}. */
   update(entries, game) {
     this.entries = entries;
@@ -58,13 +65,19 @@ export class HistoryPanel {
     this.where.textContent = this.viewPly === null ? `Live · ${n} moves` : `Replay: move ${at} of ${n}`;
     this.first.disabled = this.prev.disabled = at === 0;
     this.next.disabled = this.last.disabled = at === n;
-    fill(this.list, this.entries.map((entry, i) => h("li", {},
-      h("button", {
-        type: "button", class: ["move", i + 1 === at && "current"],
-        "aria-current": i + 1 === at ? "step" : null,
-        onclick: () => this.go(i + 1),
-      }, seatMark(entry.seat), " ",
-         `${this.seatName(this.game, entry.seat)}: ${this.describe(entry.move, this.game)}`))));
+    fill(this.list, this.entries.map((entry, i) => {
+      const judged = this.judged?.[i];
+      const mistake = judged?.mistake && judged.best;
+      return h("li", {},
+        h("button", {
+          type: "button", class: ["move", i + 1 === at && "current", mistake && "mistake"],
+          "aria-current": i + 1 === at ? "step" : null,
+          title: mistake ? `A mistake: the best move was ${this.describe(judged.best, this.game)}` : null,
+          onclick: () => this.go(i + 1),
+        }, seatMark(entry.seat), " ",
+           `${this.seatName(this.game, entry.seat)}: ${this.describe(entry.move, this.game)}`,
+           mistake ? h("span", { class: "mistake-mark", "aria-label": "mistake" }, " ?") : null));
+    }));
     // scroll the list only (never the page) to keep the shown move in view
     const current = this.list.querySelector(".current");
     if (current) this.list.scrollTop = current.offsetTop - this.list.clientHeight / 2;

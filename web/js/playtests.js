@@ -32,6 +32,7 @@ const REASON_TEXT = {
   bingo: "on complete lines",
   "all-tiles-played": "every tile played",
   "timeout-rule": "by the timeout rule",
+  repetition: "by repetition",
   aborted: `aborted at the ply limit (counted as draws)`,
   resign: "resigned",
   time: "on time",
