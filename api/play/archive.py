@@ -51,7 +51,7 @@ def import_game(store: GameStore, document: dict, now: float | None = None) -> G
     for rule in game.background_rules:
         options = rule.settle(options, tc)
     seats = [Seat(s["name"], bot=s.get("bot")) for s in document["seats"]]
-    _check_bots(game, seats)
+    _check_bots(game, seats, options)
     if document["result"] is None:
         raise BadField("result", "Only a finished game can be imported: this one has no result.")
     state, entries = _replay(game, options, document["first"], document["seed"],
