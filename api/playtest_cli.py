@@ -80,16 +80,15 @@ def run_local(spec: dict) -> dict:
 
 def run_on_workers(spec: dict) -> dict:
     """Start the batch on the workers and follow it; Ctrl-C cancels it (twice: stop waiting)."""
-    import redis
     from rq import Worker
 
+    from api.store.connection import connect
     from api.store.playtests import RUNNING_STATUSES, PlaytestStore
 
-    url = os.environ.get("REDIS_URL")
-    if not url:
+    if not os.environ.get("REDIS_URL") and not os.environ.get("REDIS_SENTINELS"):
         sys.exit("REDIS_URL is not set: start `postplay redis` and a `postplay worker`, or use "
                  "--local.")
-    client = redis.Redis.from_url(url)
+    client = connect()
     store = PlaytestStore(client)
     if Worker.count(connection=client) == 0:
         print("No worker is running: the games wait until one starts (`postplay worker`).",

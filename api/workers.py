@@ -7,12 +7,15 @@ import ctypes
 import os
 import signal
 import threading
+import time
 
-import redis
 from rq import Queue, Worker
+from rq.job import Job
 
+from api import metrics
 from api.followups import PLAYER_QUEUES, QUEUES
 from api.play.background import Background
+from api.store.connection import RedisConfig
 
 PR_SET_PDEATHSIG = 1
 ROLES = {"all": QUEUES, "players": PLAYER_QUEUES}
@@ -32,16 +35,32 @@ class PostplayWorker(Worker):
             os._exit(1)
         super().main_work_horse(job, queue)
 
+    def execute_job(self, job: Job, queue: Queue):
+        """Time the job here, in the worker, which lives on: its horse lives for one job."""
+        started = time.perf_counter()
+        try:
+            return super().execute_job(job, queue)
+        finally:
+            took = time.perf_counter() - started
+            status = job.get_status(refresh=True)
+            metrics.JOB_SECONDS.labels(job.func_name.rpartition(".")[2],
+                                       status.value if status else "gone").observe(took)
 
-def work(redis_url: str, role: str = "all") -> None:
-    """Run a worker until it is told to stop (SIGINT/SIGTERM, as RQ handles them)."""
-    client = redis.Redis.from_url(redis_url)
+
+def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None) -> None:
+    """Run a worker until it is told to stop (SIGINT/SIGTERM, as RQ handles them); with
+    `metrics_port`, its metrics are served there (a worker on a host with no web process)."""
+    if metrics_port is not None:
+        from prometheus_client import start_http_server
+
+        start_http_server(metrics_port, registry=metrics.process_registry())
+    client = config.connect()
     queues = [Queue(name, connection=client) for name in ROLES[role]]
     worker = PostplayWorker(queues, connection=client)
     stop = threading.Event()
     # its own connection pool: a thread holding the worker's pool lock at a fork would leave the
     # horse's copy of that lock held for ever
-    background = Background(redis.Redis.from_url(redis_url), worker.name)
+    background = Background(config.connect(), worker.name)
     thread = threading.Thread(target=background.run, args=(stop,), name="background",
                               daemon=True)
     thread.start()
