@@ -4,11 +4,13 @@ the background thread that runs due checks, sends the heartbeat and reconciles
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import signal
 import threading
 import time
 
+import redis
 from rq import Queue, Worker
 from rq.job import Job
 
@@ -17,7 +19,10 @@ from api.followups import PLAYER_QUEUES, QUEUES
 from api.play.background import Background
 from api.store.connection import RedisConfig
 
+log = logging.getLogger(__name__)
+
 PR_SET_PDEATHSIG = 1
+RESTART_S = 1.0
 ROLES = {"all": QUEUES, "players": PLAYER_QUEUES}
 
 
@@ -42,9 +47,12 @@ class PostplayWorker(Worker):
             return super().execute_job(job, queue)
         finally:
             took = time.perf_counter() - started
-            status = job.get_status(refresh=True)
+            try:
+                status = job.get_status(refresh=True)
+            except redis.RedisError:  # Redis went away meanwhile: the time is still worth having
+                status = None
             metrics.JOB_SECONDS.labels(job.func_name.rpartition(".")[2],
-                                       status.value if status else "gone").observe(took)
+                                       status.value if status else "unknown").observe(took)
 
 
 def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None) -> None:
@@ -65,7 +73,20 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
                               daemon=True)
     thread.start()
     try:
-        worker.work()
+        while True:
+            try:
+                worker.work()
+            except redis.RedisError:  # in its teardown, Redis still away
+                log.warning("the RQ worker stopped on a Redis error", exc_info=True)
+            if worker._stop_requested:  # SIGINT/SIGTERM, as RQ handles them
+                break
+            # RQ waits out an outage only while it waits for a job: one met elsewhere in its
+            # loop (a failover) stops it, so it starts again, under a new name the heartbeat
+            # follows, rather than leave the process alive with no worker in it
+            log.warning("the RQ worker stopped; starting it again in %.0f s", RESTART_S)
+            time.sleep(RESTART_S)
+            worker = PostplayWorker(queues, connection=client)
+            background.name = worker.name
     finally:
         stop.set()
         thread.join(timeout=5)

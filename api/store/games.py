@@ -15,6 +15,7 @@ import redis
 
 from api.play.record import GameRecord, Status
 from api.store import keys
+from api.store.connection import durability
 
 
 class TokenUnknown(LookupError):
@@ -23,6 +24,11 @@ class TokenUnknown(LookupError):
 
 class TokenOfAnotherGame(LookupError):
     """The token is a seat's of another game."""
+
+
+class NotReplicated(redis.exceptions.ConnectionError):
+    """A write reached the master but not the replicas it must reach before a player is told it
+    succeeded (a failover could lose it): refused as an outage, 503, like a write that failed."""
 
 
 @dataclasses.dataclass
@@ -45,6 +51,16 @@ WRITE_IF_UNCHANGED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 for _, command in ipairs(cjson.decode(ARGV[2])) do redis.call(unpack(command)) end
 return 1
+"""
+
+
+# the game's version alone, without sending the document: a poll with a matching ETag needs no
+# more (the document's keys are written in a fixed order, and a quote inside a string is escaped,
+# so the first `"version":` is the record's own)
+VERSION = """
+local doc = redis.call('GET', KEYS[1])
+if not doc then return false end
+return tonumber(string.match(doc, '"version":(%d+)'))
 """
 
 
@@ -81,6 +97,8 @@ class GameStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
+        self._version = client.register_script(VERSION)
+        self.wait_replicas, self.wait_ms = durability(client)
         self._claim_due = client.register_script(CLAIM_DUE)
         self._release_due = client.register_script(RELEASE_DUE)
 
@@ -94,6 +112,8 @@ class GameStore:
             if bot_games_of is not None:
                 pipe.sadd(keys.client_bot_games_key(hash_token(bot_games_of)), record.id)
             pipe.execute()
+        if self.wait_replicas:
+            self._check_replicated(self.redis.wait(self.wait_replicas, self.wait_ms))
 
     def running_bot_games(self, client: str) -> int:
         """How many of `client`'s bot games still run (those that ended are dropped here)."""
@@ -106,8 +126,13 @@ class GameStore:
         return len(running)
 
     def load(self, game_id: str) -> GameRecord | None:
+        found = self.load_and_read(game_id)
+        return None if found is None else found[0]
+
+    def load_and_read(self, game_id: str) -> tuple[GameRecord, bytes] | None:
+        """The record and its document as read (which `update` may start from)."""
         raw = self.redis.get(keys.game_key(game_id))
-        return None if raw is None else GameRecord.from_dict(json.loads(raw))
+        return None if raw is None else (GameRecord.from_dict(json.loads(raw)), raw)
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
@@ -118,34 +143,73 @@ class GameStore:
     def moves(self, game_id: str) -> list[dict]:
         return [json.loads(raw) for raw in self.redis.lrange(keys.moves_key(game_id), 0, -1)]
 
-    def update(self, game_id: str, change: Callable[[GameRecord], Change]) -> Change:
+    def version(self, game_id: str) -> int | None:
+        """The game's version (None: no such game), read without its document."""
+        return self._version(keys=[keys.game_key(game_id)])
+
+    def update(self, game_id: str, change: Callable[[GameRecord], Change],
+               read: bytes | None = None) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
         `change` gets the record as it stands and returns a `Change` or raises; when another
         writer lands first, `change` runs again on the newer record (and may then refuse).
+        `read`, the document as the caller has just read it (`seat_for_token`), saves reading it
+        again: a stale one only costs a retry.
         """
         key = keys.game_key(game_id)
         while True:
-            raw = self.redis.get(key)
+            raw, read = read if read is not None else self.redis.get(key), None
             if raw is None:
                 raise KeyError(game_id)
             record = GameRecord.from_dict(json.loads(raw))
             before = Standing.of(record)  # before `change` edits the record in place
             result = change(record)
             writes = json.dumps(_writes(before, result))
-            if self._write_if_unchanged(keys=[key], args=[raw, writes]):
+            if self._write(key, raw, writes):
                 return result
 
+    def _write(self, key: str, raw: bytes, writes: str) -> bool:
+        """The write script; with replicas to wait for, WAIT in the same round trip."""
+        if not self.wait_replicas:
+            return bool(self._write_if_unchanged(keys=[key], args=[raw, writes]))
+        script = self._write_if_unchanged
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.evalsha(script.sha, 1, key, raw, writes)
+            pipe.wait(self.wait_replicas, self.wait_ms)
+            written, replicas = pipe.execute(raise_on_error=False)
+        if isinstance(written, redis.exceptions.NoScriptError):  # a new master: load it once
+            return self._write(key, raw, writes) if self.redis.script_load(script.script) \
+                else False
+        if isinstance(written, Exception):
+            raise written
+        if written:
+            self._check_replicated(replicas)
+        return bool(written)
+
+    def _check_replicated(self, replicas) -> None:
+        """Refuse a write fewer replicas confirmed than asked for, unless the master has none
+        left to confirm it (just after a failover, until the old master comes back as a
+        replica): it is then as safe as one Redis can make it, and refusing would stop play."""
+        if isinstance(replicas, Exception):
+            raise replicas
+        if replicas < self.wait_replicas and self.redis.execute_command("ROLE")[2]:
+            raise NotReplicated(f"the write reached {replicas} of {self.wait_replicas} replicas "
+                                f"within {self.wait_ms} ms")
+
     def seat_for_token(self, game_id: str, token: str) -> int:
-        """The seat of `game_id` that `token` belongs to; KeyError when there is no such game.
-        One round trip: a move's request makes this check before its update."""
+        """The seat of `game_id` that `token` belongs to; KeyError when there is no such game."""
+        return self.seat_and_read(game_id, token)[0]
+
+    def seat_and_read(self, game_id: str, token: str) -> tuple[int, bytes]:
+        """The seat of `game_id` that `token` belongs to, and the game's document as read with
+        it (for `update`), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.exists(keys.game_key(game_id))
+            pipe.get(keys.game_key(game_id))
             pipe.get(keys.token_key(token_hash))
             pipe.hgetall(keys.seat_hashes_key(game_id))
-            exists, owner, seat_hashes = pipe.execute()
-        if not exists:
+            raw, owner, seat_hashes = pipe.execute()
+        if raw is None:
             raise KeyError(game_id)
         if owner is None:
             raise TokenUnknown
@@ -155,7 +219,7 @@ class GameStore:
         stored = seat_hashes.get(seat.encode())
         if stored is None or not hmac.compare_digest(stored.decode(), token_hash):
             raise TokenUnknown
-        return int(seat)
+        return int(seat), raw
 
     def list(self, status: str | None, kind: str | None, offset: int,
              limit: int) -> tuple[list[GameRecord], int]:

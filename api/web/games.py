@@ -132,8 +132,10 @@ class Moves(MethodView):
     def post(self, body: dict, game_id: str):
         """Make a move (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
-        seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
-        record = play.play_move(store, followups, game_id, seat, body["move"], body["ply"])
+        # 404 for an unknown game, then 401 or 403; the game read with the seat is the move's
+        seat, read = play.seat_and_read(store, game_id, bearer_token(), account(required=False))
+        record = play.play_move(store, followups, game_id, seat, body["move"], body["ply"],
+                                read=read)
         return _game_response(record)
 
 
