@@ -64,6 +64,21 @@ return tonumber(string.match(doc, '"version":(%d+)'))
 """
 
 
+# the versions of an account's games (KEYS[1], its sorted set of games, newest first), each
+# read as VERSION reads one: id, version, id, version...
+ACCOUNT_VERSIONS = """
+local out = {}
+for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
+  local doc = redis.call('GET', ARGV[1] .. id)
+  if doc then
+    out[#out + 1] = id
+    out[#out + 1] = tonumber(string.match(doc, '"version":(%d+)'))
+  end
+end
+return out
+"""
+
+
 # claim up to ARGV[3] checks due by ARGV[1], pushing each one's score to ARGV[2] (the lease's
 # end); returns member, due score, member, due score...
 CLAIM_DUE = """
@@ -98,6 +113,7 @@ class GameStore:
         self.redis = client
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
         self._version = client.register_script(VERSION)
+        self._account_versions = client.register_script(ACCOUNT_VERSIONS)
         self.wait_replicas, self.wait_ms = durability(client)
         self._claim_due = client.register_script(CLAIM_DUE)
         self._release_due = client.register_script(RELEASE_DUE)
@@ -146,6 +162,13 @@ class GameStore:
     def version(self, game_id: str) -> int | None:
         """The game's version (None: no such game), read without its document."""
         return self._version(keys=[keys.game_key(game_id)])
+
+    def account_versions(self, account_id: str) -> list[list]:
+        """[game id, version] of each of the account's games, newest first, in one round trip
+        and without their documents: what a poll of the account's games needs to answer 304."""
+        raw = self._account_versions(keys=[keys.account_part_key(account_id, "games")],
+                                     args=[keys.game_key("")])
+        return [[game_id.decode(), version] for game_id, version in zip(raw[::2], raw[1::2])]
 
     def update(self, game_id: str, change: Callable[[GameRecord], Change],
                read: bytes | None = None) -> Change:

@@ -66,8 +66,14 @@ def public(record: GameRecord) -> dict:
 
 def _game_response(record: GameRecord) -> dict:
     """The game object, with its version as the ETag (304 on a matching If-None-Match)."""
-    blp.set_etag({"id": record.id, "version": record.version})
+    _set_version_etag(record.id, record.version)
     return public(record)
+
+
+def _set_version_etag(game_id: str, version: int) -> None:
+    """The game's ETag: its id and version (raises NotModified, a 304, when the request's
+    If-None-Match has it)."""
+    blp.set_etag({"id": game_id, "version": version})
 
 
 @blp.route("")
@@ -103,6 +109,10 @@ class GameResource(MethodView):
     @blp.response(200, GameOfKind)
     def get(self, game_id: str):
         """A game (send If-None-Match with the ETag you have: 304 when nothing changed)"""
+        if request.if_none_match:  # a poll, most often answered 304: known from the version
+            version = _ctx()[0].version(game_id)
+            if version is not None:
+                _set_version_etag(game_id, version)
         return _game_response(_load(game_id))
 
 
