@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz bench ladders openapi check-openapi clean
+.PHONY: run test fuzz bench million loadtest ladders openapi check-openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.benchmarks
+
+# a million finished games in an embedded Redis of its own: bytes per game, GET latency (minutes)
+million: $(STAMP)
+	$(PY) -m tests.benchmarks bench_million
 
 ladders: $(STAMP)
 	$(PY) -m tests.benchmarks bench_ladders

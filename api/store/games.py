@@ -14,7 +14,7 @@ from typing import Callable
 import redis
 
 from api.play.record import GameRecord, Status
-from api.store import keys
+from api.store import archive, keys
 from api.store.connection import durability
 
 
@@ -46,33 +46,41 @@ def hash_token(token: str) -> str:
 
 # the writes of a change (ARGV[2]: a JSON list of Redis commands, all strings), made only while
 # the game's stored document is still ARGV[1], the one the change was made from; 1 when they were
-# made, 0 when another change landed first
+# made, 0 when another change landed first. ARGV[3], when given, is the game's archive (binary,
+# so not in the JSON), stored as its document.
 WRITE_IF_UNCHANGED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 for _, command in ipairs(cjson.decode(ARGV[2])) do redis.call(unpack(command)) end
+if ARGV[3] then redis.call('SET', KEYS[1], ARGV[3]) end
 return 1
 """
 
 
 # the game's version alone, without sending the document: a poll with a matching ETag needs no
-# more (the document's keys are written in a fixed order, and a quote inside a string is escaped,
-# so the first `"version":` is the record's own)
-VERSION = """
+# more. An archive has it in the clear after its magic; in a JSON document the keys are written
+# in a fixed order, and a quote inside a string is escaped, so the first `"version":` is the
+# record's own
+VERSION_OF = """
+local function version_of(doc)
+  return tonumber(string.match(doc, '^%za1:(%d+):') or string.match(doc, '"version":(%d+)'))
+end
+"""
+VERSION = VERSION_OF + """
 local doc = redis.call('GET', KEYS[1])
 if not doc then return false end
-return tonumber(string.match(doc, '"version":(%d+)'))
+return version_of(doc)
 """
 
 
 # the versions of an account's games (KEYS[1], its sorted set of games, newest first), each
 # read as VERSION reads one: id, version, id, version...
-ACCOUNT_VERSIONS = """
+ACCOUNT_VERSIONS = VERSION_OF + """
 local out = {}
 for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
   local doc = redis.call('GET', ARGV[1] .. id)
   if doc then
     out[#out + 1] = id
-    out[#out + 1] = tonumber(string.match(doc, '"version":(%d+)'))
+    out[#out + 1] = version_of(doc)
   end
 end
 return out
@@ -122,9 +130,18 @@ class GameStore:
                bot_games_of: str | None = None) -> None:
         """Store a new game (version 1) with its seat tokens (kept only as hashes); with
         `bot_games_of`, counted among that client's running bot games."""
+        change = Change(record, list(moves), tokens)
+        finished = None
+        if record.status is Status.FINISHED:  # a playtest's sample game: archived at once
+            writes, finished = _archived(_writes(None, Change(record, tokens=tokens)), change,
+                                         [], {})
+        else:
+            writes = _writes(None, change)
         with self.redis.pipeline(transaction=True) as pipe:
-            for command in _writes(None, Change(record, list(moves), tokens)):
+            for command in writes:
                 pipe.execute_command(*command)
+            if finished is not None:
+                pipe.set(keys.game_key(record.id), finished)
             if bot_games_of is not None:
                 pipe.sadd(keys.client_bot_games_key(hash_token(bot_games_of)), record.id)
             pipe.execute()
@@ -148,16 +165,21 @@ class GameStore:
     def load_and_read(self, game_id: str) -> tuple[GameRecord, bytes] | None:
         """The record and its document as read (which `update` may start from)."""
         raw = self.redis.get(keys.game_key(game_id))
-        return None if raw is None else (GameRecord.from_dict(json.loads(raw)), raw)
+        return None if raw is None else (_record(raw), raw)
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
             return []
         raws = self.redis.mget([keys.game_key(g) for g in game_ids])
-        return [GameRecord.from_dict(json.loads(raw)) for raw in raws if raw is not None]
+        return [_record(raw) for raw in raws if raw is not None]
 
     def moves(self, game_id: str) -> list[dict]:
-        return [json.loads(raw) for raw in self.redis.lrange(keys.moves_key(game_id), 0, -1)]
+        """The game's history: its list while it runs, its archive once it is over."""
+        listed = self.redis.lrange(keys.moves_key(game_id), 0, -1)
+        if listed:
+            return [json.loads(raw) for raw in listed]
+        raw = self.redis.get(keys.game_key(game_id))
+        return archive.decode(raw)[1] if raw is not None and archive.is_archive(raw) else []
 
     def version(self, game_id: str) -> int | None:
         """The game's version (None: no such game), read without its document."""
@@ -184,25 +206,41 @@ class GameStore:
             raw, read = read if read is not None else self.redis.get(key), None
             if raw is None:
                 raise KeyError(game_id)
-            record = GameRecord.from_dict(json.loads(raw))
+            record = _record(raw)
             before = Standing.of(record)  # before `change` edits the record in place
             result = change(record)
-            writes = json.dumps(_writes(before, result))
-            if self._write(key, raw, writes):
+            writes, finished = _writes(before, result), None
+            if result.record.status is Status.FINISHED:
+                writes, finished = _archived(writes, result, *self._history_and_hashes(game_id,
+                                                                                       raw))
+            if self._write(key, raw, json.dumps(writes), finished):
                 return result
 
-    def _write(self, key: str, raw: bytes, writes: str) -> bool:
-        """The write script; with replicas to wait for, WAIT in the same round trip."""
+    def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
+        """What a game's archive keeps besides its record, as the game stands."""
+        if archive.is_archive(raw):
+            _, history, seat_hashes = archive.decode(raw)
+            return history, seat_hashes
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.lrange(keys.moves_key(game_id), 0, -1)
+            pipe.hgetall(keys.seat_hashes_key(game_id))
+            listed, hashes = pipe.execute()
+        return [json.loads(e) for e in listed], {k.decode(): v.decode() for k, v in hashes.items()}
+
+    def _write(self, key: str, raw: bytes, writes: str, finished: bytes | None = None) -> bool:
+        """The write script (with the game's archive, once it is over); with replicas to wait
+        for, WAIT in the same round trip."""
+        args = [raw, writes] if finished is None else [raw, writes, finished]
         if not self.wait_replicas:
-            return bool(self._write_if_unchanged(keys=[key], args=[raw, writes]))
+            return bool(self._write_if_unchanged(keys=[key], args=args))
         script = self._write_if_unchanged
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.evalsha(script.sha, 1, key, raw, writes)
+            pipe.evalsha(script.sha, 1, key, *args)
             pipe.wait(self.wait_replicas, self.wait_ms)
             written, replicas = pipe.execute(raise_on_error=False)
         if isinstance(written, redis.exceptions.NoScriptError):  # a new master: load it once
-            return self._write(key, raw, writes) if self.redis.script_load(script.script) \
-                else False
+            return self._write(key, raw, writes, finished) if self.redis.script_load(
+                script.script) else False
         if isinstance(written, Exception):
             raise written
         if written:
@@ -234,6 +272,8 @@ class GameStore:
             raw, owner, seat_hashes = pipe.execute()
         if raw is None:
             raise KeyError(game_id)
+        if not seat_hashes and archive.is_archive(raw):
+            seat_hashes = {k.encode(): v.encode() for k, v in archive.decode(raw)[2].items()}
         if owner is None:
             raise TokenUnknown
         owner_game, seat = owner.decode().rsplit(":", 1)
@@ -277,11 +317,12 @@ class GameStore:
 
     def delete(self, game_id: str) -> bool:
         """Remove a game and every key and index entry it has; False when it is gone already."""
-        record = self.load(game_id)
-        if record is None:
+        raw = self.redis.get(keys.game_key(game_id))
+        if raw is None:
             self.redis.zrem(keys.deletable_key(), game_id)
             return False
-        token_hashes = [h.decode() for h in self.redis.hvals(keys.seat_hashes_key(game_id))]
+        record = _record(raw)
+        token_hashes = list(self._history_and_hashes(game_id, raw)[1].values())
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
@@ -306,6 +347,24 @@ class GameStore:
     def cached_analysis(self, game_id: str, ply: int) -> dict | None:
         raw = self.redis.get(keys.analysis_key(game_id, ply))
         return None if raw is None else json.loads(raw)
+
+
+def _record(raw: bytes) -> GameRecord:
+    """The record of a stored document: JSON, or an archive."""
+    return GameRecord.from_dict(archive.decode(raw)[0] if archive.is_archive(raw)
+                                else json.loads(raw))
+
+
+def _archived(writes: list[list], change: Change, history: list[dict],
+              seat_hashes: dict[str, str]) -> tuple[list[list], bytes]:
+    """A finished game's writes: its record, history and seat hashes go into one archive
+    (`api.store.archive`) instead of their keys; `history` and `seat_hashes` are what it had."""
+    game_id = change.record.id
+    own = {keys.game_key(game_id), keys.moves_key(game_id), keys.seat_hashes_key(game_id)}
+    hashes = {**seat_hashes, **{str(s): hash_token(t) for s, t in change.tokens.items()}}
+    finished = archive.encode(change.record.to_dict(), history + change.moves, hashes)
+    return ([w for w in writes if w[1] not in own]
+            + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id)]]), finished
 
 
 @dataclasses.dataclass(frozen=True)
