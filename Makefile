@@ -31,6 +31,15 @@ bench: $(STAMP)
 million: $(STAMP)
 	$(PY) -m tests.benchmarks bench_million
 
+# correspondence players stepped up until p99 > 250 ms or an error (locust, headless: ~15 min)
+LOAD_STAMP := $(VENV)/.installed-load
+$(LOAD_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,load]'
+	touch $(LOAD_STAMP)
+
+loadtest: $(LOAD_STAMP)
+	$(PY) -m tests.benchmarks.loadtest
+
 ladders: $(STAMP)
 	$(PY) -m tests.benchmarks bench_ladders
 
