@@ -156,6 +156,8 @@ def report(results: list[dict]) -> None:
         print(f"{r['players']:8,d} {r['rate']:7.0f} {r['p99_ms'] or 0:7.0f} {r['errors']:6d} "
               f"{r['cpu_locust']:9.0f}%  {'held' if r['held'] else 'NOT held'}"
               + (f"  {r['failures']}" if r["failures"] else ""))
+        print("          p99 by request: " + ", ".join(
+            f"{name} {ms:.0f} ms" for name, ms in r["p99_by_request"].items()))
     held = [r for r in results if r["held"]]
     best = max(held, key=lambda r: r["players"]) if held else None
     most = best["players"] if best else 0

@@ -116,7 +116,10 @@ class Steps(LoadTestShape):
                 "cpu_locust": self.runner.current_cpu_usage,
                 "users": self.runner.user_count,
                 "held": p99 is not None and p99 <= P99_GOAL_MS and errors == 0,
-                "mix": {name: entry.num_requests for (name, _), entry in stats.entries.items()}}
+                "mix": {name: entry.num_requests for (name, _), entry in stats.entries.items()},
+                "p99_by_request": {name: entry.get_response_time_percentile(0.99)
+                                   for (name, _), entry in stats.entries.items()
+                                   if entry.num_requests}}
 
     def write(self) -> None:
         with open(os.environ["LOADTEST_RESULTS"], "w") as f:
