@@ -44,14 +44,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# the writes of a change (ARGV[2]: a JSON list of Redis commands, all strings), made only while
-# the game's stored document is still ARGV[1], the one the change was made from; 1 when they were
-# made, 0 when another change landed first. ARGV[3], when given, is the game's archive (binary,
-# so not in the JSON), stored as its document.
+# the writes of a change (ARGV[#KEYS + 1]: a JSON list of Redis commands, all strings), made only
+# while the game's stored document is still ARGV[1], the one the change was made from; 1 when they
+# were made, 0 when another change landed first. ARGV[#KEYS + 2], when given, is the game's
+# archive (binary, so not in the JSON), stored as its document.
 WRITE_IF_UNCHANGED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-for _, command in ipairs(cjson.decode(ARGV[2])) do redis.call(unpack(command)) end
-if ARGV[3] then redis.call('SET', KEYS[1], ARGV[3]) end
+for _, command in ipairs(cjson.decode(ARGV[#KEYS + 1])) do redis.call(unpack(command)) end
+local archive = ARGV[#KEYS + 2]
+if archive then redis.call('SET', KEYS[1], archive) end
 return 1
 """
 
@@ -213,7 +214,7 @@ class GameStore:
             if result.record.status is Status.FINISHED:
                 writes, finished = _archived(writes, result, *self._history_and_hashes(game_id,
                                                                                        raw))
-            if self._write(key, raw, json.dumps(writes), finished):
+            if self._write([key], [raw, json.dumps(writes), *([finished] if finished else [])]):
                 return result
 
     def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
@@ -227,20 +228,18 @@ class GameStore:
             listed, hashes = pipe.execute()
         return [json.loads(e) for e in listed], {k.decode(): v.decode() for k, v in hashes.items()}
 
-    def _write(self, key: str, raw: bytes, writes: str, finished: bytes | None = None) -> bool:
-        """The write script (with the game's archive, once it is over); with replicas to wait
-        for, WAIT in the same round trip."""
-        args = [raw, writes] if finished is None else [raw, writes, finished]
+    def _write(self, script_keys: list[str], args: list) -> bool:
+        """The write script; with replicas to wait for, WAIT in the same round trip."""
         if not self.wait_replicas:
-            return bool(self._write_if_unchanged(keys=[key], args=args))
+            return bool(self._write_if_unchanged(keys=script_keys, args=args))
         script = self._write_if_unchanged
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.evalsha(script.sha, 1, key, *args)
+            pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
             pipe.wait(self.wait_replicas, self.wait_ms)
             written, replicas = pipe.execute(raise_on_error=False)
         if isinstance(written, redis.exceptions.NoScriptError):  # a new master: load it once
-            return self._write(key, raw, writes, finished) if self.redis.script_load(
-                script.script) else False
+            return self._write(script_keys, args) if self.redis.script_load(script.script) \
+                else False
         if isinstance(written, Exception):
             raise written
         if written:

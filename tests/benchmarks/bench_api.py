@@ -36,7 +36,8 @@ from tests.benchmarks import wrk
 
 DURATION_S = float(os.environ.get("BENCH_SECONDS", "4"))
 ROUNDS = 3
-# goals (issue 22): a ratio against the bare endpoint's rate
+# goals: a ratio against the bare endpoint's rate (issue 22's, but for /me/games, where the issue
+# asks only that the poll read versions alone: 0.50 is this benchmark's own mark)
 GOALS = {"304": 0.80, "full": 0.35, "me": 0.50, "moves": 0.35}
 MOVES_PER_ROUND = 12000  # more than a round can make: each move is valid once
 
