@@ -1,7 +1,8 @@
 """The load test's players (locust, FastHttpUser): correspondence players with accounts, each
 holding about ten games. Every 30 s a player polls `GET /me/games` with the ETag it has; when it
-is its turn in a game, it moves about one poll in three (asking the game's legal moves, then
-posting one), as a person who looks in, sometimes plays, and comes back later. Some play bots,
+is its turn somewhere, it moves in one of those games about one poll in ten (asking the game's
+legal moves, then posting one): a person who looks in often and thinks a few minutes before a
+move, which is brisk for correspondence (moves hours apart) and so a heavier load than it. Some play bots,
 which answer on the workers. Each player comes from an address of its own (X-Forwarded-For,
 one trusted proxy), so the rate limits are those each person would meet.
 
@@ -20,10 +21,10 @@ import gevent
 from locust import FastHttpUser, LoadTestShape, constant_pacing, task
 
 POLL_S = 30.0
-MOVE_CHANCE = 1 / 3
+MOVE_CHANCE = 1 / 10
 P99_GOAL_MS = 250.0
 STEPS = [int(n) for n in os.environ.get("LOADTEST_STEPS", "2000,5000,10000").split(",")]
-SPAWN_RATE = float(os.environ.get("LOADTEST_SPAWN_RATE", "100"))
+SPAWN_RATE = float(os.environ.get("LOADTEST_SPAWN_RATE", "50"))
 SETTLE_S = float(os.environ.get("LOADTEST_SETTLE_S", str(POLL_S)))
 MEASURE_S = float(os.environ.get("LOADTEST_MEASURE_S", str(2 * POLL_S)))
 with open(os.environ["LOADTEST_ACCOUNTS"]) as f:
@@ -32,6 +33,7 @@ with open(os.environ["LOADTEST_ACCOUNTS"]) as f:
 
 class Player(FastHttpUser):
     wait_time = constant_pacing(POLL_S)
+    network_timeout = connection_timeout = 30.0  # a request longer than this is an error
 
     def on_start(self):
         self.username, token, address = next(ACCOUNTS)
@@ -47,7 +49,7 @@ class Player(FastHttpUser):
             if response.status_code == 200:
                 self.etag, self.games = response.headers.get("ETag"), response.json()
             elif response.status_code != 304:
-                response.failure(f"{response.status_code}: {response.text[:200]}")
+                response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
                 return
         mine = [g for g in self.games if g["status"] == "active" and g["to_move"] is not None
                 and g["seats"][g["to_move"]].get("player") == self.username]
@@ -59,7 +61,7 @@ class Player(FastHttpUser):
                              name="GET /games/{id}/legal-moves",
                              catch_response=True) as response:
             if response.status_code != 200:
-                response.failure(f"{response.status_code}: {response.text[:200]}")
+                response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
                 return
             legal = response.json()
         if legal["seat"] is None or not legal["moves"]:
@@ -68,7 +70,7 @@ class Player(FastHttpUser):
                               json={"move": random.choice(legal["moves"]), "ply": legal["ply"]},
                               name="POST /games/{id}/moves", catch_response=True) as response:
             if response.status_code != 201:
-                response.failure(f"{response.status_code}: {response.text[:200]}")
+                response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
 
 
 class Steps(LoadTestShape):
