@@ -42,18 +42,18 @@ GOALS = {"304": 0.80, "full": 0.35, "me": 0.50, "moves": 0.35}
 MOVES_PER_ROUND = 12000  # more than a round can make: each move is valid once
 
 
-def _gunicorn(app: str, port: int, env: dict) -> subprocess.Popen:
+def _gunicorn(app: str, port: int, env: dict, procs: list) -> None:
     """gunicorn as `postplay serve` runs it (its worker class and limits, 2 processes of 4
     threads), without the access log, for the app and the bare baseline alike."""
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_options(),
-                             "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "4",
-                             app], env=env, stderr=subprocess.DEVNULL)
-    for _ in range(100):
+    procs.append(subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_options(),
+                                   "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads",
+                                   "4", app], env=env, stderr=subprocess.DEVNULL))
+    for _ in range(600):  # a minute: a loaded machine starts it slowly
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             conn.request("GET", "/api/v1/health")
             conn.getresponse().read()
-            return proc
+            return
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{app} did not start")
@@ -116,8 +116,8 @@ def main() -> None:
         client = redis.Redis.from_url(url)
         store, followups = GameStore(client), RQFollowups(client)
         bare_port, app_port = free_port(), free_port()
-        procs.append(_gunicorn("tests.benchmarks.bare_app:app", bare_port, env))
-        procs.append(_gunicorn("api.web.wsgi:app", app_port, env))
+        _gunicorn("tests.benchmarks.bare_app:app", bare_port, env, procs)
+        _gunicorn("api.web.wsgi:app", app_port, env, procs)
         bare, app = f"http://127.0.0.1:{bare_port}", f"http://127.0.0.1:{app_port}"
         _, _, game = _request(app_port, "POST", "/api/v1/games", {
             **NEW_GAME, "kind": "partition", "options": {}})
