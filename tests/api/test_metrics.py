@@ -143,12 +143,15 @@ def served(redis_url, redis_client, tmp_path):
                              "--web-workers", "2"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
+    for _ in range(600):  # a minute: a loaded machine starts gunicorn slowly
         try:
-            requests.get(f"{base}/api/v1/health", timeout=1)
+            requests.get(f"{base}/api/v1/health", timeout=5)
             break
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("postplay serve did not start")
     yield base, metrics_dir
     proc.terminate()
     proc.wait(timeout=10)
