@@ -5,7 +5,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz bench ladders ladders-quick ploid-book seed-ratings openapi check-openapi clean
+.PHONY: run test fuzz bench million loadtest ladders ladders-quick ploid-book seed-ratings openapi \
+	check-openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +27,19 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.benchmarks
+
+# a million finished games in an embedded Redis of its own: bytes per game, GET latency (minutes)
+million: $(STAMP)
+	$(PY) -m tests.benchmarks bench_million
+
+# correspondence players stepped up until p99 > 250 ms or an error (locust, headless: ~15 min)
+LOAD_STAMP := $(VENV)/.installed-load
+$(LOAD_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,load]'
+	touch $(LOAD_STAMP)
+
+loadtest: $(LOAD_STAMP)
+	$(PY) -m tests.benchmarks.loadtest
 
 # every game's ladder (POSTPLAY_LADDER_GAMES, _BUDGET_S, _KINDS... see the module), written into
 # the rules pages as each game finishes; hours of CPU at the defaults (200 games, 1 s a move)

@@ -44,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
                               "every 10 minutes)")
     worker_parser = sub.add_parser("worker")
     worker_parser.add_argument(
+        "--metrics-port", type=int, default=None,
+        help="serve this worker's metrics (job durations, due-check lateness) on this port; "
+             "under `postplay run` the web's /metrics has them already")
+    worker_parser.add_argument(
         "--role", choices=("all", "players"), default="all",
         help="all: every queue (players', then bot games', then playtests'); players: only the "
              "players' queue, so a bot's reply to a person never waits behind a batch")
@@ -84,18 +88,16 @@ def redis_alone(args) -> int:
 def worker(args) -> int:
     from api.workers import work
 
-    work(_redis_url(), args.role)
+    work(_redis_config(), args.role, args.metrics_port)
     return 0
 
 
 def gc(args) -> int:
     import time
 
-    import redis
-
     from api.play.background import collect_garbage
 
-    deleted = collect_garbage(redis.Redis.from_url(_redis_url()), time.time())
+    deleted = collect_garbage(_redis_config().connect(), time.time())
     print(f"deleted {deleted['games']} games that ended with no move made, "
           f"{deleted['playtests']} playtests and {deleted['sweeps']} sweeps past their "
           f"retention")
@@ -103,8 +105,6 @@ def gc(args) -> int:
 
 
 def seed_ratings(args) -> int:
-    import redis
-
     from api.games import GAMES
     from api.players.ratings import seed_ladders
     from api.store.ratings import RatingStore
@@ -113,7 +113,7 @@ def seed_ratings(args) -> int:
     unknown = sorted(set(kinds) - set(GAMES))
     if unknown:
         sys.exit(f"no game {unknown[0]!r}; the games are {', '.join(GAMES)}")
-    store = RatingStore(redis.Redis.from_url(_redis_url()))
+    store = RatingStore(_redis_config().connect())
     seeded = seed_ladders(store, kinds, args.games, args.budget_s, args.seed)
     for kind, levels in seeded.items():
         print(kind)
@@ -124,6 +124,7 @@ def seed_ratings(args) -> int:
 
 
 def serve(args) -> int:
+    _count_metrics_in(args)
     os.execvp(sys.executable, _gunicorn_argv(args))
 
 
@@ -132,13 +133,14 @@ def run(args) -> int:
     from api.supervisor import Child, supervise
 
     children = []
-    if not os.environ.get("REDIS_URL"):
+    if not os.environ.get("REDIS_URL") and not os.environ.get("REDIS_SENTINELS"):
         from api.store.embedded import redis_argv
 
         data = ROOT / "var" / "redis"
         argv, os.environ["REDIS_URL"] = redis_argv(data, port=DEFAULT_REDIS_PORT)
         children.append(Child("redis", argv, log=data / "redis.log"))
         print(f"Embedded Redis at {os.environ['REDIS_URL']} (data in {data})", flush=True)
+    _count_metrics_in(args)  # the workers' counts too: the web's /metrics shows them all
     for i in range(args.workers):
         # the first of two or more keeps to the players' queue: a bot's reply to a person never
         # waits behind bot-vs-bot games or a playtest
@@ -177,15 +179,27 @@ def _wait_for_redis(child) -> None:
         sys.exit(f"the embedded Redis did not start; see {child.log}")
 
 
-def _redis_url() -> str:
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        sys.exit("REDIS_URL is not set: start `postplay redis` and export the URL it prints.")
-    return url
+def _redis_config():
+    from api.store.connection import RedisConfig
+
+    if not os.environ.get("REDIS_URL") and not os.environ.get("REDIS_SENTINELS"):
+        sys.exit("REDIS_URL is not set: start `postplay redis` and export the URL it prints "
+                 "(or set REDIS_SENTINELS and REDIS_SERVICE).")
+    return RedisConfig.from_env()
+
+
+def _count_metrics_in(args) -> None:
+    """Every process started from here counts its metrics in one directory (gunicorn's
+    processes, and `run`'s workers), emptied first: PROMETHEUS_MULTIPROC_DIR if it is set."""
+    from api.metrics import clean_multiprocess_dir
+
+    path = os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR",
+                                 str(ROOT / "var" / "metrics" / str(args.port)))
+    clean_multiprocess_dir(path)
 
 
 def _gunicorn_argv(args) -> list[str]:
-    _redis_url()
+    _redis_config()
     return [sys.executable, "-m", "gunicorn", *gunicorn_options(),
             "--bind", f"{args.host}:{args.port}", "--workers", str(args.web_workers),
             "--threads", "4", "--access-logfile", "-", "api.web.wsgi:app"]

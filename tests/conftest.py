@@ -18,6 +18,8 @@ from api.store.embedded import start_redis
 from api.store.games import GameStore
 
 TEST_DB = 15
+# locust's players: run by `make loadtest` only (importing locust patches the whole process)
+collect_ignore = ["benchmarks/locustfile.py"]
 
 
 @pytest.fixture(scope="session")

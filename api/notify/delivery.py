@@ -29,6 +29,7 @@ import requests
 from requests.adapters import HTTPAdapter
 from standardwebhooks import Webhook
 
+from api import metrics
 from api.clocks import iso
 from api.notify.addresses import AddressRefused, Target, target
 from api.store.accounts import AccountStore
@@ -225,15 +226,18 @@ class Notifier:
                  "game": delivery["game"], "attempt": attempts, "at": iso(started),
                  "status": status, "latency_ms": round((now - started) * 1000, 1),
                  "error": error}
+        next_at = None if error is None else self.policy.next_attempt(delivery["first_ts"],
+                                                                      attempts, now)
+        outcome = "delivered" if error is None else "retrying" if next_at is not None else "failed"
+        metrics.WEBHOOK_DELIVERIES.labels(event=delivery["type"], outcome=outcome).inc()
         if error is None:
-            self.store.settle(claimed, {**entry, "outcome": "delivered"})
+            self.store.settle(claimed, {**entry, "outcome": outcome})
             return
-        next_at = self.policy.next_attempt(delivery["first_ts"], attempts, now)
         if next_at is not None:
-            self.store.settle(claimed, {**entry, "outcome": "retrying",
+            self.store.settle(claimed, {**entry, "outcome": outcome,
                                         "next_attempt_at": iso(next_at)}, next_at)
             return
-        if self.store.settle(claimed, {**entry, "outcome": "failed"}):
+        if self.store.settle(claimed, {**entry, "outcome": outcome}):
             hours = self.policy.window_s / 3600
             self.store.disable(delivery["account"], delivery["endpoint"], now,
                                f"Deliveries kept failing for {hours:g} hours (last: {error}); "

@@ -24,6 +24,7 @@ import redis
 from rq import Queue
 from rq.job import Job, JobStatus
 
+from api import metrics
 from api.followups import RQFollowups, bot_job_id, ratings_job_id
 from api.play import service, vacation
 from api.store.accounts import AccountStore
@@ -92,8 +93,12 @@ class Background:
 
     def run_due(self, now: float) -> int:
         """Run every check due by `now` that this worker can claim; how many ran."""
+        claimed_at = time.monotonic()
         claimed = self.store.claim_due(now, LEASE_S)
         for check in claimed:
+            # how late it runs: late when claimed, and later still behind the checks before it
+            metrics.DUE_LATENESS.labels(check.check.partition(":")[0]).observe(
+                max(0.0, now - check.due) + time.monotonic() - claimed_at)
             try:
                 self.run_check(check, now)
             except Exception:  # a bug in one check must not stop the others: its lease runs out

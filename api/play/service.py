@@ -254,21 +254,29 @@ def seat_of(store: GameStore, game_id: str, token: str | None,
             account: Principal | None = None) -> int:
     """The seat `token` holds in `game_id`; or, for a signed-in `account` (whose token it is),
     its seat there (the one to move, when it holds both)."""
+    return seat_and_read(store, game_id, token, account)[0]
+
+
+def seat_and_read(store: GameStore, game_id: str, token: str | None,
+                  account: Principal | None = None) -> tuple[int, bytes]:
+    """`seat_of`, and the game as it was read to find the seat: a change made next (a move)
+    starts from it rather than reading the game again."""
     if account is not None:
         account.require("play")
-        record = store.load(game_id)
-        if record is None:
+        found = store.load_and_read(game_id)
+        if found is None:
             raise NotFound(f"There is no game {game_id!r}.")
+        record, read = found
         seats = record.seats_of(account.id)
         if not seats:
             raise OtherGamesToken("Your account holds no seat in this game.")
         if len(seats) == 1:  # (not reading the state: a move's request reads it once, later)
-            return seats[0]
-        return record.to_move if record.to_move in seats else seats[0]
+            return seats[0], read
+        return (record.to_move if record.to_move in seats else seats[0]), read
     if not token:
         raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")
     try:
-        return store.seat_for_token(game_id, token)
+        return store.seat_and_read(game_id, token)
     except KeyError:
         raise NotFound(f"There is no game {game_id!r}.") from None
     except TokenUnknown:
@@ -278,11 +286,12 @@ def seat_of(store: GameStore, game_id: str, token: str | None,
 
 
 def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move | Any,
-              ply: int, now: float | None = None) -> GameRecord:
+              ply: int, now: float | None = None, read: bytes | None = None) -> GameRecord:
     """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
     move given as the API's JSON object is parsed first, against the game as it is read for the
     update (MalformedMove names the field at fault). A move that arrives after the mover's time
-    ran out ends the game on time instead, and is refused with TimeRanOut."""
+    ran out ends the game on time instead, and is refused with TimeRanOut. `read`: the game as
+    `seat_and_read` just read it."""
     now = time.time() if now is None else now
 
     def change(record: GameRecord) -> Change:
@@ -303,7 +312,7 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
         record.touch(now)
         return Change(record, entries + forced)
 
-    record = _update(store, game_id, change).record
+    record = _update(store, game_id, change, read).record
     followups.after_change(record)
     if record.ply == ply:  # the change did not move: the flag fell first
         raise TimeRanOut("Your time ran out before this move arrived: the game is over.")
@@ -519,9 +528,10 @@ def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]
     return state, [history_entry(ply + i, seat, move, now) for i, (seat, move) in enumerate(played)]
 
 
-def _update(store: GameStore, game_id: str, change: Callable[[GameRecord], Change]) -> Change:
+def _update(store: GameStore, game_id: str, change: Callable[[GameRecord], Change],
+            read: bytes | None = None) -> Change:
     try:
-        return store.update(game_id, change)
+        return store.update(game_id, change, read)
     except KeyError:
         raise NotFound(f"There is no game {game_id!r}.") from None
 

@@ -92,16 +92,16 @@ def run_on_workers(spec: dict) -> dict:
 
 
 def workers_redis():
-    """The Redis at REDIS_URL that the workers serve (exit with a hint when it is not set),
-    with a warning when no worker runs."""
-    import redis
+    """The Redis at REDIS_URL (or REDIS_SENTINELS) that the workers serve (exit with a hint when
+    neither is set), with a warning when no worker runs."""
     from rq import Worker
 
-    url = os.environ.get("REDIS_URL")
-    if not url:
+    from api.store.connection import connect
+
+    if not os.environ.get("REDIS_URL") and not os.environ.get("REDIS_SENTINELS"):
         sys.exit("REDIS_URL is not set: start `postplay redis` and a `postplay worker`, or use "
                  "--local.")
-    client = redis.Redis.from_url(url)
+    client = connect()
     if Worker.count(connection=client) == 0:
         print("No worker is running: the games wait until one starts (`postplay worker`).",
               file=sys.stderr)

@@ -15,7 +15,8 @@ import redis
 
 from api.notify.events import Moment, notices
 from api.play.record import GameRecord, Status
-from api.store import keys
+from api.store import archive, keys
+from api.store.connection import durability
 
 
 class TokenUnknown(LookupError):
@@ -24,6 +25,11 @@ class TokenUnknown(LookupError):
 
 class TokenOfAnotherGame(LookupError):
     """The token is a seat's of another game."""
+
+
+class NotReplicated(redis.exceptions.ConnectionError):
+    """A write reached the master but not the replicas it must reach before a player is told it
+    succeeded (a failover could lose it): refused as an outage, 503, like a write that failed."""
 
 
 @dataclasses.dataclass
@@ -46,15 +52,50 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# the writes of a change (the last ARGV: a JSON list of Redis commands, all strings), made only
+# the writes of a change (ARGV[#KEYS + 1]: a JSON list of Redis commands, all strings), made only
 # while every key it read still holds what it read (KEYS[i] holds ARGV[i], '' for an absent key:
-# the game's stored document first); 1 when they were made, 0 when another change landed first
+# the game's stored document first); 1 when they were made, 0 when another change landed first.
+# ARGV[#KEYS + 2], when given, is the game's archive (binary, so not in the JSON), stored as its
+# document.
 WRITE_IF_UNCHANGED = """
 for i, key in ipairs(KEYS) do
   if (redis.call('GET', key) or '') ~= ARGV[i] then return 0 end
 end
 for _, command in ipairs(cjson.decode(ARGV[#KEYS + 1])) do redis.call(unpack(command)) end
+local archive = ARGV[#KEYS + 2]
+if archive then redis.call('SET', KEYS[1], archive) end
 return 1
+"""
+
+
+# the game's version alone, without sending the document: a poll with a matching ETag needs no
+# more. An archive has it in the clear after its magic; in a JSON document the keys are written
+# in a fixed order, and a quote inside a string is escaped, so the first `"version":` is the
+# record's own
+VERSION_OF = """
+local function version_of(doc)
+  return tonumber(string.match(doc, '^%za1:(%d+):') or string.match(doc, '"version":(%d+)'))
+end
+"""
+VERSION = VERSION_OF + """
+local doc = redis.call('GET', KEYS[1])
+if not doc then return false end
+return version_of(doc)
+"""
+
+
+# the versions of an account's games (KEYS[1], its sorted set of games, newest first), each
+# read as VERSION reads one: id, version, id, version...
+ACCOUNT_VERSIONS = VERSION_OF + """
+local out = {}
+for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
+  local doc = redis.call('GET', ARGV[1] .. id)
+  if doc then
+    out[#out + 1] = id
+    out[#out + 1] = version_of(doc)
+  end
+end
+return out
 """
 
 
@@ -91,6 +132,9 @@ class GameStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
+        self._version = client.register_script(VERSION)
+        self._account_versions = client.register_script(ACCOUNT_VERSIONS)
+        self.wait_replicas, self.wait_ms = durability(client)
         self._claim_due = client.register_script(CLAIM_DUE)
         self._release_due = client.register_script(RELEASE_DUE)
 
@@ -98,12 +142,23 @@ class GameStore:
                bot_games_of: str | None = None) -> None:
         """Store a new game (version 1) with its seat tokens (kept only as hashes); with
         `bot_games_of`, counted among that client's running bot games."""
+        change = Change(record, list(moves), tokens)
+        finished = None
+        if record.status is Status.FINISHED:  # a playtest's sample game: archived at once
+            writes, finished = _archived(_writes(None, Change(record, tokens=tokens)), change,
+                                         [], {})
+        else:
+            writes = _writes(None, change)
         with self.redis.pipeline(transaction=True) as pipe:
-            for command in _writes(None, Change(record, list(moves), tokens)):
+            for command in writes:
                 pipe.execute_command(*command)
+            if finished is not None:
+                pipe.set(keys.game_key(record.id), finished)
             if bot_games_of is not None:
                 pipe.sadd(keys.client_bot_games_key(hash_token(bot_games_of)), record.id)
             pipe.execute()
+        if self.wait_replicas:
+            self._check_replicated(self.redis.wait(self.wait_replicas, self.wait_ms))
 
     def running_bot_games(self, client: str) -> int:
         """How many of `client`'s bot games still run (those that ended are dropped here)."""
@@ -116,52 +171,125 @@ class GameStore:
         return len(running)
 
     def load(self, game_id: str) -> GameRecord | None:
+        found = self.load_and_read(game_id)
+        return None if found is None else found[0]
+
+    def load_and_read(self, game_id: str) -> tuple[GameRecord, bytes] | None:
+        """The record and its document as read (which `update` may start from)."""
         raw = self.redis.get(keys.game_key(game_id))
-        return None if raw is None else GameRecord.from_dict(json.loads(raw))
+        return None if raw is None else (_record(raw), raw)
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
             return []
         raws = self.redis.mget([keys.game_key(g) for g in game_ids])
-        return [GameRecord.from_dict(json.loads(raw)) for raw in raws if raw is not None]
+        return [_record(raw) for raw in raws if raw is not None]
 
     def moves(self, game_id: str) -> list[dict]:
-        return [json.loads(raw) for raw in self.redis.lrange(keys.moves_key(game_id), 0, -1)]
+        """The game's history: its list while it runs, its archive once it is over."""
+        listed = self.redis.lrange(keys.moves_key(game_id), 0, -1)
+        if listed:
+            return [json.loads(raw) for raw in listed]
+        raw = self.redis.get(keys.game_key(game_id))
+        return archive.decode(raw)[1] if raw is not None and archive.is_archive(raw) else []
 
     def chat(self, game_id: str) -> list[dict]:
         """The game's chat messages, oldest first."""
         return [json.loads(raw) for raw in self.redis.lrange(keys.chat_key(game_id), 0, -1)]
 
-    def update(self, game_id: str, change: Callable[[GameRecord], Change]) -> Change:
+    def version(self, game_id: str) -> int | None:
+        """The game's version (None: no such game), read without its document."""
+        return self._version(keys=[keys.game_key(game_id)])
+
+    def account_versions(self, account_id: str) -> list[list]:
+        """[game id, version] of each of the account's games, newest first, in one round trip
+        and without their documents: what a poll of the account's games needs to answer 304."""
+        raw = self._account_versions(keys=[keys.account_part_key(account_id, "games")],
+                                     args=[keys.game_key("")])
+        return [[game_id.decode(), version] for game_id, version in zip(raw[::2], raw[1::2])]
+
+    def update(self, game_id: str, change: Callable[[GameRecord], Change],
+               read: bytes | None = None) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
         `change` gets the record as it stands and returns a `Change` or raises; when another
         writer lands first, `change` runs again on the newer record (and may then refuse).
+        `read`, the document as the caller has just read it (`seat_for_token`), saves reading it
+        again: a stale one only costs a retry.
         """
         key = keys.game_key(game_id)
         while True:
-            raw = self.redis.get(key)
+            raw, read = read if read is not None else self.redis.get(key), None
             if raw is None:
                 raise KeyError(game_id)
-            record = GameRecord.from_dict(json.loads(raw))
+            record = _record(raw)
             before = Standing.of(record)  # before `change` edits the record in place
             result = change(record)
-            writes = json.dumps(_writes(before, result))
-            if self._write_if_unchanged(keys=[key, *result.guards],
-                                        args=[raw, *result.guards.values(), writes]):
+            writes, finished = _writes(before, result), None
+            if result.record.status is Status.FINISHED:
+                writes, finished = _archived(writes, result, *self._history_and_hashes(game_id,
+                                                                                       raw))
+            if self._write([key, *result.guards],
+                           [raw, *result.guards.values(), json.dumps(writes),
+                            *([finished] if finished else [])]):
                 return result
 
+    def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
+        """What a game's archive keeps besides its record, as the game stands."""
+        if archive.is_archive(raw):
+            _, history, seat_hashes = archive.decode(raw)
+            return history, seat_hashes
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.lrange(keys.moves_key(game_id), 0, -1)
+            pipe.hgetall(keys.seat_hashes_key(game_id))
+            listed, hashes = pipe.execute()
+        return [json.loads(e) for e in listed], {k.decode(): v.decode() for k, v in hashes.items()}
+
+    def _write(self, script_keys: list[str], args: list) -> bool:
+        """The write script; with replicas to wait for, WAIT in the same round trip."""
+        if not self.wait_replicas:
+            return bool(self._write_if_unchanged(keys=script_keys, args=args))
+        script = self._write_if_unchanged
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
+            pipe.wait(self.wait_replicas, self.wait_ms)
+            written, replicas = pipe.execute(raise_on_error=False)
+        if isinstance(written, redis.exceptions.NoScriptError):  # a new master: load it once
+            return self._write(script_keys, args) if self.redis.script_load(script.script) \
+                else False
+        if isinstance(written, Exception):
+            raise written
+        if written:
+            self._check_replicated(replicas)
+        return bool(written)
+
+    def _check_replicated(self, replicas) -> None:
+        """Refuse a write fewer replicas confirmed than asked for, unless the master has none
+        left to confirm it (just after a failover, until the old master comes back as a
+        replica): it is then as safe as one Redis can make it, and refusing would stop play."""
+        if isinstance(replicas, Exception):
+            raise replicas
+        if replicas < self.wait_replicas and self.redis.execute_command("ROLE")[2]:
+            raise NotReplicated(f"the write reached {replicas} of {self.wait_replicas} replicas "
+                                f"within {self.wait_ms} ms")
+
     def seat_for_token(self, game_id: str, token: str) -> int:
-        """The seat of `game_id` that `token` belongs to; KeyError when there is no such game.
-        One round trip: a move's request makes this check before its update."""
+        """The seat of `game_id` that `token` belongs to; KeyError when there is no such game."""
+        return self.seat_and_read(game_id, token)[0]
+
+    def seat_and_read(self, game_id: str, token: str) -> tuple[int, bytes]:
+        """The seat of `game_id` that `token` belongs to, and the game's document as read with
+        it (for `update`), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.exists(keys.game_key(game_id))
+            pipe.get(keys.game_key(game_id))
             pipe.get(keys.token_key(token_hash))
             pipe.hgetall(keys.seat_hashes_key(game_id))
-            exists, owner, seat_hashes = pipe.execute()
-        if not exists:
+            raw, owner, seat_hashes = pipe.execute()
+        if raw is None:
             raise KeyError(game_id)
+        if not seat_hashes and archive.is_archive(raw):
+            seat_hashes = {k.encode(): v.encode() for k, v in archive.decode(raw)[2].items()}
         if owner is None:
             raise TokenUnknown
         owner_game, seat = owner.decode().rsplit(":", 1)
@@ -170,7 +298,7 @@ class GameStore:
         stored = seat_hashes.get(seat.encode())
         if stored is None or not hmac.compare_digest(stored.decode(), token_hash):
             raise TokenUnknown
-        return int(seat)
+        return int(seat), raw
 
     def list(self, status: str | None, kind: str | None, offset: int,
              limit: int) -> tuple[list[GameRecord], int]:
@@ -205,11 +333,12 @@ class GameStore:
 
     def delete(self, game_id: str) -> bool:
         """Remove a game and every key and index entry it has; False when it is gone already."""
-        record = self.load(game_id)
-        if record is None:
+        raw = self.redis.get(keys.game_key(game_id))
+        if raw is None:
             self.redis.zrem(keys.deletable_key(), game_id)
             return False
-        token_hashes = [h.decode() for h in self.redis.hvals(keys.seat_hashes_key(game_id))]
+        record = _record(raw)
+        token_hashes = list(self._history_and_hashes(game_id, raw)[1].values())
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
@@ -235,6 +364,24 @@ class GameStore:
     def cached_analysis(self, game_id: str, ply: int) -> dict | None:
         raw = self.redis.get(keys.analysis_key(game_id, ply))
         return None if raw is None else json.loads(raw)
+
+
+def _record(raw: bytes) -> GameRecord:
+    """The record of a stored document: JSON, or an archive."""
+    return GameRecord.from_dict(archive.decode(raw)[0] if archive.is_archive(raw)
+                                else json.loads(raw))
+
+
+def _archived(writes: list[list], change: Change, history: list[dict],
+              seat_hashes: dict[str, str]) -> tuple[list[list], bytes]:
+    """A finished game's writes: its record, history and seat hashes go into one archive
+    (`api.store.archive`) instead of their keys; `history` and `seat_hashes` are what it had."""
+    game_id = change.record.id
+    own = {keys.game_key(game_id), keys.moves_key(game_id), keys.seat_hashes_key(game_id)}
+    hashes = {**seat_hashes, **{str(s): hash_token(t) for s, t in change.tokens.items()}}
+    finished = archive.encode(change.record.to_dict(), history + change.moves, hashes)
+    return ([w for w in writes if w[1] not in own]
+            + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id)]]), finished
 
 
 @dataclasses.dataclass(frozen=True)

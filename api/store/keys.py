@@ -3,12 +3,14 @@ PREFIX = "pp"
 
 
 def game_key(game_id: str) -> str:
-    """The game document (JSON)."""
+    """The game document (JSON); once the game is over, its archive (`api.store.archive`:
+    record, history and seat hashes in one compressed value)."""
     return f"{PREFIX}:game:{game_id}"
 
 
 def moves_key(game_id: str) -> str:
-    """The game's history: a list of JSON entries `{ply, seat, move, at}`."""
+    """The game's history while it runs: a list of JSON entries `{ply, seat, move, at}` (gone
+    once the game is over and archived)."""
     return f"{PREFIX}:game:{game_id}:moves"
 
 

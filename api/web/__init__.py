@@ -4,12 +4,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import redis
 from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from api.followups import RQFollowups
 from api.store.accounts import AccountStore
+from api.store.connection import RedisConfig
 from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.webhooks import WebhookStore
@@ -19,6 +19,7 @@ from api.web.headers import init_headers
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 from api.web.limits import init_limits
 from api.web.shell import init_shell
+from api.web.operations import init_operations
 
 ROOT = Path(__file__).resolve().parents[2]
 # how long a request waits on Redis: down or unreachable, it is answered 503 instead of hanging
@@ -40,6 +41,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = BoundedChunkedBody(app.wsgi_app, MAX_BODY_BYTES)
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        # Redis Sentinel (host:port,host:port) and the service it watches: see api/store/connection
+        REDIS_SENTINELS=os.environ.get("REDIS_SENTINELS", ""),
+        REDIS_SERVICE=os.environ.get("REDIS_SERVICE", ""),
+        POSTPLAY_REDIS_WAIT_REPLICAS=os.environ.get("POSTPLAY_REDIS_WAIT_REPLICAS", ""),
+        POSTPLAY_REDIS_WAIT_MS=os.environ.get("POSTPLAY_REDIS_WAIT_MS", ""),
+        METRICS_TOKEN=os.environ.get("POSTPLAY_METRICS_TOKEN", ""),
+        RQ_DASHBOARD_TOKEN=os.environ.get("POSTPLAY_RQ_DASHBOARD_TOKEN", ""),
         SEEDS_DIR=str(ROOT / "seeds"),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="Postplay",
@@ -70,8 +78,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    client = redis.Redis.from_url(app.config["REDIS_URL"], socket_timeout=REDIS_TIMEOUT_S,
-                                  socket_connect_timeout=REDIS_TIMEOUT_S)
+    redis_config = RedisConfig.from_mapping(app.config)
+    client = redis_config.connect(REDIS_TIMEOUT_S)
+    app.config.setdefault("RQ_DASHBOARD_REDIS_URL", redis_config.dashboard_url())
     app.extensions["postplay"] = {"redis": client, "store": GameStore(client),
                                   "accounts": AccountStore(client),
                                   "ratings": RatingStore(client),
@@ -100,6 +109,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         return send_from_directory(swagger_ui_path, name, max_age=DOCS_ASSETS_MAX_AGE_S)
 
     init_shell(app)
-    init_limits(app, REDIS_TIMEOUT_S)
+    init_operations(app)
+    init_limits(app, redis_config, REDIS_TIMEOUT_S)
     init_headers(app)
     return app

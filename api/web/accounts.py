@@ -182,8 +182,12 @@ class MyGames(MethodView):
     def get(self, args: dict):
         """The account's games: its turn first, by deadline (ETag: one poll for all of them)"""
         accounts, games = _stores()
-        records = play.games_of(games, accounts, account(), args.get("status"))
-        blp.set_etag([[r.id, r.version] for r in records])
+        who = account()
+        who.require("read")
+        # the ETag is every game's version, read without the games: a poll that matches it is
+        # answered 304 here (raised by set_etag); one made as a game changes is answered again
+        blp.set_etag({"games": games.account_versions(who.id), "status": args.get("status")})
+        records = play.games_of(games, accounts, who, args.get("status"))
         return [public(r) for r in records]
 
 

@@ -75,8 +75,14 @@ def with_seat_ratings(records: list[GameRecord]) -> list[dict]:
 
 def _game_response(record: GameRecord) -> dict:
     """The game object, with its version as the ETag (304 on a matching If-None-Match)."""
-    blp.set_etag({"id": record.id, "version": record.version})
+    _set_version_etag(record.id, record.version)
     return public(record)
+
+
+def _set_version_etag(game_id: str, version: int) -> None:
+    """The game's ETag: its id and version (raises NotModified, a 304, when the request's
+    If-None-Match has it)."""
+    blp.set_etag({"id": game_id, "version": version})
 
 
 @blp.route("")
@@ -113,6 +119,10 @@ class GameResource(MethodView):
     @blp.response(200, GameOfKind)
     def get(self, game_id: str):
         """A game (send If-None-Match with the ETag you have: 304 when nothing changed)"""
+        if request.if_none_match:  # a poll, most often answered 304: known from the version
+            version = _ctx()[0].version(game_id)
+            if version is not None:
+                _set_version_etag(game_id, version)
         return _game_response(_load(game_id))
 
 
@@ -144,8 +154,10 @@ class Moves(MethodView):
     def post(self, body: dict, game_id: str):
         """Make a move (Authorization: Bearer <seat token>)"""
         store, followups = _ctx()
-        seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
-        record = play.play_move(store, followups, game_id, seat, body["move"], body["ply"])
+        # 404 for an unknown game, then 401 or 403; the game read with the seat is the move's
+        seat, read = play.seat_and_read(store, game_id, bearer_token(), account(required=False))
+        record = play.play_move(store, followups, game_id, seat, body["move"], body["ply"],
+                                read=read)
         return _game_response(record)
 
 

@@ -12,6 +12,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from api.store.connection import RedisConfig
+
 # The stricter limits, each on one endpoint and method, with the config key of its limit string.
 # Failed sign-ins are also counted per account name by the accounts service, so that guessing
 # one account's password from many addresses is slowed too.
@@ -27,7 +29,7 @@ STRICT_LIMITS = (
 )
 
 
-def init_limits(app: Flask, redis_timeout_s: float) -> Limiter | None:
+def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -> Limiter | None:
     """Trust X-Forwarded-For through `TRUSTED_PROXIES` proxies, then limit per client address."""
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:
@@ -35,9 +37,10 @@ def init_limits(app: Flask, redis_timeout_s: float) -> Limiter | None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     if not app.config.get("RATELIMIT_ENABLED", True):
         return None
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["REDIS_URL"])
+    uri, options = redis_config.limiter_storage()
+    app.config.setdefault("RATELIMIT_STORAGE_URI", uri)
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
-        "socket_connect_timeout": redis_timeout_s, "socket_timeout": redis_timeout_s})
+        **options, "socket_connect_timeout": redis_timeout_s, "socket_timeout": redis_timeout_s})
     limiter = Limiter(
         get_remote_address, app=app,
         application_limits=[lambda: app.config["RATELIMIT_APPLICATION"]],

@@ -1,0 +1,91 @@
+"""The hot requests do the least Redis work that answers them, counted with Redis' own command
+statistics: a poll with a matching ETag reads the version alone (no document leaves Redis), a
+poll of an account's games reads its versions in one script, and a move by seat token is one
+pipelined read (document, token, seat hashes) and one write script."""
+from __future__ import annotations
+
+import pytest
+from redis.connection import AbstractConnection
+
+from tests.api.helpers import auth, create, move
+from tests.api.test_accounts import new_game, sign_up
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """How many round trips to Redis `action` makes (a pipeline sends its commands at once),
+    and how many bytes Redis sent back: (trips, bytes)."""
+    sent = []
+    original = AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counting)
+
+    def received(redis_client, action) -> int:
+        before = redis_client.info("stats")["total_net_output_bytes"]
+        action()
+        return redis_client.info("stats")["total_net_output_bytes"] - before
+
+    def measure(redis_client, action) -> tuple[int, int]:
+        info_itself = received(redis_client, lambda: None)  # INFO's own reply is counted
+        del sent[:]
+        got = received(redis_client, action)
+        return len(sent) - 2, got - info_itself  # (less the two INFOs)
+
+    return measure
+
+
+def test_a_matching_poll_reads_only_the_version(client, redis_client, round_trips):
+    game = create(client, kind="partition")  # a document of well over a kilobyte
+    url = f"/api/v1/games/{game['id']}"
+    etag = client.get(url).headers["ETag"]
+    poll = {"If-None-Match": etag}
+    assert client.get(url, headers=poll).status_code == 304  # (the script is loaded now)
+    trips, received = round_trips(redis_client, lambda: client.get(url, headers=poll))
+    assert trips == 1 and received < 100, (trips, received)  # the version, not the document
+    moved = client.post(f"{url}/resign", headers=auth(game["tokens"]["0"]))
+    assert moved.status_code == 201
+    after = client.get(url, headers={"If-None-Match": etag})
+    assert after.status_code == 200 and after.headers["ETag"] == moved.headers["ETag"] != etag
+    assert after.get_json()["version"] == game["version"] + 1
+
+
+def test_a_poll_of_an_unknown_game_with_an_etag_is_still_404(client):
+    response = client.get("/api/v1/games/nosuchgame", headers={"If-None-Match": '"abc"'})
+    assert response.status_code == 404
+
+
+def test_a_matching_poll_of_my_games_reads_their_versions_in_one_script(client, redis_client,
+                                                                        round_trips):
+    token = sign_up(client, "Poller")["token"]
+    games = [new_game(client, token, [{"me": True}, {"human": {"name": f"P{i}"}}])
+             for i in range(3)]
+    first = client.get("/api/v1/me/games", headers=auth(token))
+    poll = {**auth(token), "If-None-Match": first.headers["ETag"]}
+    assert client.get("/api/v1/me/games", headers=poll).status_code == 304
+    trips, received = round_trips(redis_client,
+                                  lambda: client.get("/api/v1/me/games", headers=poll))
+    # the account token (its entry, its account, its last use), then the versions' script
+    assert trips == 4 and received < 1500, (trips, received)
+    other = client.get("/api/v1/me/games?status=active", headers=poll)
+    assert other.status_code == 200 and other.headers["ETag"] != first.headers["ETag"]
+    move(client, games[1], token, {"type": "say", "number": 4})
+    assert client.get("/api/v1/me/games", headers=poll).status_code == 200
+    newer = client.get("/api/v1/me/games", headers=auth(token))
+    new_game(client, token, [{"me": True}, {"human": {"name": "Late"}}])
+    assert client.get("/api/v1/me/games", headers={
+        **auth(token), "If-None-Match": newer.headers["ETag"]}).status_code == 200
+
+
+def test_a_move_by_seat_token_is_one_read_and_one_write(client, redis_client, round_trips):
+    game = create(client, first=0)
+    moved = []
+    trips, _ = round_trips(redis_client, lambda: moved.append(
+        move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})))
+    assert moved[0].status_code == 201
+    # one pipeline: the document, the token's index entry, the seat hashes; then the script
+    assert trips == 2, trips
+    assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 1

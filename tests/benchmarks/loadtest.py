@@ -1,0 +1,174 @@
+"""`make loadtest`: how many correspondence players this machine holds with p99 <= 250 ms and no
+error (goal: 10,000), and the request mix they make.
+
+It starts an embedded Redis of its own (free port, no persistence), seeds the players (accounts
+with about ten games each), starts the service as `postplay serve` does (2 web processes of 4
+threads, rate limits on, one trusted proxy so that each player is its own client) and one
+`postplay worker` for the bots, then runs locust headless (tests/benchmarks/locustfile.py),
+stepping the player count up, each step bounded in time. Everything it started is stopped at
+the end, and the Redis' data deleted.
+
+Seeding goes through the stores, not HTTP: signing 15,000 accounts up over HTTP would spend
+an hour of argon2 (a quarter second each, by design), so every account gets the one password
+hash made once (`AccountStore.create`), a sign-in token (`AccountStore.add_token`, as sign-in
+issues one), and its games are made by `GameStore.create` as the play service makes them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import redis
+import requests
+
+from api.followups import RQFollowups
+from api.games import get_game
+from api.play.record import GameRecord, Seat
+from api.players.accounts import SCOPES, TOKEN_PREFIX, _hasher
+from api.store.accounts import AccountStore
+from api.store.embedded import free_port, start_redis
+from api.store.games import GameStore
+
+HERE = Path(__file__).resolve().parent
+STEPS = os.environ.get("LOADTEST_STEPS", "2000,5000,10000,15000")
+PARTNERS = 4  # each account starts games with the next 4 of its block: 8 games against people
+BLOCK = 500  # accounts playing each other (a step adds whole blocks, so opponents come along)
+BOT_EVERY = 3  # one account in three also plays two games against a bot
+GOAL_PLAYERS = 10_000
+P99_GOAL_MS = 250
+
+
+def seed(client: redis.Redis, players: int) -> list[list[str]]:
+    """`players` accounts with their games; [username, token, address] of each."""
+    accounts, games = AccountStore(client), GameStore(client)
+    followups = RQFollowups(client)
+    password_hash = _hasher.hash("a load-test password")  # once: argon2 is slow on purpose
+    now = time.time()
+    seeded, ids = [], []
+    for i in range(players):
+        account = {"id": uuid.uuid4().hex[:16], "username": f"player{i}", "created_ts": now,
+                   "password_hash": password_hash, "settings": {"allow_takebacks": True,
+                                                                "notify": {}, "bot": False},
+                   "deleted": False}
+        accounts.create(account, [secrets.token_hex(6)])  # (a recovery code nobody keeps)
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        accounts.add_token(token, {"id": uuid.uuid4().hex[:12], "account": account["id"],
+                                   "kind": "session", "scopes": list(SCOPES),
+                                   "description": "load test", "created_ts": now})
+        # an address of its own in 127/8, as the trusted proxy would report it
+        seeded.append([account["username"], token, f"127.{i >> 16 & 255}.{i >> 8 & 255}."
+                                                   f"{i & 255}"])
+        ids.append(account)
+    fm = get_game("factor-multiple")
+    options = fm.check_options({})
+
+    def new_game(seats: list[Seat], first: int) -> None:
+        seed_ = secrets.randbits(32)
+        record = GameRecord.create(uuid.uuid4().hex[:12], fm.slug, options, seed_, first, seats,
+                                   fm.new(options, first, seed_), 0, {"type": "none"}, None,
+                                   now)
+        games.create(record, {})
+        followups.after_change(record)
+
+    for i, account in enumerate(ids):
+        block = i - i % BLOCK
+        me = Seat.for_account(account["id"], account["username"])
+        for d in range(1, PARTNERS + 1):
+            other = ids[block + (i - block + d) % min(BLOCK, players - block)]
+            if other is not account:
+                new_game([me, Seat.for_account(other["id"], other["username"])], (i + d) % 2)
+        if i % BOT_EVERY == 0:  # the player moves first: the bot answers its moves
+            for _ in range(2):
+                new_game([me, Seat.for_bot("random")], 0)
+    return seeded
+
+
+def _serve(env: dict, port: int, log: Path, procs: list) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+                             "--web-workers", "2"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=open(log, "wb"), start_new_session=True)
+    procs.append(proc)
+    for _ in range(200):
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/api/v1/health", timeout=5).ok:
+                return
+        except requests.RequestException:  # not listening yet, or slow to first answer
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the web server did not start; see {log}")
+
+
+def main() -> None:
+    players = max(int(n) for n in STEPS.split(","))
+    work = Path(tempfile.mkdtemp(prefix="postplay-loadtest-"))
+    procs: list[subprocess.Popen] = []
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
+    try:
+        redis_proc, url = start_redis(work / "redis", appendonly=False)
+        procs.append(redis_proc)
+        client = redis.Redis.from_url(url)
+        began = time.perf_counter()
+        seeded = seed(client, players)
+        print(f"seeded {players:,} players and {client.zcard('pp:games:*:*'):,} games in "
+              f"{time.perf_counter() - began:.0f} s (through the stores: see the docstring)",
+              flush=True)
+        (work / "accounts.json").write_text(json.dumps(seeded))
+        env = {**os.environ, "REDIS_URL": url, "POSTPLAY_TRUSTED_PROXIES": "1",
+               "POSTPLAY_BOT_BUDGET_S": "0.02", "PROMETHEUS_MULTIPROC_DIR": str(work / "metrics"),
+               "LOADTEST_ACCOUNTS": str(work / "accounts.json"),
+               "LOADTEST_RESULTS": str(work / "results.json"), "LOADTEST_STEPS": STEPS}
+        port = free_port()
+        _serve(env, port, work / "web.log", procs)
+        procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=open(work / "worker.log",
+                                                                             "wb"),
+                                      start_new_session=True))
+        locust = subprocess.run(
+            [sys.executable, "-m", "locust", "-f", str(HERE / "locustfile.py"), "--headless",
+             "--host", f"http://127.0.0.1:{port}", "--only-summary", "--loglevel", "WARNING"],
+            env=env, stdout=open(work / "locust.log", "wb"), stderr=subprocess.STDOUT)
+        results = json.loads((work / "results.json").read_text())
+        report(results)
+        if locust.returncode not in (0, 1):  # 1: some requests failed, which is reported
+            print(f"locust exited with {locust.returncode}; see {work / 'locust.log'}")
+    finally:
+        for proc in reversed(procs):
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(timeout=15)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                proc.kill()
+        shutil.rmtree(work / "redis", ignore_errors=True)
+
+
+def report(results: list[dict]) -> None:
+    print(f"{'players':>8s} {'req/s':>7s} {'p99 ms':>7s} {'errors':>6s} {'locust cpu':>10s}")
+    for r in results:
+        print(f"{r['players']:8,d} {r['rate']:7.0f} {r['p99_ms'] or 0:7.0f} {r['errors']:6d} "
+              f"{r['cpu_locust']:9.0f}%  {'held' if r['held'] else 'NOT held'}"
+              + (f"  {r['failures']}" if r["failures"] else ""))
+        print("          p99 by request: " + ", ".join(
+            f"{name} {ms:.0f} ms" for name, ms in r["p99_by_request"].items()))
+    held = [r for r in results if r["held"]]
+    best = max(held, key=lambda r: r["players"]) if held else None
+    most = best["players"] if best else 0
+    print(f"largest player count held with p99 <= {P99_GOAL_MS} ms and 0 errors: {most:,}  "
+          f"(goal >= {GOAL_PLAYERS:,})")
+    if best:
+        total = sum(best["mix"].values())
+        print("request mix at that count: " + ", ".join(
+            f"{name} {n / total:.0%}" for name, n in sorted(best["mix"].items(),
+                                                         key=lambda kv: -kv[1])))
+
+
+if __name__ == "__main__":
+    main()

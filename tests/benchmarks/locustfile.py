@@ -1,0 +1,128 @@
+"""The load test's players (locust, FastHttpUser): correspondence players with accounts, each
+holding about ten games. Every 30 s a player polls `GET /me/games` with the ETag it has; when it
+is its turn somewhere, it moves in one of those games about one poll in ten (asking the game's
+legal moves, then posting one): a person who looks in often and thinks a few minutes before a
+move, which is brisk for correspondence (moves hours apart) and so a heavier load than it. Some play bots,
+which answer on the workers. Each player comes from an address of its own (X-Forwarded-For,
+one trusted proxy), so the rate limits are those each person would meet.
+
+The player count steps up (LOADTEST_STEPS); each step is ramped to, left to settle for a poll
+cycle, then measured (its own p99, errors and request mix, written to LOADTEST_RESULTS). A step
+that misses p99 <= 250 ms or has any error is the last. Run by tests/benchmarks/loadtest.py.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+
+import gevent
+from locust import FastHttpUser, LoadTestShape, constant_pacing, task
+
+POLL_S = 30.0
+MOVE_CHANCE = 1 / 10
+P99_GOAL_MS = 250.0
+STEPS = [int(n) for n in os.environ.get("LOADTEST_STEPS", "2000,5000,10000").split(",")]
+SPAWN_RATE = float(os.environ.get("LOADTEST_SPAWN_RATE", "50"))
+SETTLE_S = float(os.environ.get("LOADTEST_SETTLE_S", str(POLL_S)))
+MEASURE_S = float(os.environ.get("LOADTEST_MEASURE_S", str(2 * POLL_S)))
+with open(os.environ["LOADTEST_ACCOUNTS"]) as f:
+    ACCOUNTS = itertools.cycle(json.load(f))  # users take the accounts in order
+
+
+class Player(FastHttpUser):
+    wait_time = constant_pacing(POLL_S)
+    network_timeout = connection_timeout = 30.0  # a request longer than this is an error
+
+    def on_start(self):
+        self.username, token, address = next(ACCOUNTS)
+        self.headers = {"Authorization": f"Bearer {token}", "X-Forwarded-For": address}
+        self.etag, self.games = None, []
+        gevent.sleep(random.uniform(0, POLL_S))  # players look in at their own moments
+
+    @task
+    def poll(self):
+        headers = dict(self.headers, **({"If-None-Match": self.etag} if self.etag else {}))
+        with self.client.get("/api/v1/me/games", headers=headers, name="GET /me/games",
+                             catch_response=True) as response:
+            if response.status_code == 200:
+                self.etag, self.games = response.headers.get("ETag"), response.json()
+            elif response.status_code != 304:
+                response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
+                return
+        mine = [g for g in self.games if g["status"] == "active" and g["to_move"] is not None
+                and g["seats"][g["to_move"]].get("player") == self.username]
+        if mine and random.random() < MOVE_CHANCE:
+            self.move(random.choice(mine))
+
+    def move(self, game: dict) -> None:
+        with self.client.get(f"/api/v1/games/{game['id']}/legal-moves", headers=self.headers,
+                             name="GET /games/{id}/legal-moves",
+                             catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
+                return
+            legal = response.json()
+        if legal["seat"] is None or not legal["moves"]:
+            return
+        with self.client.post(f"/api/v1/games/{game['id']}/moves", headers=self.headers,
+                              json={"move": random.choice(legal["moves"]), "ply": legal["ply"]},
+                              name="POST /games/{id}/moves", catch_response=True) as response:
+            if response.status_code != 201:
+                response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
+
+
+class Steps(LoadTestShape):
+    """Each step: ramp to its count, settle, measure; stop after the first step that fails."""
+
+    def __init__(self):
+        super().__init__()
+        self.results: list[dict] = []
+        self.step, self.phase, self.phase_ends = 0, None, 0.0
+
+    def tick(self):
+        now = self.get_run_time()
+        if self.phase is None or now >= self.phase_ends:
+            if not self.advance(now):
+                self.write()
+                return None
+        return STEPS[self.step], SPAWN_RATE
+
+    def advance(self, now: float) -> bool:
+        """Move to the next phase; False once the test is over."""
+        if self.phase == "measure":
+            result = self.measure()
+            self.results.append(result)
+            self.step += 1
+            if not result["held"] or self.step == len(STEPS):
+                return False
+        if self.phase in (None, "measure"):
+            before = STEPS[self.step - 1] if self.step else 0
+            self.phase, self.phase_ends = "settle", now + (STEPS[self.step] - before) \
+                / SPAWN_RATE + SETTLE_S
+        else:
+            self.runner.stats.reset_all()
+            self.phase, self.phase_ends = "measure", now + MEASURE_S
+        return True
+
+    def measure(self) -> dict:
+        stats = self.runner.stats
+        total = stats.total
+        p99 = total.get_response_time_percentile(0.99) if total.num_requests else None
+        errors = total.num_failures
+        return {"players": STEPS[self.step], "requests": total.num_requests,
+                "rate": total.num_requests / MEASURE_S, "p99_ms": p99, "errors": errors,
+                "failures": [f"{e.name}: {e.error} x{e.occurrences}"
+                             for e in list(stats.errors.values())[:5]],
+                "cpu_locust": self.runner.current_cpu_usage,
+                "users": self.runner.user_count,
+                "held": p99 is not None and p99 <= P99_GOAL_MS and errors == 0,
+                "mix": {name: entry.num_requests for (name, _), entry in stats.entries.items()},
+                "p99_by_request": {name: entry.get_response_time_percentile(0.99)
+                                   for (name, _), entry in stats.entries.items()
+                                   if entry.num_requests}}
+
+    def write(self) -> None:
+        with open(os.environ["LOADTEST_RESULTS"], "w") as f:
+            json.dump(self.results, f, indent=2)
