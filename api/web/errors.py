@@ -109,6 +109,8 @@ class PostplayApi(flask_smorest.Api):
         return self.handle_http_exception(InternalServerError())
 
     def handle_http_exception(self, error):
+        if error.code == 304:  # a poll's answer (set_etag raises it): no body, so none to make
+            return "", 304
         payload, code, headers = super().handle_http_exception(error)
         if isinstance(payload.get("errors"), dict):
             payload["errors"] = {where: _flatten(tree)
