@@ -14,6 +14,7 @@ from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
+from api.web.fast_paths import PollAnswers
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
@@ -108,6 +109,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     def swagger_assets(name: str):
         return send_from_directory(swagger_ui_path, name, max_age=DOCS_ASSETS_MAX_AGE_S)
 
+    # inside the proxy's and the dashboard's middleware: it sees the scheme as the proxy reports it
+    app.wsgi_app = PollAnswers(app.wsgi_app, app.extensions["postplay"]["store"])
     init_shell(app)
     init_operations(app)
     init_limits(app, redis_config, REDIS_TIMEOUT_S)

@@ -1,9 +1,13 @@
 """The hot requests do the least Redis work that answers them, counted with Redis' own command
 statistics: a poll with a matching ETag reads the version alone (no document leaves Redis), a
 poll of an account's games reads its versions in one script, and a move by seat token is one
-pipelined read (document, token, seat hashes) and one write script."""
+pipelined read (document, token, seat hashes) and one write script. A game's matching poll is
+answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
 from __future__ import annotations
 
+import re
+
+import flask
 import pytest
 from redis.connection import AbstractConnection
 
@@ -89,3 +93,56 @@ def test_a_move_by_seat_token_is_one_read_and_one_write(client, redis_client, ro
     # one pipeline: the document, the token's index entry, the seat hashes; then the script
     assert trips == 2, trips
     assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 1
+
+
+@pytest.fixture
+def dispatched(app):
+    """The requests that reached Flask's dispatch (the fast path answers before it)."""
+    seen = []
+
+    def record(sender, **extra):
+        seen.append(flask.request.path)
+
+    flask.request_started.connect(record, app)
+    yield seen
+    flask.request_started.disconnect(record, app)
+
+
+def _polls_counted(client) -> float:
+    text = client.get("/metrics").get_data(as_text=True)
+    found = re.search(r'postplay_http_requests_total\{method="GET",route="/api/v1/games/'
+                      r'<game_id>",status="304"\} (\S+)', text)
+    return float(found[1]) if found else 0.0
+
+
+def test_a_matching_poll_is_answered_before_flask_with_the_apps_own_headers(client,
+                                                                            dispatched):
+    game = create(client)
+    url = f"/api/v1/games/{game['id']}"
+    etag = client.get(url).headers["ETag"]
+    by_app = client.get(url, headers={"If-None-Match": etag})  # the app's: its headers learnt
+    assert by_app.status_code == 304 and dispatched.count(url) == 2
+    counted = _polls_counted(client)
+    fast = client.get(url, headers={"If-None-Match": etag})
+    assert fast.status_code == 304 and fast.data == b""
+    assert dispatched.count(url) == 2  # Flask never saw it
+    assert fast.headers["ETag"] == etag
+    assert {k: v for k, v in fast.headers.items() if k != "ETag"} == dict(by_app.headers)
+    assert _polls_counted(client) == counted + 1
+    # an ETag among others matches, as in flask-smorest's check
+    assert client.get(url, headers={"If-None-Match": f'"x", {etag}'}).status_code == 304
+    assert dispatched.count(url) == 2
+
+
+def test_a_poll_the_fast_path_cannot_answer_goes_to_the_app(client, dispatched):
+    game = create(client)
+    url = f"/api/v1/games/{game['id']}"
+    etag = client.get(url).headers["ETag"]
+    client.get(url, headers={"If-None-Match": etag})
+    stale = client.get(url, headers={"If-None-Match": '"not-this-version"'})
+    assert stale.status_code == 200 and stale.get_json()["id"] == game["id"]
+    gone = client.get("/api/v1/games/nosuchgame", headers={"If-None-Match": etag})
+    assert gone.status_code == 404 and "message" in gone.get_json()
+    head = client.head(url, headers={"If-None-Match": etag})
+    assert head.status_code == 304
+    assert dispatched.count(url) == 4 and dispatched.count("/api/v1/games/nosuchgame") == 1
