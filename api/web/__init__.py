@@ -110,7 +110,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         return send_from_directory(swagger_ui_path, name, max_age=DOCS_ASSETS_MAX_AGE_S)
 
     # inside the proxy's and the dashboard's middleware: it sees the scheme as the proxy reports it
-    app.wsgi_app = PollAnswers(app.wsgi_app, app.extensions["postplay"]["store"])
+    stores = app.extensions["postplay"]
+    app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"])
     init_shell(app)
     init_operations(app)
     init_limits(app, redis_config, REDIS_TIMEOUT_S)

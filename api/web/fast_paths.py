@@ -1,18 +1,20 @@
-"""The one request answered before Flask: a poll of a game whose ETag still matches.
+"""The requests answered before Flask: polls whose ETag still matches.
 
-`GET /api/v1/games/{id}` with If-None-Match is what every open board sends every few seconds,
-and nearly always it is answered 304. Routing, the request context, flask-smorest's ETag
-machinery and the extensions' hooks cost several times the one Redis read that answer needs, so
-this WSGI middleware answers it from the game's version alone (`GameStore.version`, the same ETag
-the view sets) and hands everything else to the app untouched: any other request, a poll whose
-ETag no longer matches, an unknown game, an unreachable Redis (which the app answers 503).
+`GET /api/v1/games/{id}` and `GET /api/v1/me/games` with If-None-Match are what every open
+board and every signed-in page send, over and over, and nearly always they are answered 304.
+Routing, the request context, flask-smorest's ETag machinery and the extensions' hooks cost
+several times the Redis reads that answer needs, so this WSGI middleware answers them from those
+reads alone (a game's version; the account's token and its games' versions), making the ETag as
+the view makes it, and hands everything else to the app untouched: any other request, a poll
+whose ETag no longer matches or that has a query, an unknown game, a token the app would refuse,
+an unreachable Redis (which the app answers 503).
 
-The 304 carries the headers the app's own 304 for this route carried (CORS, the security
-policy), learnt from the first poll the app answers 304, for each scheme the request came over
-(HSTS goes only over https; a deployment forcing https redirects plain http, so learns nothing
-for it and keeps sending those polls to the app). It is counted in the request metrics like any
-other. It is not counted against the client's rate limit: refusing it (429) would cost the
-server more than answering it.
+A 304 carries the headers the app's own 304 for that route carried (CORS, the security policy),
+learnt from the first poll the app answers 304, for each scheme the request came over (HSTS goes
+only over https; a deployment forcing https redirects plain http, so learns nothing for it and
+keeps sending those polls to the app). It is counted in the request metrics like any other. It
+is not counted against the client's rate limit: refusing it (429) would cost the server more
+than answering it.
 """
 from __future__ import annotations
 
@@ -20,64 +22,94 @@ import hashlib
 import json
 import re
 import time
+from typing import Callable
 
 import redis
 from werkzeug.http import parse_etags
 
 from api import metrics
+from api.play.errors import Refusal
+from api.players.accounts import authenticate, is_account_token
+from api.store.accounts import AccountStore
 from api.store.games import GameStore
 
-POLLED = re.compile(r"/api/v1/games/([^/]+)")
-ROUTE = "/api/v1/games/<game_id>"  # the Flask rule, as the request metrics name it
-# a header of one answer only, never learnt: the ETag is made per game, the rest per request
+# a header of one answer only, never learnt: the ETag is made per poll, the rest per request
 PER_ANSWER = {"etag", "date", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining",
               "x-ratelimit-reset", "content-length"}
 
 
+def etag_of(data) -> str:
+    """An ETag made as flask-smorest's `set_etag` makes it from `data`."""
+    return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
 def version_etag(game_id: str, version: int) -> str:
-    """A game's ETag: made as flask-smorest's `set_etag` makes it from {id, version}."""
-    data = json.dumps({"id": game_id, "version": version}, sort_keys=True)
-    return hashlib.sha1(data.encode()).hexdigest()
+    """A game's ETag (api/web/games.py sets it from the same data)."""
+    return etag_of({"id": game_id, "version": version})
+
+
+def my_games_etag(versions: list[list], status: str | None) -> str:
+    """The ETag of an account's games (api/web/accounts.py sets it from the same data)."""
+    return etag_of({"games": versions, "status": status})
 
 
 class PollAnswers:
-    """WSGI middleware over the Flask app: a matching poll of a game answered 304 here."""
+    """WSGI middleware over the Flask app: matching polls answered 304 here."""
 
-    def __init__(self, app, store: GameStore):
-        self.app, self.store = app, store
-        self.headers: dict[tuple, list[tuple[str, str]]] = {}  # the learnt 304 headers, by scheme
+    def __init__(self, app, games: GameStore, accounts: AccountStore):
+        self.app, self.games, self.accounts = app, games, accounts
+        # each polled path, the Flask rule the request metrics name it by, its current ETag
+        self.polls: list[tuple[re.Pattern, str, Callable[[re.Match, dict], str | None]]] = [
+            (re.compile(r"/api/v1/games/([^/]+)"), "/api/v1/games/<game_id>", self._game),
+            (re.compile(r"/api/v1/me/games"), "/api/v1/me/games", self._my_games),
+        ]
+        self.headers: dict[tuple, list[tuple[str, str]]] = {}  # learnt, by route and scheme
 
     def __call__(self, environ, start_response):
-        match = POLLED.fullmatch(environ.get("PATH_INFO", ""))
-        if match is None or environ["REQUEST_METHOD"] != "GET" or \
-                "HTTP_IF_NONE_MATCH" not in environ:
+        if environ["REQUEST_METHOD"] != "GET" or "HTTP_IF_NONE_MATCH" not in environ or \
+                environ.get("QUERY_STRING"):
             return self.app(environ, start_response)
+        path = environ.get("PATH_INFO", "")
+        for pattern, route, current_etag in self.polls:
+            match = pattern.fullmatch(path)
+            if match is not None:
+                return self._answer(environ, start_response, route, match, current_etag)
+        return self.app(environ, start_response)
+
+    def _answer(self, environ, start_response, route, match, current_etag):
         started = time.perf_counter()
-        scheme = (environ["wsgi.url_scheme"], environ.get("HTTP_X_FORWARDED_PROTO"))
-        headers = self.headers.get(scheme)
-        etag = headers is not None and self._matching(match[1], environ["HTTP_IF_NONE_MATCH"])
-        if etag:
-            start_response("304 NOT MODIFIED", [*headers, ("ETag", f'"{etag}"')])
-            metrics.REQUESTS.labels(ROUTE, "GET", "304").inc()
-            metrics.REQUEST_SECONDS.labels(ROUTE, "GET").observe(time.perf_counter() - started)
-            return []
-        return self.app(environ, self._learning(scheme, start_response))
+        learnt = (route, environ["wsgi.url_scheme"], environ.get("HTTP_X_FORWARDED_PROTO"))
+        headers = self.headers.get(learnt)
+        if headers is not None:
+            try:
+                etag = current_etag(match, environ)
+            except (redis.RedisError, Refusal):  # the app says what is wrong, in its words
+                etag = None
+            if etag is not None and etag in parse_etags(environ["HTTP_IF_NONE_MATCH"]):
+                start_response("304 NOT MODIFIED", [*headers, ("ETag", f'"{etag}"')])
+                metrics.REQUESTS.labels(route, "GET", "304").inc()
+                metrics.REQUEST_SECONDS.labels(route, "GET").observe(
+                    time.perf_counter() - started)
+                return []
+        return self.app(environ, self._learning(learnt, start_response))
 
-    def _matching(self, game_id: str, if_none_match: str) -> str | None:
-        """The game's ETag when If-None-Match has it, else None."""
-        try:
-            version = self.store.version(game_id)
-        except redis.RedisError:  # the app meets the outage itself, and says so
-            return None
-        if version is None:
-            return None
-        etag = version_etag(game_id, version)
-        return etag if etag in parse_etags(if_none_match) else None
+    def _game(self, match: re.Match, environ: dict) -> str | None:
+        version = self.games.version(match[1])
+        return None if version is None else version_etag(match[1], version)
 
-    def _learning(self, scheme: tuple, start_response):
+    def _my_games(self, match: re.Match, environ: dict) -> str | None:
+        scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not is_account_token(token):
+            return None
+        who = authenticate(self.accounts, token)  # as the view's `account()` does
+        who.require("read")
+        return my_games_etag(self.games.account_versions(who.id), None)
+
+    def _learning(self, learnt: tuple, start_response):
         def learn(status, headers, exc_info=None):
             if status.startswith("304"):
-                self.headers[scheme] = [(name, value) for name, value in headers
+                self.headers[learnt] = [(name, value) for name, value in headers
                                         if name.lower() not in PER_ANSWER]
             return start_response(status, headers, exc_info)
         return learn

@@ -146,3 +146,43 @@ def test_a_poll_the_fast_path_cannot_answer_goes_to_the_app(client, dispatched):
     head = client.head(url, headers={"If-None-Match": etag})
     assert head.status_code == 304
     assert dispatched.count(url) == 4 and dispatched.count("/api/v1/games/nosuchgame") == 1
+
+
+def test_a_matching_poll_of_my_games_is_answered_before_flask_while_the_token_holds(client,
+                                                                                    dispatched):
+    token = sign_up(client, "FastPoller")["token"]
+    new_game(client, token, [{"me": True}, {"human": {"name": "Bo"}}])
+    url = "/api/v1/me/games"
+    etag = client.get(url, headers=auth(token)).headers["ETag"]
+    poll = {**auth(token), "If-None-Match": etag}
+    by_app = client.get(url, headers=poll)
+    assert by_app.status_code == 304 and dispatched.count(url) == 2
+    fast = client.get(url, headers=poll)
+    assert fast.status_code == 304 and fast.headers["ETag"] == etag
+    assert {k: v for k, v in fast.headers.items() if k != "ETag"} == dict(by_app.headers)
+    assert dispatched.count(url) == 2
+    tokens = client.get("/api/v1/me/tokens", headers=auth(token)).get_json()
+    assert all(t["last_used_at"] is not None for t in tokens)  # its use is noted all the same
+    # a query, another token's poll, a revoked token: the app's, in its words
+    assert client.get(f"{url}?status=active", headers=poll).status_code == 200
+    assert client.get(url, headers={**poll, "Authorization": "Bearer pp.nosuch"}) \
+        .status_code == 401
+    assert client.delete("/api/v1/session", headers=auth(token)).status_code == 204
+    signed_out = client.get(url, headers=poll)
+    assert signed_out.status_code == 401 and "message" in signed_out.get_json()
+    assert dispatched.count(url) == 5
+
+
+def test_a_poll_of_my_games_without_the_read_scope_is_refused_by_the_app(client):
+    token = sign_up(client, "NoReader")["token"]
+    personal = client.post("/api/v1/me/tokens", headers=auth(token),
+                           json={"description": "bot", "scopes": ["play"]}).get_json()
+    poll = {**auth(personal["token"]), "If-None-Match": '"anything"'}
+    for _ in range(2):  # the second after the route's headers are learnt
+        refused = client.get("/api/v1/me/games", headers=poll)
+        assert refused.status_code == 403 and "'read'" in refused.get_json()["message"]
+    etag = client.get("/api/v1/me/games", headers=auth(token)).headers["ETag"]
+    assert client.get("/api/v1/me/games", headers={**auth(token), "If-None-Match": etag}) \
+        .status_code == 304
+    poll["If-None-Match"] = etag
+    assert client.get("/api/v1/me/games", headers=poll).status_code == 403

@@ -39,7 +39,7 @@ from api.store.embedded import free_port, start_redis
 from api.store.games import GameStore
 
 HERE = Path(__file__).resolve().parent
-STEPS = os.environ.get("LOADTEST_STEPS", "2000,5000,10000,15000")
+STEPS = os.environ.get("LOADTEST_STEPS", "1000,2000,5000,10000,15000")
 PARTNERS = 4  # each account starts games with the next 4 of its block: 8 games against people
 BLOCK = 500  # accounts playing each other (a step adds whole blocks, so opponents come along)
 BOT_EVERY = 3  # one account in three also plays two games against a bot
