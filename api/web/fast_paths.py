@@ -64,6 +64,9 @@ class PollAnswers:
             (re.compile(r"/api/v1/me/games"), "/api/v1/me/games", self._my_games),
         ]
         self.headers: dict[tuple, list[tuple[str, str]]] = {}  # learnt, by route and scheme
+        self.metrics = {route: (metrics.REQUESTS.labels(route, "GET", "304"),
+                                metrics.REQUEST_SECONDS.labels(route, "GET"))
+                        for _, route, _ in self.polls}
 
     def __call__(self, environ, start_response):
         if environ["REQUEST_METHOD"] != "GET" or "HTTP_IF_NONE_MATCH" not in environ or \
@@ -87,9 +90,9 @@ class PollAnswers:
                 etag = None
             if etag is not None and etag in parse_etags(environ["HTTP_IF_NONE_MATCH"]):
                 start_response("304 NOT MODIFIED", [*headers, ("ETag", f'"{etag}"')])
-                metrics.REQUESTS.labels(route, "GET", "304").inc()
-                metrics.REQUEST_SECONDS.labels(route, "GET").observe(
-                    time.perf_counter() - started)
+                counted, timed = self.metrics[route]
+                counted.inc()
+                timed.observe(time.perf_counter() - started)
                 return []
         return self.app(environ, self._learning(learnt, start_response))
 
