@@ -4,9 +4,9 @@ error of the API, rather than gunicorn's HTML page. gunicorn writes them before 
 reaches Flask, through `gunicorn.util.write_error`, which this worker replaces in its process.
 
 It also freezes the garbage collector's view of everything the app loaded (`gc.freeze`): the
-modules, schemas and engines are there for the process' life, yet each full collection walked
-them all, a pause of 0.1-1 s in which no thread of the process answers (seen in the load test's
-p99); frozen, a full collection walks only what requests left behind."""
+modules, schemas and engines are there for the process' life, yet each full collection walks
+them all, with no thread of the process answering meanwhile;
+frozen, a full collection walks only what requests left behind."""
 from __future__ import annotations
 
 import gc
