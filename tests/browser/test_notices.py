@@ -6,6 +6,7 @@ emulated (an init script owns `document.hidden`), and the page's clock is Playwr
 minute passes at once."""
 from __future__ import annotations
 
+import time
 import urllib.parse
 import uuid
 
@@ -55,6 +56,16 @@ def api(base: str, method: str, path: str, token: str, **body) -> dict:
                                 headers={"Authorization": f"Bearer {token}"})
     assert response.status_code in (200, 201), response.text
     return response.json()
+
+
+def wait_for(page, condition, timeout_s: float = 15) -> None:
+    """Wait (in real time, whatever the page's clock) until `condition()` holds; the page's
+    events are taken in meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout_s} s")
+        page.wait_for_timeout(50)
 
 
 def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser, live_server,
@@ -107,7 +118,13 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser,
                           "body": f"factor-multiple against {bob}",
                           "tag": f"postplay-{game['id']}"}]
 
-        page.evaluate("window.__setHidden(false)")  # back to the tab; Ada moves elsewhere
+        # back to the tab, which polls at once; that poll answered, Ada moves elsewhere (a move
+        # made while it is in flight could be answered with the game before it, and its next
+        # poll be timed on the page's clock after the test has moved that clock on)
+        sent = len(polls)
+        page.evaluate("window.__setHidden(false)")
+        wait_for(page, lambda: len(polls) > sent)
+        page.wait_for_timeout(500)  # (its answer, from a server this close, within that)
         api(live_server, "POST", f"/games/{game['id']}/moves", ada_token,
             move={"type": "say", "number": 8}, ply=1)
         page.clock.fast_forward(21_000)
