@@ -17,6 +17,7 @@ from api.players import accounts as players
 from api.players import ratings
 from api.web.auth import account
 from api.web.errors import Blueprint
+from api.web.fast_paths import my_games_etag_data
 from api.web.games import GameOfKind, public
 from api.web.schemas import (AccountSchema, CredentialsSchema, MyGamesArgsSchema, NewTokenSchema,
                              PasswordChangeSchema, PasswordSchema, RecoverSchema, SettingsSchema,
@@ -186,7 +187,7 @@ class MyGames(MethodView):
         who.require("read")
         # the ETag is every game's version, read without the games: a poll that matches it is
         # answered 304 here (raised by set_etag); one made as a game changes is answered again
-        blp.set_etag({"games": games.account_versions(who.id), "status": args.get("status")})
+        blp.set_etag(my_games_etag_data(games.account_versions(who.id), args.get("status")))
         records = play.games_of(games, accounts, who, args.get("status"))
         return [public(r) for r in records]
 

@@ -10,8 +10,13 @@ from api.players.accounts import Principal, authenticate, is_account_token
 
 
 def bearer_token() -> str | None:
-    """The token of `Authorization: Bearer <token>`, or None."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    """The token of the request's `Authorization: Bearer <token>`, or None."""
+    return bearer_of(request.headers.get("Authorization", ""))
+
+
+def bearer_of(authorization: str) -> str | None:
+    """The token of an `Authorization` header's value `Bearer <token>`, or None."""
+    scheme, _, token = authorization.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 

@@ -32,6 +32,7 @@ from api.play.errors import Refusal
 from api.players.accounts import authenticate, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
+from api.web.auth import bearer_of
 
 # a header of one answer only, never learnt: the ETag is made per poll, the rest per request
 PER_ANSWER = {"etag", "date", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining",
@@ -43,14 +44,14 @@ def etag_of(data) -> str:
     return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
-def version_etag(game_id: str, version: int) -> str:
-    """A game's ETag (api/web/games.py sets it from the same data)."""
-    return etag_of({"id": game_id, "version": version})
+def game_etag_data(game_id: str, version: int) -> dict:
+    """What a game's ETag is made of (its view sets it from this too)."""
+    return {"id": game_id, "version": version}
 
 
-def my_games_etag(versions: list[list], status: str | None) -> str:
-    """The ETag of an account's games (api/web/accounts.py sets it from the same data)."""
-    return etag_of({"games": versions, "status": status})
+def my_games_etag_data(versions: list[list], status: str | None) -> dict:
+    """What the ETag of an account's games is made of (its view sets it from this too)."""
+    return {"games": versions, "status": status}
 
 
 class PollAnswers:
@@ -98,16 +99,15 @@ class PollAnswers:
 
     def _game(self, match: re.Match, environ: dict) -> str | None:
         version = self.games.version(match[1])
-        return None if version is None else version_etag(match[1], version)
+        return None if version is None else etag_of(game_etag_data(match[1], version))
 
     def _my_games(self, match: re.Match, environ: dict) -> str | None:
-        scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not is_account_token(token):
+        token = bearer_of(environ.get("HTTP_AUTHORIZATION", ""))
+        if not is_account_token(token):
             return None
         who = authenticate(self.accounts, token)  # as the view's `account()` does
         who.require("read")
-        return my_games_etag(self.games.account_versions(who.id), None)
+        return etag_of(my_games_etag_data(self.games.account_versions(who.id), None))
 
     def _learning(self, learnt: tuple, start_response):
         def learn(status, headers, exc_info=None):

@@ -15,6 +15,7 @@ from api.players import ratings
 from api.play.view import game_view
 from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
+from api.web.fast_paths import game_etag_data
 from api.web.game_shapes import per_kind
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, GameAnalysisSchema,
                              GameCreateSchema, GameListArgsSchema, GameSchema, GameWithTokenSchema,
@@ -82,7 +83,7 @@ def _game_response(record: GameRecord) -> dict:
 def _set_version_etag(game_id: str, version: int) -> None:
     """The game's ETag: its id and version (raises NotModified, a 304, when the request's
     If-None-Match has it)."""
-    blp.set_etag({"id": game_id, "version": version})
+    blp.set_etag(game_etag_data(game_id, version))
 
 
 @blp.route("")

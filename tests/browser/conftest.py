@@ -74,10 +74,16 @@ def wait_until(page, expression: str, timeout_s: float = 15) -> None:
     """Wait until the JavaScript `expression` is true on the page, as `page.wait_for_function`
     would; that one evaluates its predicate with eval() in the page, which the app's
     Content-Security-Policy refuses, while `page.evaluate` comes from outside the page."""
+    wait_for(page, lambda: page.evaluate(expression), expression, timeout_s)
+
+
+def wait_for(page, condition, what: str, timeout_s: float = 15) -> None:
+    """Wait (in real time, whatever the page's clock) until `condition()` holds, the page's
+    events taken in meanwhile."""
     deadline = time.monotonic() + timeout_s
-    while not page.evaluate(expression):
+    while not condition():
         if time.monotonic() > deadline:
-            raise TimeoutError(f"still false after {timeout_s} s: {expression}")
+            raise TimeoutError(f"still false after {timeout_s} s: {what}")
         page.wait_for_timeout(100)
 
 

@@ -6,14 +6,13 @@ emulated (an init script owns `document.hidden`), and the page's clock is Playwr
 minute passes at once."""
 from __future__ import annotations
 
-import time
 import urllib.parse
 import uuid
 
 import pytest
 import requests
 
-from tests.browser.conftest import PHONE, wait_until
+from tests.browser.conftest import PHONE, wait_for, wait_until
 from tests.browser.test_accounts import PASSWORD, sign_in, signed_in_as
 
 pytestmark = pytest.mark.browser
@@ -56,16 +55,6 @@ def api(base: str, method: str, path: str, token: str, **body) -> dict:
                                 headers={"Authorization": f"Bearer {token}"})
     assert response.status_code in (200, 201), response.text
     return response.json()
-
-
-def wait_for(page, condition, timeout_s: float = 15) -> None:
-    """Wait (in real time, whatever the page's clock) until `condition()` holds; the page's
-    events are taken in meanwhile."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"still false after {timeout_s} s")
-        page.wait_for_timeout(50)
 
 
 def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser, live_server,
@@ -123,7 +112,7 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser,
         # poll be timed on the page's clock after the test has moved that clock on)
         sent = len(polls)
         page.evaluate("window.__setHidden(false)")
-        wait_for(page, lambda: len(polls) > sent)
+        wait_for(page, lambda: len(polls) > sent, "the visible tab's poll")
         page.wait_for_timeout(500)  # (its answer, from a server this close, within that)
         api(live_server, "POST", f"/games/{game['id']}/moves", ada_token,
             move={"type": "say", "number": 8}, ply=1)
