@@ -9,7 +9,24 @@ from typing import Callable
 import redis
 
 from api.store import keys
-from api.store.games import hash_token
+from api.store.games import VERSIONS_OF, hash_token, versions_listed
+
+# a token's entry (KEYS[1]), marked used at ARGV[3], with its account and the versions of the
+# account's games (ARGV[1] and ARGV[2]: the key prefixes of accounts and games): entry,
+# account, id, version, id, version...; nothing when the token or its account is unknown
+TOKEN_WITH_GAMES = VERSIONS_OF + """
+local entry = redis.call('GET', KEYS[1])
+if not entry then return false end
+local token = cjson.decode(entry)
+local account_key = ARGV[1] .. token.account
+local account = redis.call('GET', account_key)
+if not account then return false end
+redis.call('HSET', account_key .. ':token-use', token.id, ARGV[3])
+local out = versions_of(account_key .. ':games', ARGV[2])
+table.insert(out, 1, account)
+table.insert(out, 1, entry)
+return out
+"""
 
 
 class NameTaken(LookupError):
@@ -19,6 +36,7 @@ class NameTaken(LookupError):
 class AccountStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
+        self._token_with_games = client.register_script(TOKEN_WITH_GAMES)
 
     def create(self, account: dict, recovery_codes: list[str]) -> None:
         """Store a new account; NameTaken when its name is taken (the one atomic step)."""
@@ -72,6 +90,17 @@ class AccountStore:
         entries = [json.loads(raw) for raw in raws if raw is not None]
         return [{**e, "last_used_ts": float(used[e["id"].encode()])
                  if e["id"].encode() in used else None} for e in entries]
+
+    def token_with_games(self, token: str, now: float) -> tuple[dict, dict, list[list]] | None:
+        """In one round trip: a token's entry, marked used at `now` (as `used` marks it), its
+        account, and [game id, version] of each of the account's games, newest first (as
+        `GameStore.account_versions` lists them); None when the token or its account is unknown.
+        What a poll of the account's games needs to answer 304."""
+        raw = self._token_with_games(keys=[keys.auth_token_key(hash_token(token))],
+                                     args=[keys.account_key(""), keys.game_key(""), repr(now)])
+        if not raw:
+            return None
+        return json.loads(raw[0]), json.loads(raw[1]), versions_listed(raw[2:])
 
     def used(self, entry: dict, now: float) -> None:
         self.redis.hset(keys.account_part_key(entry["account"], "token-use"), entry["id"],

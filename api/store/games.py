@@ -86,16 +86,21 @@ return version_of(doc)
 
 # the versions of an account's games (KEYS[1], its sorted set of games, newest first), each
 # read as VERSION reads one: id, version, id, version...
-ACCOUNT_VERSIONS = VERSION_OF + """
-local out = {}
-for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
-  local doc = redis.call('GET', ARGV[1] .. id)
-  if doc then
-    out[#out + 1] = id
-    out[#out + 1] = version_of(doc)
+VERSIONS_OF = VERSION_OF + """
+local function versions_of(index, game_prefix)
+  local out = {}
+  for _, id in ipairs(redis.call('ZREVRANGE', index, 0, -1)) do
+    local doc = redis.call('GET', game_prefix .. id)
+    if doc then
+      out[#out + 1] = id
+      out[#out + 1] = version_of(doc)
+    end
   end
+  return out
 end
-return out
+"""
+ACCOUNT_VERSIONS = VERSIONS_OF + """
+return versions_of(KEYS[1], ARGV[1])
 """
 
 
@@ -126,6 +131,11 @@ class DueCheck:
     @property
     def member(self) -> str:
         return f"{self.game_id}|{self.check}"
+
+
+def versions_listed(raw: list) -> list[list]:
+    """[game id, version] pairs from a script's flat id, version, id, version... answer."""
+    return [[game_id.decode(), version] for game_id, version in zip(raw[::2], raw[1::2])]
 
 
 class GameStore:
@@ -206,7 +216,7 @@ class GameStore:
         and without their documents: what a poll of the account's games needs to answer 304."""
         raw = self._account_versions(keys=[keys.account_part_key(account_id, "games")],
                                      args=[keys.game_key("")])
-        return [[game_id.decode(), version] for game_id, version in zip(raw[::2], raw[1::2])]
+        return versions_listed(raw)
 
     def update(self, game_id: str, change: Callable[[GameRecord], Change],
                read: bytes | None = None) -> Change:

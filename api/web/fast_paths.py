@@ -4,10 +4,10 @@
 board and every signed-in page send, over and over, and nearly always they are answered 304.
 Routing, the request context, flask-smorest's ETag machinery and the extensions' hooks cost
 several times the Redis reads that answer needs, so this WSGI middleware answers them from those
-reads alone (a game's version; the account's token and its games' versions), making the ETag as
-the view makes it, and hands everything else to the app untouched: any other request, a poll
-whose ETag no longer matches or that has a query, an unknown game, a token the app would refuse,
-an unreachable Redis (which the app answers 503).
+reads alone (a game's version; the account's token and its games' versions, in one script),
+making the ETag as the view makes it, and hands everything else to the app untouched: any other
+request, a poll whose ETag no longer matches or that has a query, an unknown game, a token the
+app would refuse, an unreachable Redis (which the app answers 503).
 
 A 304 carries the headers the app's own 304 for that route carried (CORS, the security policy),
 learnt from the first poll the app answers 304, for each scheme the request came over (HSTS goes
@@ -29,7 +29,7 @@ from werkzeug.http import parse_etags
 
 from api import metrics
 from api.play.errors import Refusal
-from api.players.accounts import authenticate, is_account_token
+from api.players.accounts import authenticate_with_games, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
 from api.web.auth import bearer_of
@@ -105,9 +105,10 @@ class PollAnswers:
         token = bearer_of(environ.get("HTTP_AUTHORIZATION", ""))
         if not is_account_token(token):
             return None
-        who = authenticate(self.accounts, token)  # as the view's `account()` does
+        # as the view's `account()` authenticates, and its games' versions, in one round trip
+        who, versions = authenticate_with_games(self.accounts, token)
         who.require("read")
-        return etag_of(my_games_etag_data(self.games.account_versions(who.id), None))
+        return etag_of(my_games_etag_data(versions, None))
 
     def _learning(self, learnt: tuple, start_response):
         def learn(status, headers, exc_info=None):
