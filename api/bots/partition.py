@@ -1,5 +1,6 @@
 """Partition bots: beginner (takes closing points in reach), medium (positional, one action at a
-time), advanced (searches whole three-action turns, then the opponent's reply).
+time), advanced (searches whole three-action turns, then the opponent's reply; in the endgame, to
+the end of the game).
 
 All three read positions through `evaluate`, a projection of the final totals from one seat's side:
 points already scored, closed regions each seat owns, what a claim still left could win, and the
@@ -10,13 +11,16 @@ projected to score at the end: the 3-hex "double-dip" closures the seed's site p
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 
 from api.bots import clock
 from api.bots.base import bot, bot_with_estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
-                                 MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, hexes_of)
+                                 MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, cut_edge,
+                                 flood, hexes_of)
 
 SLUG = "partition"
 WIN = 1000.0            # a decided game outweighs any projection
@@ -24,6 +28,9 @@ CLAIM_HOPE = 0.6        # a claim not yet made is worth this share of what it wo
 OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open region
 BEAM = 10               # partial turns the advanced bot keeps at each action
 REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
+ENDGAME_OPEN = 14       # the advanced bot searches to the end from this many open hexes
+ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
+ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (a few hundred bytes each)
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
 MARGIN_SCALE = 3.0      # an estimate reads a projected lead of this many points as a clear one
 
@@ -48,9 +55,16 @@ def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
 
 def advanced_choice(state: PartitionState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
-    """The advanced bot's action and its value: the projected final margin after the rest of
-    the turn and the opponent's greedy reply."""
-    deadline = clock.now() + 0.9 * budget_s
+    """The advanced bot's action and its value: with a small open region, the exact final
+    margin the endgame search secures, when it finishes within part of the budget; else the
+    projected final margin after the rest of the turn and the opponent's greedy reply."""
+    started = clock.now()
+    if state.open_size <= ENDGAME_OPEN:
+        try:
+            return solve_endgame(state, started + ENDGAME_SHARE * budget_s)
+        except TimeoutError:
+            pass
+    deadline = started + 0.9 * budget_s
     me = state.turn
     turns = plan_turns(state, rng, deadline)
     best_value, best_move, _ = turns[0]
@@ -66,7 +80,8 @@ def advanced_choice(state: PartitionState, rng: random.Random,
 
 advanced = bot_with_estimate(
     SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
-                      "double-dip closures that score now and again at the end.",
+                      "double-dip closures that score now and again at the end; searches the "
+                      "endgame to the last stick.",
     MARGIN_SCALE)(advanced_choice)
 
 
@@ -118,6 +133,107 @@ def plan_turns(state: PartitionState, rng: random.Random,
 
 def position_key(state: PartitionState) -> tuple:
     return state.links, state.colours, state.open, state.turn, state.actions_left
+
+
+# --- endgame ---
+
+def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float]:
+    """The mover's best action and the final margin it secures (`evaluate`'s exact value of
+    the end), by alpha-beta search to the end of the game. Claims are tried once per colour and
+    region, subdivisions only where they win the mover a region at once. Raises TimeoutError once
+    `deadline` (a `clock.now()` time) has passed, unless a winning action is proved by then
+    (which it returns with its margin); the bounds found by then stay in
+    `ENDGAME_TABLE` for the next try (the turn's next action searches a part of this tree)."""
+    me, ticks = state.turn, itertools.count()
+    sign = 1 if me == 0 else -1  # the table holds values for seat 0, so either seat reuses them
+    if len(ENDGAME_TABLE) > ENDGAME_TABLE_LIMIT:
+        ENDGAME_TABLE.clear()
+
+    def search(node: PartitionState, alpha: float, beta: float) -> float:
+        if node.is_over():
+            return evaluate(node, me)
+        if next(ticks) % 64 == 0 and clock.now() > deadline:
+            raise TimeoutError
+        key = full_key(node)
+        known = ENDGAME_TABLE.get(key)
+        if known is not None:
+            value, bound = known[0] * sign, known[1] * sign
+            if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
+                return value
+        start_alpha, start_beta = alpha, beta
+        maximise = node.turn == me
+        best = -math.inf if maximise else math.inf
+        for child in endgame_children(node):
+            value = search(child, alpha, beta)
+            if maximise:
+                best, alpha = max(best, value), max(alpha, value)
+            else:
+                best, beta = min(best, value), min(beta, value)
+            if alpha >= beta:
+                break
+        # +1: a lower bound (the search failed high), -1: an upper bound, 0: exact
+        bound = 1 if best >= start_beta else -1 if best <= start_alpha else 0
+        ENDGAME_TABLE[key] = (best * sign, bound * sign)
+        return best
+
+    best_move, best_value, alpha = None, -math.inf, -math.inf
+    for move, child in endgame_moves(state):
+        try:
+            value = search(child, alpha, math.inf)
+        except TimeoutError:
+            if best_value > 0:  # a win is already proved: the rest could only win by more
+                break
+            raise
+        if value > best_value:
+            best_move, best_value, alpha = move, value, value
+    return best_move, best_value
+
+
+def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState]]:
+    """The actions the endgame search tries and their positions, the likeliest best for the
+    mover first (by points and region leads as they stand): every stick; a claim once per
+    colour and closed region; a subdivision only where it wins the mover a region at once."""
+    me = state.turn
+    moves: list[Move] = list(state.stick_moves())
+    seen = set()
+    for claim in state.claim_moves():
+        region = next(r for r in state.closed if r >> claim.hex & 1)
+        if (state.colours[claim.hex], region) not in seen:
+            seen.add((state.colours[claim.hex], region))
+            moves.append(claim)
+    if state.subdivisions_left[me]:
+        owned = [owned_mask(state, discs_by_colour(state), seat) for seat in (0, 1)]
+        for move in state.subdivide_moves():
+            a, b = move.edge
+            region = next(r for r in state.closed if r >> a & 1)
+            part = flood(a, cut_edge(state.links, a, b)) & region
+            if (lead(part, owned, me) + lead(region ^ part, owned, me)
+                    > lead(region, owned, me)):
+                moves.append(move)
+    children = [(m, state.apply(m)) for m in moves]
+    children.sort(key=lambda mc: standing(mc[1], me), reverse=True)
+    return children
+
+
+def endgame_children(state: PartitionState) -> list[PartitionState]:
+    return [child for _, child in endgame_moves(state)]
+
+
+def standing(state: PartitionState, seat: int) -> float:
+    """`seat`'s lead in points and closed regions as they stand (exact once the game is over)."""
+    if state.is_over():
+        return evaluate(state, seat)
+    owned = [owned_mask(state, discs_by_colour(state), s) for s in (0, 1)]
+    return (state.points[seat] - state.points[1 - seat]
+            + sum(lead(region, owned, seat) for region in state.closed))
+
+
+ENDGAME_TABLE: dict[tuple, tuple[float, int]] = {}  # full_key: (value for seat 0, bound)
+
+
+def full_key(state: PartitionState) -> tuple:
+    return (state.links, state.colours, state.open, state.turn, state.actions_left,
+            state.points, state.claimed, state.subdivisions_left)
 
 
 # --- evaluation ---
