@@ -19,8 +19,8 @@ from api.bots import clock
 from api.bots.base import bot, bot_with_estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
-                                 MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, cut_edge,
-                                 flood, hexes_of)
+                                 MAX_CLAIMS, NEIGHBOURS, SUBDIVISIONS, PartitionState, Stick,
+                                 hexes_of, region_edges)
 
 SLUG = "partition"
 WIN = 1000.0            # a decided game outweighs any projection
@@ -28,6 +28,7 @@ CLAIM_HOPE = 0.6        # a claim not yet made is worth this share of what it wo
 OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open region
 BEAM = 10               # partial turns the advanced bot keeps at each action
 REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
+REPLY_SAMPLES = 4       # greedy replies it samples for each of them, time permitting
 ENDGAME_OPEN = 14       # the advanced bot searches to the end from this many open hexes
 ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
 ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (a few hundred bytes each)
@@ -57,7 +58,8 @@ def advanced_choice(state: PartitionState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
     """The advanced bot's action and its value: with a small open region, the exact final
     margin the endgame search secures, when it finishes within part of the budget; else the
-    projected final margin after the rest of the turn and the opponent's greedy reply."""
+    projected final margin after the rest of the turn and the opponent's greedy reply (the mean
+    over the replies sampled)."""
     started = clock.now()
     if state.open_size <= ENDGAME_OPEN:
         try:
@@ -66,16 +68,23 @@ def advanced_choice(state: PartitionState, rng: random.Random,
             pass
     deadline = started + 0.9 * budget_s
     me = state.turn
-    turns = plan_turns(state, rng, deadline)
-    best_value, best_move, _ = turns[0]
-    for k, (value, first, end) in enumerate(turns[:REPLIES]):
-        if clock.now() > deadline:
-            break
-        if not end.is_over():
-            value = evaluate(play_turn(end, rng), me)
-        if k == 0 or value > best_value:
-            best_move, best_value = first, value
-    return best_move, best_value
+    turns = plan_turns(state, rng, deadline)[:REPLIES]
+    # the reply breaks its ties at random and one sample of it can mislead, so each turn's value
+    # is the mean over several replies, sampled round by round while time remains
+    totals, counts = [0.0] * len(turns), [0] * len(turns)
+    for _ in range(REPLY_SAMPLES):
+        for k, (value, first, end) in enumerate(turns):
+            if clock.now() > deadline:
+                break
+            if end.is_over():
+                totals[k], counts[k] = value, 1  # exact: there is no reply to sample
+            else:
+                totals[k] += evaluate(play_turn(end, rng), me)
+                counts[k] += 1
+    if not any(counts):
+        return turns[0][1], turns[0][0]
+    k = max((k for k in range(len(turns)) if counts[k]), key=lambda k: totals[k] / counts[k])
+    return turns[k][1], totals[k] / counts[k]
 
 
 advanced = bot_with_estimate(
@@ -151,7 +160,7 @@ def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float]:
 
     def search(node: PartitionState, alpha: float, beta: float) -> float:
         if node.is_over():
-            return evaluate(node, me)
+            return standing(node, me)
         if next(ticks) % 64 == 0 and clock.now() > deadline:
             raise TimeoutError
         key = full_key(node)
@@ -203,16 +212,28 @@ def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState]]:
             moves.append(claim)
     if state.subdivisions_left[me]:
         owned = [owned_mask(state, discs_by_colour(state), seat) for seat in (0, 1)]
-        for move in state.subdivide_moves():
-            a, b = move.edge
-            region = next(r for r in state.closed if r >> a & 1)
-            part = flood(a, cut_edge(state.links, a, b)) & region
-            if (lead(part, owned, me) + lead(region ^ part, owned, me)
-                    > lead(region, owned, me)):
-                moves.append(move)
+        # (a region without the mover's discs splits into parts it cannot win)
+        for region in (r for r in state.closed if r & owned[me] and r & (r - 1)):
+            now = lead(region, owned, me)
+            for edge, part in region_bridges(region, state.links):
+                if lead(part, owned, me) + lead(region ^ part, owned, me) > now:
+                    moves.append(SUBDIVISIONS[edge])
     children = [(m, state.apply(m)) for m in moves]
     children.sort(key=lambda mc: standing(mc[1], me), reverse=True)
     return children
+
+
+def region_bridges(region: int, links: tuple[int, ...]) -> tuple[tuple[tuple[int, int], int], ...]:
+    """The edges where a subdivision splits a closed region, each with the part it cuts off."""
+    return _region_bridges(region, tuple(links[h] for h in hexes_of(region)))
+
+
+@functools.lru_cache(maxsize=4096)  # a closed region's sticks change only when it is split
+def _region_bridges(region: int, inner: tuple[int, ...]) -> tuple:
+    links = [0] * HEXES
+    for h, linked in zip(hexes_of(region), inner):
+        links[h] = linked
+    return tuple(region_edges(region, tuple(links)).bridges.items())
 
 
 def endgame_children(state: PartitionState) -> list[PartitionState]:
@@ -220,12 +241,14 @@ def endgame_children(state: PartitionState) -> list[PartitionState]:
 
 
 def standing(state: PartitionState, seat: int) -> float:
-    """`seat`'s lead in points and closed regions as they stand (exact once the game is over)."""
-    if state.is_over():
-        return evaluate(state, seat)
+    """`seat`'s lead in points and closed regions as they stand; once the game is over,
+    `evaluate`'s exact value (the final margin, plus or minus WIN)."""
     owned = [owned_mask(state, discs_by_colour(state), s) for s in (0, 1)]
-    return (state.points[seat] - state.points[1 - seat]
-            + sum(lead(region, owned, seat) for region in state.closed))
+    margin = (state.points[seat] - state.points[1 - seat]
+              + sum(lead(region, owned, seat) for region in state.closed))
+    if not state.is_over():
+        return margin
+    return margin + (WIN if margin > 0 else -WIN if margin < 0 else 0)
 
 
 ENDGAME_TABLE: dict[tuple, tuple[float, int]] = {}  # full_key: (value for seat 0, bound)

@@ -90,7 +90,9 @@ def _minimax(state, me):
 def test_the_endgame_search_agrees_with_plain_minimax():
     # six open hexes (0-2, 6-8), the other thirty one closed region; claims and subdivisions
     # spent, so every action is a stick and the search prunes nothing; in each of these
-    # positions some actions lose and others do not
+    # positions some actions lose and others do not; the searches share one table, seat 1's
+    # reading what seat 0's left there
+    bots.ENDGAME_TABLE.clear()
     for turn, actions_left in ((0, 3), (1, 3), (1, 2), (1, 1)):
         state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
                          subdivisions_left=(0, 0), turn=turn, actions_left=actions_left)
@@ -104,3 +106,11 @@ def test_advanced_plays_the_endgame_by_search_and_says_its_exact_margin():
                      subdivisions_left=(0, 0))
     move, value = bots.advanced_choice(state, random.Random(0), 5.0)
     assert value == _minimax(state, 0) and _minimax(state.apply(move), 0) == value
+
+
+def test_the_endgame_search_gives_up_at_its_deadline_with_nothing_proved():
+    state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
+                     subdivisions_left=(0, 0))
+    bots.ENDGAME_TABLE.clear()
+    with pytest.raises(TimeoutError):
+        bots.solve_endgame(state, deadline=float("-inf"))
