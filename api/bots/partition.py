@@ -31,7 +31,7 @@ REPLIES = 8             # own turns the advanced bot checks against the opponent
 REPLY_SAMPLES = 4       # greedy replies it samples for each of them, time permitting
 ENDGAME_OPEN = 14       # the advanced bot searches to the end from this many open hexes
 ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
-ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (a few hundred bytes each)
+ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (~100 bytes each)
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
 MARGIN_SCALE = 3.0      # an estimate reads a projected lead of this many points as a clear one
 
@@ -163,7 +163,7 @@ def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float]:
             return standing(node, me)
         if next(ticks) % 64 == 0 and clock.now() > deadline:
             raise TimeoutError
-        key = full_key(node)
+        key = hash(full_key(node))  # (odds of a collision among 300,000: 1 in 10^8)
         known = ENDGAME_TABLE.get(key)
         if known is not None:
             value, bound = known[0] * sign, known[1] * sign
@@ -172,7 +172,7 @@ def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float]:
         start_alpha, start_beta = alpha, beta
         maximise = node.turn == me
         best = -math.inf if maximise else math.inf
-        for child in endgame_children(node):
+        for _, child in endgame_moves(node):
             value = search(child, alpha, beta)
             if maximise:
                 best, alpha = max(best, value), max(alpha, value)
@@ -223,7 +223,8 @@ def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState]]:
     return children
 
 
-def region_bridges(region: int, links: tuple[int, ...]) -> tuple[tuple[tuple[int, int], int], ...]:
+def region_bridges(region: int,
+                   links: tuple[int, ...]) -> tuple[tuple[tuple[int, int], int], ...]:
     """The edges where a subdivision splits a closed region, each with the part it cuts off."""
     return _region_bridges(region, tuple(links[h] for h in hexes_of(region)))
 
@@ -234,10 +235,6 @@ def _region_bridges(region: int, inner: tuple[int, ...]) -> tuple:
     for h, linked in zip(hexes_of(region), inner):
         links[h] = linked
     return tuple(region_edges(region, tuple(links)).bridges.items())
-
-
-def endgame_children(state: PartitionState) -> list[PartitionState]:
-    return [child for _, child in endgame_moves(state)]
 
 
 def standing(state: PartitionState, seat: int) -> float:
@@ -251,7 +248,7 @@ def standing(state: PartitionState, seat: int) -> float:
     return margin + (WIN if margin > 0 else -WIN if margin < 0 else 0)
 
 
-ENDGAME_TABLE: dict[tuple, tuple[float, int]] = {}  # full_key: (value for seat 0, bound)
+ENDGAME_TABLE: dict[int, tuple[float, int]] = {}  # hash(full_key): (value for seat 0, bound)
 
 
 def full_key(state: PartitionState) -> tuple:
