@@ -1,5 +1,6 @@
 """Partition bots: beginner (takes closing points in reach), medium (positional, one action at a
-time), advanced (searches whole three-action turns, then the opponent's reply).
+time), advanced (searches whole three-action turns, then the opponent's reply; in the endgame, to
+the end of the game).
 
 All three read positions through `evaluate`, a projection of the final totals from one seat's side:
 points already scored, closed regions each seat owns, what a claim still left could win, and the
@@ -10,13 +11,16 @@ projected to score at the end: the 3-hex "double-dip" closures the seed's site p
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import random
 
 from api.bots import clock
 from api.bots.base import bot, bot_with_estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
-                                 MAX_CLAIMS, NEIGHBOURS, PartitionState, Stick, hexes_of)
+                                 MAX_CLAIMS, NEIGHBOURS, SUBDIVISIONS, PartitionState, Stick,
+                                 hexes_of, region_edges)
 
 SLUG = "partition"
 WIN = 1000.0            # a decided game outweighs any projection
@@ -24,6 +28,10 @@ CLAIM_HOPE = 0.6        # a claim not yet made is worth this share of what it wo
 OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open region
 BEAM = 10               # partial turns the advanced bot keeps at each action
 REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
+REPLY_SAMPLES = 4       # greedy replies it samples for each of them, time permitting
+ENDGAME_OPEN = 14       # the advanced bot searches to the end from this many open hexes
+ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
+ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (~100 bytes each)
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
 MARGIN_SCALE = 3.0      # an estimate reads a projected lead of this many points as a clear one
 
@@ -48,25 +56,41 @@ def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
 
 def advanced_choice(state: PartitionState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
-    """The advanced bot's action and its value: the projected final margin after the rest of
-    the turn and the opponent's greedy reply."""
-    deadline = clock.now() + 0.9 * budget_s
+    """The advanced bot's action and its value: with a small open region, the exact final
+    margin the endgame search secures, when it finishes within part of the budget; else the
+    projected final margin after the rest of the turn and the opponent's greedy reply (the mean
+    over the replies sampled)."""
+    started = clock.now()
+    if state.open_size <= ENDGAME_OPEN:
+        try:
+            return solve_endgame(state, started + ENDGAME_SHARE * budget_s)
+        except TimeoutError:
+            pass
+    deadline = started + 0.9 * budget_s
     me = state.turn
-    turns = plan_turns(state, rng, deadline)
-    best_value, best_move, _ = turns[0]
-    for k, (value, first, end) in enumerate(turns[:REPLIES]):
-        if clock.now() > deadline:
-            break
-        if not end.is_over():
-            value = evaluate(play_turn(end, rng), me)
-        if k == 0 or value > best_value:
-            best_move, best_value = first, value
-    return best_move, best_value
+    turns = plan_turns(state, rng, deadline)[:REPLIES]
+    # the reply breaks its ties at random and one sample of it can mislead, so each turn's value
+    # is the mean over several replies, sampled round by round while time remains
+    totals, counts = [0.0] * len(turns), [0] * len(turns)
+    for _ in range(REPLY_SAMPLES):
+        for k, (value, first, end) in enumerate(turns):
+            if clock.now() > deadline:
+                break
+            if end.is_over():
+                totals[k], counts[k] = value, 1  # exact: there is no reply to sample
+            else:
+                totals[k] += evaluate(play_turn(end, rng), me)
+                counts[k] += 1
+    if not any(counts):
+        return turns[0][1], turns[0][0]
+    k = max((k for k in range(len(turns)) if counts[k]), key=lambda k: totals[k] / counts[k])
+    return turns[k][1], totals[k] / counts[k]
 
 
 advanced = bot_with_estimate(
     SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
-                      "double-dip closures that score now and again at the end.",
+                      "double-dip closures that score now and again at the end; searches the "
+                      "endgame to the last stick.",
     MARGIN_SCALE)(advanced_choice)
 
 
@@ -118,6 +142,118 @@ def plan_turns(state: PartitionState, rng: random.Random,
 
 def position_key(state: PartitionState) -> tuple:
     return state.links, state.colours, state.open, state.turn, state.actions_left
+
+
+# --- endgame ---
+
+def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float]:
+    """The mover's best action and the final margin it secures (`evaluate`'s exact value of
+    the end), by alpha-beta search to the end of the game. Claims are tried once per colour and
+    region, subdivisions only where they win the mover a region at once. Raises TimeoutError once
+    `deadline` (a `clock.now()` time) has passed, unless a winning action is proved by then
+    (which it returns with its margin); the bounds found by then stay in
+    `ENDGAME_TABLE` for the next try (the turn's next action searches a part of this tree)."""
+    me, ticks = state.turn, itertools.count()
+    sign = 1 if me == 0 else -1  # the table holds values for seat 0, so either seat reuses them
+    if len(ENDGAME_TABLE) > ENDGAME_TABLE_LIMIT:
+        ENDGAME_TABLE.clear()
+
+    def search(node: PartitionState, alpha: float, beta: float) -> float:
+        if node.is_over():
+            return standing(node, me)
+        if next(ticks) % 64 == 0 and clock.now() > deadline:
+            raise TimeoutError
+        key = hash(full_key(node))  # (odds of a collision among 300,000: 1 in 10^8)
+        known = ENDGAME_TABLE.get(key)
+        if known is not None:
+            value, bound = known[0] * sign, known[1] * sign
+            if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
+                return value
+        start_alpha, start_beta = alpha, beta
+        maximise = node.turn == me
+        best = -math.inf if maximise else math.inf
+        for _, child in endgame_moves(node):
+            value = search(child, alpha, beta)
+            if maximise:
+                best, alpha = max(best, value), max(alpha, value)
+            else:
+                best, beta = min(best, value), min(beta, value)
+            if alpha >= beta:
+                break
+        # +1: a lower bound (the search failed high), -1: an upper bound, 0: exact
+        bound = 1 if best >= start_beta else -1 if best <= start_alpha else 0
+        ENDGAME_TABLE[key] = (best * sign, bound * sign)
+        return best
+
+    best_move, best_value, alpha = None, -math.inf, -math.inf
+    for move, child in endgame_moves(state):
+        try:
+            value = search(child, alpha, math.inf)
+        except TimeoutError:
+            if best_value > 0:  # a win is already proved: the rest could only win by more
+                break
+            raise
+        if value > best_value:
+            best_move, best_value, alpha = move, value, value
+    return best_move, best_value
+
+
+def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState]]:
+    """The actions the endgame search tries and their positions, the likeliest best for the
+    mover first (by points and region leads as they stand): every stick; a claim once per
+    colour and closed region; a subdivision only where it wins the mover a region at once."""
+    me = state.turn
+    moves: list[Move] = list(state.stick_moves())
+    seen = set()
+    for claim in state.claim_moves():
+        region = next(r for r in state.closed if r >> claim.hex & 1)
+        if (state.colours[claim.hex], region) not in seen:
+            seen.add((state.colours[claim.hex], region))
+            moves.append(claim)
+    if state.subdivisions_left[me]:
+        owned = [owned_mask(state, discs_by_colour(state), seat) for seat in (0, 1)]
+        # (a region without the mover's discs splits into parts it cannot win)
+        for region in (r for r in state.closed if r & owned[me] and r & (r - 1)):
+            now = lead(region, owned, me)
+            for edge, part in region_bridges(region, state.links):
+                if lead(part, owned, me) + lead(region ^ part, owned, me) > now:
+                    moves.append(SUBDIVISIONS[edge])
+    children = [(m, state.apply(m)) for m in moves]
+    children.sort(key=lambda mc: standing(mc[1], me), reverse=True)
+    return children
+
+
+def region_bridges(region: int,
+                   links: tuple[int, ...]) -> tuple[tuple[tuple[int, int], int], ...]:
+    """The edges where a subdivision splits a closed region, each with the part it cuts off."""
+    return _region_bridges(region, tuple(links[h] for h in hexes_of(region)))
+
+
+@functools.lru_cache(maxsize=4096)  # a closed region's sticks change only when it is split
+def _region_bridges(region: int, inner: tuple[int, ...]) -> tuple:
+    links = [0] * HEXES
+    for h, linked in zip(hexes_of(region), inner):
+        links[h] = linked
+    return tuple(region_edges(region, tuple(links)).bridges.items())
+
+
+def standing(state: PartitionState, seat: int) -> float:
+    """`seat`'s lead in points and closed regions as they stand; once the game is over,
+    `evaluate`'s exact value (the final margin, plus or minus WIN)."""
+    owned = [owned_mask(state, discs_by_colour(state), s) for s in (0, 1)]
+    margin = (state.points[seat] - state.points[1 - seat]
+              + sum(lead(region, owned, seat) for region in state.closed))
+    if not state.is_over():
+        return margin
+    return margin + (WIN if margin > 0 else -WIN if margin < 0 else 0)
+
+
+ENDGAME_TABLE: dict[int, tuple[float, int]] = {}  # hash(full_key): (value for seat 0, bound)
+
+
+def full_key(state: PartitionState) -> tuple:
+    return (state.links, state.colours, state.open, state.turn, state.actions_left,
+            state.points, state.claimed, state.subdivisions_left)
 
 
 # --- evaluation ---

@@ -77,3 +77,40 @@ def test_every_level_plays_only_legal_moves_from_random_positions(level):
 def test_a_game_between_bots_ends_with_a_score():
     record = play_game("partition", {}, ("beginner", "medium"), seed=1, budget_s=0.05)
     assert record.outcome.reason == "score" and record.plies > 20
+
+
+def _minimax(state, me):
+    """Plain minimax over every legal action to the end: `evaluate`'s exact value for `me`."""
+    if state.is_over():
+        return bots.evaluate(state, me)
+    values = [_minimax(state.apply(m), me) for m in state.legal_moves()]
+    return max(values) if state.turn == me else min(values)
+
+
+def test_the_endgame_search_agrees_with_plain_minimax():
+    # six open hexes (0-2, 6-8), the other thirty one closed region; claims and subdivisions
+    # spent, so every action is a stick and the search prunes nothing; in each of these
+    # positions some actions lose and others do not; the searches share one table, seat 1's
+    # reading what seat 0's left there
+    bots.ENDGAME_TABLE.clear()
+    for turn, actions_left in ((0, 3), (1, 3), (1, 2), (1, 1)):
+        state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
+                         subdivisions_left=(0, 0), turn=turn, actions_left=actions_left)
+        move, value = bots.solve_endgame(state, deadline=float("inf"))
+        assert value == _minimax(state, turn)
+        assert _minimax(state.apply(move), turn) == value
+
+
+def test_advanced_plays_the_endgame_by_search_and_says_its_exact_margin():
+    state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
+                     subdivisions_left=(0, 0))
+    move, value = bots.advanced_choice(state, random.Random(0), 5.0)
+    assert value == _minimax(state, 0) and _minimax(state.apply(move), 0) == value
+
+
+def test_the_endgame_search_gives_up_at_its_deadline_with_nothing_proved():
+    state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
+                     subdivisions_left=(0, 0))
+    bots.ENDGAME_TABLE.clear()
+    with pytest.raises(TimeoutError):
+        bots.solve_endgame(state, deadline=float("-inf"))
