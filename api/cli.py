@@ -206,13 +206,15 @@ def _gunicorn_argv(args) -> list[str]:
 
 
 def gunicorn_options() -> list[str]:
-    """The worker (gthread, answering gunicorn's own errors as JSON) and its request limits."""
+    """The worker (gthread, answering gunicorn's own errors as JSON), its request limits and
+    how long it keeps a client's connection."""
     from api.web import gunicorn_worker as w
 
     return ["--worker-class", "api.web.gunicorn_worker.JsonErrorsWorker",
             "--limit-request-line", str(w.LIMIT_REQUEST_LINE),
             "--limit-request-fields", str(w.LIMIT_REQUEST_FIELDS),
-            "--limit-request-field_size", str(w.LIMIT_REQUEST_FIELD_SIZE)]
+            "--limit-request-field_size", str(w.LIMIT_REQUEST_FIELD_SIZE),
+            "--keep-alive", str(w.KEEPALIVE_S), "--worker-connections", str(w.WORKER_CONNECTIONS)]
 
 
 if __name__ == "__main__":

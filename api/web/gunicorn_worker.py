@@ -3,17 +3,10 @@ request line or header over its limits, a request that is not HTTP) are JSON lik
 error of the API, rather than gunicorn's HTML page. gunicorn writes them before the request
 reaches Flask, through `gunicorn.util.write_error`, which this worker replaces in its process.
 
-It accepts up to one connection per thread each time the listening socket is ready, where
-gunicorn's accepts one: players who poll every 30 seconds open a new connection for nearly
-every request (a kept-alive one lasts 2 s), and with the threads busy in Python the accepting
-thread gets the interpreter back only every few milliseconds, so one connection a turn left
-the listen queue to overflow (the kernel then drops the connection attempts, which clients
-retry only after 1, 3, 7... seconds) at a few hundred connections a second.
-
-It also freezes the garbage collector's view of everything the app loaded (`gc.freeze`): the
+It freezes the garbage collector's view of everything the app loaded (`gc.freeze`): the
 modules, schemas and engines are there for the process' life, yet each full collection walks
-them all, with no thread of the process answering meanwhile;
-frozen, a full collection walks only what requests left behind."""
+them all, with no thread of the process answering meanwhile; frozen, a full collection walks
+only what requests left behind."""
 from __future__ import annotations
 
 import gc
@@ -27,6 +20,14 @@ from gunicorn.workers.gthread import ThreadWorker
 LIMIT_REQUEST_LINE = 4094
 LIMIT_REQUEST_FIELDS = 100
 LIMIT_REQUEST_FIELD_SIZE = 8190
+# a client's connection is kept between its requests for up to 75 s (nginx's default, and
+# longer than a load balancer's usual 60 s idle timeout), where gunicorn keeps it 2 s: a player
+# polls every 30 s, so with 2 s every poll opened a connection, and at 10,000 players (`make
+# loadtest`) the listen queue overflowed: connection attempts dropped, retried by the clients
+# after 1, 3, 7... s. Each process holds up to WORKER_CONNECTIONS, an idle one costing a socket
+# in its poller.
+KEEPALIVE_S = 75
+WORKER_CONNECTIONS = 10_000
 MESSAGES = {
     400: "The request is not valid HTTP.",
     414: f"The request line is too long: the URL may be at most {LIMIT_REQUEST_LINE} bytes.",
@@ -46,17 +47,6 @@ def write_json_error(sock, status_int: int, reason: str, mesg: str) -> None:
 
 
 class JsonErrorsWorker(ThreadWorker):
-    def accept(self, listener):
-        """gunicorn's accept, repeated while connections wait (up to one per thread, so that
-        the other processes listening get their share) and the worker has room for them."""
-        for _ in range(self.cfg.threads):
-            if self.nr_conns >= self.worker_connections:
-                return
-            before = self.nr_conns
-            super().accept(listener)
-            if self.nr_conns == before:  # nothing was waiting
-                return
-
     def init_process(self):
         util.write_error = write_json_error
         super().init_process()

@@ -119,3 +119,18 @@ def test_a_chunked_body_under_the_limit_is_read(server):
                              data=iter([body[:10], body[10:]]), timeout=10,
                              headers={"Content-Type": "application/json"})
     assert response.status_code == 201, response.text
+
+
+def test_a_client_connection_is_kept_between_polls(server):
+    """gunicorn's own keep-alive (2 s) would have closed it before the second request."""
+    request = b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n"
+    with socket.create_connection(server, timeout=10) as sock:
+        for pause in (0, 3):
+            time.sleep(pause)
+            sock.sendall(request)
+            answer = b""
+            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                chunk = sock.recv(65536)
+                assert chunk, "the server closed the connection"
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200 ")
