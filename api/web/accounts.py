@@ -194,9 +194,10 @@ class MyGames(MethodView):
 
 @blp.route("/me/challenges")
 class Challenges(MethodView):
+    @blp.etag  # made from the answer itself: a poll that matches it is 304, with no body
     @blp.response(200, ChallengesSchema)
     def get(self):
-        """Challenges to the account and those it made, still waiting"""
+        """Challenges to the account and those it made, still waiting (ETag)"""
         accounts, games = _stores()
         found = play.challenges_of(games, accounts, account())
         return {side: [public(r) for r in records] for side, records in found.items()}

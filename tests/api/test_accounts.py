@@ -280,3 +280,16 @@ def test_redis_holds_no_password_token_or_recovery_code_in_plain_text(client, re
         dumped += key + (redis_client.dump(key) or b"")
     found = [s for s in secrets if s.encode() in dumped]
     assert found == []
+
+
+def test_a_poll_of_my_challenges_with_its_etag_is_304_until_one_comes(client):
+    ada = sign_up(client, "AdaE")["token"]
+    bo = sign_up(client, "BoE")["token"]
+    first = client.get("/api/v1/me/challenges", headers=auth(bo))
+    poll = {**auth(bo), "If-None-Match": first.headers["ETag"]}
+    again = client.get("/api/v1/me/challenges", headers=poll)
+    assert again.status_code == 304 and again.data == b""
+    new_game(client, ada, [{"me": True}, {"player": "BoE"}])
+    changed = client.get("/api/v1/me/challenges", headers=poll)
+    assert changed.status_code == 200 and len(changed.get_json()["incoming"]) == 1
+    assert changed.headers["ETag"] != first.headers["ETag"]
