@@ -22,9 +22,9 @@ SLUG = "ploid"
 # (beyond its book a fresh solve takes hundredths of a second); n = 4 is not solved
 PERFECT_MAX_N = 3
 # advanced tries to solve exactly once this few cells are empty and this few numbers are left
-# in both hands together (on 5 x 6, from the seventh placement; the table a solve that runs out
-# of time leaves behind speeds up the next move's)
-ENDGAME_EMPTIES, ENDGAME_NUMBERS = 24, 4
+# in both hands together (on 5 x 6, from the ninth placement: earlier, a solve in a second's
+# time fails nearly always, and the search needs that time more)
+ENDGAME_EMPTIES, ENDGAME_NUMBERS = 22, 2
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
 SCORE_SCALE = 3 * TERRITORY_WEIGHT  # an estimate reads three pieces of prospect as a clear lead
@@ -179,7 +179,7 @@ def perfect_placements(state: PloidState) -> tuple[int, list[tuple[int, int]]]:
 
 
 # The search's plan: (depth, moves looked at per position), deepened while time remains.
-SEARCH_STEPS = ((1, 200), (2, 12), (3, 8), (4, 6), (5, 5), (6, 4))
+SEARCH_STEPS = ((1, 200), (2, 12), (3, 8), (4, 6))
 
 
 class Search:
