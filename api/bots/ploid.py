@@ -21,7 +21,10 @@ SLUG = "ploid"
 # the largest board the perfect bot plays: n = 2 solves at once, n = 3 with the opening book
 # (beyond its book a fresh solve takes hundredths of a second); n = 4 is not solved
 PERFECT_MAX_N = 3
-ENDGAME_EMPTIES = 9  # advanced solves exactly once this few cells are empty (if time allows)
+# advanced tries to solve exactly once this few cells are empty and this few numbers are left
+# in both hands together (on 5 x 6, from the ninth placement: earlier, a solve in a second's
+# time fails nearly always, and the search needs that time more)
+ENDGAME_EMPTIES, ENDGAME_NUMBERS = 22, 2
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
 SCORE_SCALE = 3 * TERRITORY_WEIGHT  # an estimate reads three pieces of prospect as a clear lead
@@ -62,12 +65,13 @@ def advanced_choice(state: PloidState, rng: random.Random,
     placement, and whether the score is exact."""
     started = clock.now()
     deadline = started + 0.9 * budget_s
-    if state.board.count(0) <= ENDGAME_EMPTIES:
-        try:  # half the time at most, so that a solve that does not finish leaves the search some
-            value, best = solver_for(state.n).best_placement(state, started + 0.45 * budget_s)
-            return WIN * value, best, True
+    if in_endgame(state):
+        try:  # 60 % of the time at most, so that a solve that does not finish leaves the search
+            # some (the search is quick this late: few placements remain)
+            verdict, best = solved_choice(state, rng, started + 0.6 * budget_s)
+            return WIN * verdict, best, True
         except SolveTimeout:
-            pass
+            pass  # (what it proved stays in the solver's table: the next move's solve is faster)
     choice = None
     for depth, width in SEARCH_STEPS:
         try:
@@ -78,18 +82,50 @@ def advanced_choice(state: PloidState, rng: random.Random,
     return score, placement, False
 
 
+def in_endgame(state: PloidState) -> bool:
+    """Whether the advanced bot tries to solve the position exactly."""
+    numbers = len(state.hand(0)[0]) + len(state.hand(1)[0])
+    return state.board.count(0) <= ENDGAME_EMPTIES and numbers <= ENDGAME_NUMBERS
+
+
+def solved_choice(state: PloidState, rng: random.Random,
+                  deadline: float) -> tuple[int, tuple[int, int]]:
+    """The solver's verdict for the mover (1 it wins, 0 draws, -1 loses) and a placement that
+    keeps it: the first winning one in the judgement's order, else the one the judgement likes
+    best of those that keep the draw (in a lost position, of all): where perfect play only
+    draws, the opponent may still go wrong, and a position that looks good for the mover gives
+    it the most ways to. Only verdicts are proved, far faster than margins (SolveTimeout past
+    `deadline`)."""
+    solver = solver_for(state.n)
+    best = None
+    for _, _, (index, value, _) in sorted(
+            ((score, rng.random(), move) for score, move in Search.judged_moves(
+                state.n, state.board, state.mover, state.last_number)), reverse=True):
+        verdict = solver.placement_verdict(state, (index, value), deadline)
+        if best is None or verdict > best[0]:
+            best = verdict, (index, value)
+            if verdict == 1:
+                break
+    return best
+
+
 @analyser(SLUG, quick=lambda state: state.n == 2 or (
         state.n <= PERFECT_MAX_N and state.board.count(0) <= len(state.board) - QUICK_PIECES))
 def analyse_position(state: PloidState, rng: random.Random, budget_s: float) -> dict:
     """Exact on the boards the perfect bot plays (the mover's final margin too), and in
-    endgames the solver finishes within the budget; else the advanced bot's estimate."""
+    endgames the solver values within half the budget; else the advanced bot's estimate."""
     if state.n <= PERFECT_MAX_N:
         margin, best = perfect_placements(state)
     else:
-        score, placement, exact = advanced_choice(state, rng, budget_s)
-        if not exact:
+        try:
+            if not in_endgame(state):
+                raise SolveTimeout
+            margin, placement = solver_for(state.n).best_placement(
+                state, clock.now() + budget_s / 2)
+        except SolveTimeout:
+            score, placement, _ = advanced_choice(state, rng, budget_s / 2)
             return estimate(score, SCORE_SCALE, place_move(state, *placement))
-        margin, best = round(score / WIN), [placement]
+        best = [placement]
     return {"exact": True, "value": (margin > 0) - (margin < 0), "margin": margin,
             "best": place_move(state, *best[0]).to_dict()}
 
@@ -184,10 +220,16 @@ class Search:
 
     def _ordered(self, board, mover, banned) -> list:
         """(judgement, (cell index, value, board after)) of the `width` best-looking moves."""
-        scored = sorted(((-evaluate_board(move[2], self.n, 1 - mover, contested=True),
-                          self.rng.random(), move)
-                         for move in children(board, self.n, mover, banned)), reverse=True)
+        scored = sorted(((score, self.rng.random(), move)
+                         for score, move in self.judged_moves(self.n, board, mover, banned)),
+                        reverse=True)
         return [(score, move) for score, _, move in scored[:self.width]]
+
+    @staticmethod
+    def judged_moves(n, board, mover, banned) -> list:
+        """(judgement for `mover`, (cell index, value, board after)) of every legal move."""
+        return [(-evaluate_board(move[2], n, 1 - mover, contested=True), move)
+                for move in children(board, n, mover, banned)]
 
 
 def children(board, n, mover, banned) -> list[tuple[int, int, tuple[int, ...]]]:

@@ -11,12 +11,12 @@ board seen from the mover (the mover's pieces positive), reduced over the board'
 """
 from __future__ import annotations
 
+import operator
 import sys
 
 from api.bots import clock
-from api.games.grid import flood_fill
-from api.games.ploid import (BLANK, Place, Ploid, PloidState, apply_ban, groups, hand,
-                             neighbour_table, owner, piece_name, placements)
+from api.games.ploid import (BLANK, Place, Ploid, PloidState, apply_ban, components, groups,
+                             hand, neighbour_table, owner, piece_name, placements)
 
 INFINITY = 10 ** 6
 MAX_TABLE = 5_000_000  # entries (n = 3 needs under 100 000); bounds a long-lived bot's memory
@@ -32,6 +32,7 @@ class Solver:
     def __init__(self, n: int):
         self.n = n
         self.symmetries = board_symmetries(n, n + 1)
+        self.mirrors = [operator.itemgetter(*perm) for perm in self.symmetries]  # (faster)
         self.table: dict[tuple, tuple[int, int]] = {}  # key -> (lower bound, upper bound)
         self.nodes = 0
         self.deadline: float | None = None
@@ -70,6 +71,16 @@ class Solver:
                 best, choice = score, (index, value)
         return best, choice
 
+    def placement_verdict(self, state: PloidState, placement: tuple[int, int],
+                          deadline: float | None = None) -> int:
+        """The mover's verdict after its (cell index, value) `placement`: 1 if it wins under
+        perfect play, 0 for a draw, -1 for a loss (the window (-1, 1) proves only that)."""
+        self.deadline = deadline
+        index, value = placement
+        child = self._place(state.board, state.mover, index, value)
+        score = -self._search(child, 1 - state.mover, banned_after(value), -1, 1)
+        return (score > 0) - (score < 0)
+
     def best_placements(self, state: PloidState,
                         deadline: float | None = None) -> tuple[int, list[tuple[int, int]]]:
         """The value and every (cell index, value) placement that keeps it."""
@@ -85,7 +96,8 @@ class Solver:
     def _search(self, board: tuple[int, ...], mover: int, banned: int | None, alpha: int,
                 beta: int) -> int:
         self.nodes += 1
-        if self.deadline is not None and self.nodes % 4096 == 0 and clock.now() > \
+        # a node costs a few tenths of a millisecond: a look at the clock every 16 stops in time
+        if self.deadline is not None and self.nodes % 16 == 0 and clock.now() > \
                 self.deadline:
             raise SolveTimeout
         numbers, _ = hand(board, self.n, mover)
@@ -135,7 +147,7 @@ class Solver:
     def key(self, board: tuple[int, ...], mover: int, banned: int | None) -> tuple:
         """The canonical table key: the board from the mover's side, least of its mirrors."""
         seen = board if mover == 0 else tuple(-code for code in board)
-        return min(tuple(seen[i] for i in perm) for perm in self.symmetries), banned
+        return min(mirror(seen) for mirror in self.mirrors), banned
 
     @staticmethod
     def _place(board: tuple[int, ...], mover: int, index: int, value: int) -> tuple[int, ...]:
@@ -198,7 +210,8 @@ def place_move(state: PloidState, index: int, value: int) -> Place:
 
 
 def placed(board: tuple[int, ...], seat: int) -> int:
-    return sum(1 for code in board if owner(code) == seat)
+    sign = 1 if seat == 0 else -1
+    return sum(1 for code in board if code * sign > 0)
 
 
 def most_pieces(board: tuple[int, ...], n: int, seat: int) -> int:
@@ -207,7 +220,7 @@ def most_pieces(board: tuple[int, ...], n: int, seat: int) -> int:
     no larger than itself or than the largest empty area."""
     numbers, blanks = hand(board, n, seat)
     label, sizes, limits = groups(board, n, seat)
-    area_of, areas = empty_areas(board, n + 1)
+    area_of, areas = empty_areas(board, n)
     touching = [set() for _ in sizes]
     for index, g in label.items():
         touching[g].update(area_of[j] for j in neighbour_table(n)[index] if j in area_of)
@@ -219,19 +232,10 @@ def most_pieces(board: tuple[int, ...], n: int, seat: int) -> int:
     return min(total, have + len(numbers) + blanks, have + len(area_of))
 
 
-def empty_areas(board: tuple[int, ...], cols: int) -> tuple[dict[int, int], list[int]]:
+def empty_areas(board: tuple[int, ...], n: int) -> tuple[dict[int, int], list[int]]:
     """The connected areas of empty cells: an area id per empty cell, and each area's size."""
-    rows = len(board) // cols
-    area_of: dict[int, int] = {}
-    areas: list[int] = []
-    for start, code in enumerate(board):
-        if code or start in area_of:
-            continue
-        area = flood_fill((start // cols, start % cols), rows, cols,
-                          lambda rc: not board[rc[0] * cols + rc[1]])
-        area_of.update((r * cols + c, len(areas)) for r, c in area)
-        areas.append(len(area))
-    return area_of, areas
+    area_of, parts = components(n, [i for i, code in enumerate(board) if not code])
+    return area_of, [len(part) for part in parts]
 
 
 def banned_after(value: int) -> int | None:

@@ -9,7 +9,8 @@ import pytest
 from api.bots.ploid_solver import Solver, board_symmetries, solve_start
 from api.bots.search import step
 from api.games.base import BadOption, IllegalMove, MalformedMove, Pass
-from api.games.ploid import BLANK, Place, Ploid, PloidState
+from api.games.grid import flood_fill
+from api.games.ploid import BLANK, Place, Ploid, PloidState, groups, owner
 
 # The seed's example, White to move: White must pass, Black's blank at [1, 5] is its last
 # placement, and Black wins 13 to 12.
@@ -236,6 +237,23 @@ def test_random_playouts_are_legal_end_and_round_trip(n):
         assert PloidState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
         outcome = state.outcome()
         assert outcome.reason == "score" and sum(outcome.scores) <= n * (n + 1)
+
+
+def test_groups_are_the_connected_pieces_of_one_colour():
+    # against a flood fill over (row, col) cells, on every position of random playouts
+    rng = random.Random(3)
+    for n in (3, 5):
+        state = start(n)
+        while not state.is_over():
+            for seat in (0, 1):
+                label, sizes, limits = groups(state.board, n, seat)
+                mine = lambda rc: owner(state.board[rc[0] * (n + 1) + rc[1]]) == seat
+                for index, g in label.items():
+                    cells = flood_fill((index // (n + 1), index % (n + 1)), n, n + 1, mine)
+                    assert sizes[g] == len(cells)
+                    assert limits[g] == min(abs(state.board[r * (n + 1) + c]) for r, c in cells)
+                assert len(label) == state.placed(seat)
+            state = state.apply(state.forced_move() or rng.choice(state.legal_moves()))
 
 
 # The solver

@@ -7,6 +7,7 @@ import pytest
 
 import api.bots.ploid as ploid_bots
 from api.bots.base import accepts_draw, choose_move, levels, unavailable
+from api.bots import clock
 from api.bots.match import play_game
 from api.bots.search import step
 from api.bots.ploid_solver import Solver, place_move
@@ -75,3 +76,62 @@ def test_perfect_accepts_a_draw_only_where_the_solver_proves_one():
                  Place(2, 0, 3))  # past the book: a fresh solve decides
     assert ploid_bots.proven_value(later) == Solver(3).value(later)
     assert accepts_draw(later, "perfect") is (Solver(3).value(later) == 0)
+
+
+def medium_game_position(n: int, empties: int, seed: int) -> PloidState:
+    """The first position of a game between two medium bots with at most `empties` empty cells."""
+    rng, state = random.Random(seed), start(n, first=seed % 2)
+    while state.board.count(0) > empties and not state.is_over():
+        state = step(state, ploid_bots.medium(state, rng, 1.0))
+    return state
+
+
+def sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def test_placement_verdict_is_the_sign_of_the_solved_value():
+    solver, exact = Solver(3), Solver(3)
+    for seed in range(4):
+        state = medium_game_position(3, 7, seed)
+        for placement in state.legal_placements():
+            child = state.apply(place_move(state, *placement))
+            assert solver.placement_verdict(state, placement) == sign(-exact.value(child))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_advanced_plays_the_solved_verdict_in_the_endgame(seed):
+    state = medium_game_position(5, 18, seed)
+    assert ploid_bots.in_endgame(state)
+    score, placement, exact = ploid_bots.advanced_choice(state, random.Random(seed), 20.0)
+    verdict = sign(Solver(5).value(state))
+    assert exact and score == ploid_bots.WIN * verdict
+    assert sign(-Solver(5).value(state.apply(place_move(state, *placement)))) == verdict
+
+
+def test_in_a_drawn_endgame_advanced_keeps_the_draw_it_judges_best():
+    # where perfect play draws, the opponent may still go wrong: of the placements that keep
+    # the draw, advanced plays the one its judgement likes best, not any
+    solver = Solver(3)
+    for seed in range(40):
+        state = medium_game_position(3, 7, seed)
+        verdicts = {p: solver.placement_verdict(state, p) for p in state.legal_placements()}
+        judged = {(i, v): score for score, (i, v, _) in ploid_bots.Search.judged_moves(
+            3, state.board, state.mover, state.last_number)}
+        drawing = [p for p, verdict in verdicts.items() if verdict == 0]
+        if max(verdicts.values()) == 0 and len({judged[p] for p in drawing}) > 1:
+            break
+    else:
+        pytest.fail("no drawn position with a choice of drawing placements")
+    verdict, placement = ploid_bots.solved_choice(state, random.Random(0), clock.now() + 20)
+    assert verdict == 0 and placement in drawing
+    assert judged[placement] == max(judged[p] for p in drawing)
+
+
+def test_analysis_of_an_endgame_gives_the_exact_margin():
+    state = medium_game_position(5, 18, 0)
+    analysis = ploid_bots.analyse_position(state, random.Random(0), 20.0)
+    margin = Solver(5).value(state)
+    assert analysis["exact"] and analysis["margin"] == margin and analysis["value"] == sign(margin)
+    best = Ploid.parse_move(analysis["best"])
+    assert -Solver(5).value(state.apply(best)) == margin
