@@ -289,7 +289,8 @@ def _winning_splits(region: int, inner: tuple[int, ...], owned_0: int, owned_1: 
         links[h] = linked
     owned = [owned_0, owned_1]
     now = lead(region, owned, seat)
-    return tuple(SUBDIVISIONS[edge] for edge, part in region_edges(region, tuple(links)).bridges.items()
+    splits = region_edges(region, tuple(links)).bridges.items()
+    return tuple(SUBDIVISIONS[edge] for edge, part in splits
                  if lead(part, owned, seat) + lead(region ^ part, owned, seat) > now)
 
 

@@ -110,14 +110,16 @@ def test_the_endgame_search_proves_what_plain_minimax_finds():
             assert proved is None  # every action loses
         else:
             move, value = proved
-            assert _outcome(value) == _outcome(exact) == _outcome(_minimax(state.apply(move), turn))
+            after = _minimax(state.apply(move), turn)
+            assert _outcome(value) == _outcome(exact) == _outcome(after)
             assert value <= exact  # a win's value is a lower bound on its margin
 
 
 def test_advanced_plays_the_endgame_by_search_and_says_its_outcome():
     state = _six_open()
     move, value = bots.advanced_choice(state, random.Random(0), 5.0)
-    assert _outcome(value) == _outcome(_minimax(state, 0)) == _outcome(_minimax(state.apply(move), 0))
+    after = _minimax(state.apply(move), 0)
+    assert _outcome(value) == _outcome(_minimax(state, 0)) == _outcome(after)
 
 
 def test_advanced_plays_on_by_its_beam_where_the_endgame_search_proves_a_loss():
