@@ -20,6 +20,7 @@ from api.bots.base import bot, bot_with_estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
                                  MAX_CLAIMS, NEIGHBOURS, SUBDIVISIONS, PartitionState, Stick,
+                                 Subdivide,
                                  hexes_of, region_edges)
 
 SLUG = "partition"
@@ -29,7 +30,7 @@ OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open regi
 BEAM = 10               # partial turns the advanced bot keeps at each action
 REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
 REPLY_SAMPLES = 4       # greedy replies it samples for each of them, time permitting
-ENDGAME_OPEN = 14       # the advanced bot searches to the end from this many open hexes
+ENDGAME_OPEN = 17       # the advanced bot searches to the end from this many open hexes
 ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
 ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (~100 bytes each)
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
@@ -56,16 +57,19 @@ def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
 
 def advanced_choice(state: PartitionState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
-    """The advanced bot's action and its value: with a small open region, the exact final
-    margin the endgame search secures, when it finishes within part of the budget; else the
+    """The advanced bot's action and its value: with a small open region, the win or draw
+    the endgame search proves, when it finishes within part of the budget; else (and where it
+    proves every action lost, so that only the opponent's mistakes can save the game) the
     projected final margin after the rest of the turn and the opponent's greedy reply (the mean
     over the replies sampled)."""
     started = clock.now()
     if state.open_size <= ENDGAME_OPEN:
         try:
-            return solve_endgame(state, started + ENDGAME_SHARE * budget_s)
+            proved = solve_endgame(state, started + ENDGAME_SHARE * budget_s)
         except TimeoutError:
-            pass
+            proved = None
+        if proved:
+            return proved
     deadline = started + 0.9 * budget_s
     me = state.turn
     turns = plan_turns(state, rng, deadline)[:REPLIES]
@@ -146,62 +150,110 @@ def position_key(state: PartitionState) -> tuple:
 
 # --- endgame ---
 
-def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float]:
-    """The mover's best action and the final margin it secures (`evaluate`'s exact value of
-    the end), by alpha-beta search to the end of the game. Claims are tried once per colour and
-    region, subdivisions only where they win the mover a region at once. Raises TimeoutError once
-    `deadline` (a `clock.now()` time) has passed, unless a winning action is proved by then
-    (which it returns with its margin); the bounds found by then stay in
-    `ENDGAME_TABLE` for the next try (the turn's next action searches a part of this tree)."""
+def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float] | None:
+    """The mover's action that secures the best outcome it can against best play, a win or
+    else a draw, with its value (a win's is a lower bound on `evaluate`'s exact value of the
+    end, above WIN; a draw's is 0); None when every action loses. Alpha-beta search to the end
+    of the game with null windows, which only prove or refute "at least a draw" and "a win",
+    far fewer positions than the exact margin needs. Claims are tried once per colour and
+    region, subdivisions only where they win the mover a region at once. Raises TimeoutError
+    once `deadline` (a `clock.now()` time) has passed, unless a draw is proved by then (which
+    it returns); the bounds found by then stay in `ENDGAME_TABLE` for the next try (the turn's
+    next action searches a part of this tree)."""
     me, ticks = state.turn, itertools.count()
-    sign = 1 if me == 0 else -1  # the table holds values for seat 0, so either seat reuses them
     if len(ENDGAME_TABLE) > ENDGAME_TABLE_LIMIT:
         ENDGAME_TABLE.clear()
 
     def search(node: PartitionState, alpha: float, beta: float) -> float:
         if node.is_over():
             return standing(node, me)
+        key = hash(full_key(node))  # (odds of a collision among 300,000: 1 in 10^8)
+        low, high, first = known(key, me)
+        if low >= beta or high <= alpha:
+            return low if low >= beta else high
         if next(ticks) % 64 == 0 and clock.now() > deadline:
             raise TimeoutError
-        key = hash(full_key(node))  # (odds of a collision among 300,000: 1 in 10^8)
-        known = ENDGAME_TABLE.get(key)
-        if known is not None:
-            value, bound = known[0] * sign, known[1] * sign
-            if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
-                return value
-        start_alpha, start_beta = alpha, beta
         maximise = node.turn == me
-        best = -math.inf if maximise else math.inf
-        for _, child in endgame_moves(node):
+        best, best_move = (-math.inf if maximise else math.inf), first
+        window = alpha, beta
+        for move, child in tried_first(node, first):
             value = search(child, alpha, beta)
+            if value > best if maximise else value < best:
+                best, best_move = value, move
             if maximise:
-                best, alpha = max(best, value), max(alpha, value)
+                alpha = max(alpha, value)
             else:
-                best, beta = min(best, value), min(beta, value)
+                beta = min(beta, value)
             if alpha >= beta:
                 break
-        # +1: a lower bound (the search failed high), -1: an upper bound, 0: exact
-        bound = 1 if best >= start_beta else -1 if best <= start_alpha else 0
-        ENDGAME_TABLE[key] = (best * sign, bound * sign)
+        remember(key, me, narrowed(low, high, best, *window), best_move)
         return best
 
-    best_move, best_value, alpha = None, -math.inf, -math.inf
-    for move, child in endgame_moves(state):
+    def reaching(goal: int) -> tuple[Move, float] | None:
+        """The first action whose value reaches `goal`, and that value; None if none does."""
+        key = hash(full_key(state))
+        for move, child in tried_first(state, known(key, me)[2]):
+            value = search(child, goal - 1, goal)
+            if value >= goal:
+                remember(key, me, narrowed(*known(key, me)[:2], value, goal - 1, goal), move)
+                return move, value
+        return None
+
+    proved = None
+    for goal in (0, 1):  # at least a draw (a value of 0 or more), then a win (1 or more)
         try:
-            value = search(child, alpha, math.inf)
+            found = reaching(goal)
         except TimeoutError:
-            if best_value > 0:  # a win is already proved: the rest could only win by more
-                break
+            if proved:
+                return proved
             raise
-        if value > best_value:
-            best_move, best_value, alpha = move, value, value
-    return best_move, best_value
+        if found is None:
+            return proved
+        proved = found
+    return proved
 
 
-def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState]]:
+ENDGAME_TABLE: dict[int, tuple[float, float, Move | None]] = {}  # hash(full_key): (lowest,
+#   highest value for seat 0, the best action found)
+
+
+def known(key: int, seat: int) -> tuple[float, float, Move | None]:
+    """The table's bounds on a position's value for `seat`, and its best action found."""
+    low, high, first = ENDGAME_TABLE.get(key, (-math.inf, math.inf, None))
+    return (low, high, first) if seat == 0 else (-high, -low, first)
+
+
+def remember(key: int, seat: int, bounds: tuple[float, float], first: Move | None) -> None:
+    low, high = bounds
+    ENDGAME_TABLE[key] = (low, high, first) if seat == 0 else (-high, -low, first)
+
+
+def narrowed(low: float, high: float, value: float, alpha: float,
+             beta: float) -> tuple[float, float]:
+    """Bounds on a position's value once a search in the window (alpha, beta) returned
+    `value`: a lower bound when it failed high, an upper one when it failed low, else exact."""
+    if value >= beta:
+        return max(low, value), high
+    if value <= alpha:
+        return low, min(high, value)
+    return value, value
+
+
+def tried_first(state: PartitionState, first: Move | None):
+    """`endgame_moves`, the best action found before (`first`) tried before the others are
+    even listed: where it refutes the window again, they never are."""
+    if first is not None:
+        yield first, state.apply(first)
+    yield from ((move, child or state.apply(move)) for move, child in endgame_moves(state)
+                if move != first)
+
+
+def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState | None]]:
     """The actions the endgame search tries and their positions, the likeliest best for the
     mover first (by points and region leads as they stand): every stick; a claim once per
-    colour and closed region; a subdivision only where it wins the mover a region at once."""
+    colour and closed region; a subdivision only where it wins the mover a region at once. A
+    stick that leaves the open region whole changes no score, so it sorts with `state` itself
+    and its position is None: made only when the search tries it (most are never tried)."""
     me = state.turn
     moves: list[Move] = list(state.stick_moves())
     seen = set()
@@ -214,41 +266,51 @@ def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState]]:
         owned = [owned_mask(state, discs_by_colour(state), seat) for seat in (0, 1)]
         # (a region without the mover's discs splits into parts it cannot win)
         for region in (r for r in state.closed if r & owned[me] and r & (r - 1)):
-            now = lead(region, owned, me)
-            for edge, part in region_bridges(region, state.links):
-                if lead(part, owned, me) + lead(region ^ part, owned, me) > now:
-                    moves.append(SUBDIVISIONS[edge])
-    children = [(m, state.apply(m)) for m in moves]
-    children.sort(key=lambda mc: standing(mc[1], me), reverse=True)
+            moves += winning_splits(region, state.links, owned, me)
+    bridges, now = state.open_edges.bridges, standing(state, me)
+    children = [(m, None if isinstance(m, Stick) and m.edge not in bridges else state.apply(m))
+                for m in moves]
+    children.sort(key=lambda mc: now if mc[1] is None else standing(mc[1], me), reverse=True)
     return children
 
 
-def region_bridges(region: int,
-                   links: tuple[int, ...]) -> tuple[tuple[tuple[int, int], int], ...]:
-    """The edges where a subdivision splits a closed region, each with the part it cuts off."""
-    return _region_bridges(region, tuple(links[h] for h in hexes_of(region)))
+def winning_splits(region: int, links: tuple[int, ...], owned: list[int],
+                   seat: int) -> tuple[Subdivide, ...]:
+    """The subdivisions of a closed region that win `seat` more of it than it wins now."""
+    return _winning_splits(region, tuple(links[h] for h in hexes_of(region)),
+                           owned[0] & region, owned[1] & region, seat)
 
 
-@functools.lru_cache(maxsize=4096)  # a closed region's sticks change only when it is split
-def _region_bridges(region: int, inner: tuple[int, ...]) -> tuple:
+@functools.lru_cache(maxsize=1 << 14)  # a closed region's sticks change only when it is split
+def _winning_splits(region: int, inner: tuple[int, ...], owned_0: int, owned_1: int,
+                    seat: int) -> tuple[Subdivide, ...]:
     links = [0] * HEXES
     for h, linked in zip(hexes_of(region), inner):
         links[h] = linked
-    return tuple(region_edges(region, tuple(links)).bridges.items())
+    owned = [owned_0, owned_1]
+    now = lead(region, owned, seat)
+    splits = region_edges(region, tuple(links)).bridges.items()
+    return tuple(SUBDIVISIONS[edge] for edge, part in splits
+                 if lead(part, owned, seat) + lead(region ^ part, owned, seat) > now)
 
 
 def standing(state: PartitionState, seat: int) -> float:
     """`seat`'s lead in points and closed regions as they stand; once the game is over,
     `evaluate`'s exact value (the final margin, plus or minus WIN)."""
-    owned = [owned_mask(state, discs_by_colour(state), s) for s in (0, 1)]
-    margin = (state.points[seat] - state.points[1 - seat]
-              + sum(lead(region, owned, seat) for region in state.closed))
+    leads = region_leads(state.closed, state.colours, state.claimed)
+    margin = state.points[seat] - state.points[1 - seat] + (leads if seat == 0 else -leads)
     if not state.is_over():
         return margin
     return margin + (WIN if margin > 0 else -WIN if margin < 0 else 0)
 
 
-ENDGAME_TABLE: dict[int, tuple[float, int]] = {}  # hash(full_key): (value for seat 0, bound)
+@functools.lru_cache(maxsize=1 << 16)  # a stick that closes nothing leaves these as they were
+def region_leads(closed: tuple[int, ...], colours: tuple[int | None, ...],
+                 claimed: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
+    """Seat 0's closed regions less seat 1's."""
+    masks = _discs_by_colour(colours)
+    owned = [sum(masks[colour] for colour in claimed[seat]) for seat in (0, 1)]
+    return sum(lead(region, owned, 0) for region in closed)
 
 
 def full_key(state: PartitionState) -> tuple:

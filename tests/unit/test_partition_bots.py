@@ -87,30 +87,56 @@ def _minimax(state, me):
     return max(values) if state.turn == me else min(values)
 
 
-def test_the_endgame_search_agrees_with_plain_minimax():
-    # six open hexes (0-2, 6-8), the other thirty one closed region; claims and subdivisions
-    # spent, so every action is a stick and the search prunes nothing; in each of these
-    # positions some actions lose and others do not; the searches share one table, seat 1's
-    # reading what seat 0's left there
+def _outcome(value):
+    return (value > 0) - (value < 0)
+
+
+def _six_open(**changes):
+    """Six open hexes (0-2, 6-8), the other thirty one closed region; claims and subdivisions
+    spent, so every action is a stick and the search prunes nothing."""
+    return position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
+                    subdivisions_left=(0, 0), **changes)
+
+
+def test_the_endgame_search_proves_what_plain_minimax_finds():
+    # in each of these positions some actions lose and others do not; the searches share one
+    # table, seat 1's reading what seat 0's left there
     bots.ENDGAME_TABLE.clear()
-    for turn, actions_left in ((0, 3), (1, 3), (1, 2), (1, 1)):
-        state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
-                         subdivisions_left=(0, 0), turn=turn, actions_left=actions_left)
-        move, value = bots.solve_endgame(state, deadline=float("inf"))
-        assert value == _minimax(state, turn)
-        assert _minimax(state.apply(move), turn) == value
+    for turn, actions_left in ((0, 3), (1, 3), (1, 2), (1, 1), (0, 2)):
+        state = _six_open(turn=turn, actions_left=actions_left)
+        exact = _minimax(state, turn)
+        proved = bots.solve_endgame(state, deadline=float("inf"))
+        if exact < 0:
+            assert proved is None  # every action loses
+        else:
+            move, value = proved
+            after = _minimax(state.apply(move), turn)
+            assert _outcome(value) == _outcome(exact) == _outcome(after)
+            assert value <= exact  # a win's value is a lower bound on its margin
 
 
-def test_advanced_plays_the_endgame_by_search_and_says_its_exact_margin():
-    state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
-                     subdivisions_left=(0, 0))
+def test_advanced_plays_the_endgame_by_search_and_says_its_outcome():
+    state = _six_open()
     move, value = bots.advanced_choice(state, random.Random(0), 5.0)
-    assert value == _minimax(state, 0) and _minimax(state.apply(move), 0) == value
+    after = _minimax(state.apply(move), 0)
+    assert _outcome(value) == _outcome(_minimax(state, 0)) == _outcome(after)
+
+
+def test_advanced_plays_on_by_its_beam_where_the_endgame_search_proves_a_loss():
+    state = _six_open(actions_left=2)
+    assert _minimax(state, 0) < 0 and bots.solve_endgame(state, float("inf")) is None
+    move, value = bots.advanced_choice(state, random.Random(0), 0.5)
+    assert move in state.legal_moves() and value < bots.WIN  # the beam's projection
 
 
 def test_the_endgame_search_gives_up_at_its_deadline_with_nothing_proved():
-    state = position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
-                     subdivisions_left=(0, 0))
     bots.ENDGAME_TABLE.clear()
     with pytest.raises(TimeoutError):
-        bots.solve_endgame(state, deadline=float("-inf"))
+        bots.solve_endgame(_six_open(), deadline=float("-inf"))
+
+
+def test_a_position_solved_before_is_answered_from_the_table_even_out_of_time():
+    bots.ENDGAME_TABLE.clear()
+    state = _six_open(turn=1)
+    proved = bots.solve_endgame(state, deadline=float("inf"))
+    assert bots.solve_endgame(state, deadline=float("-inf")) == proved
