@@ -309,7 +309,7 @@ def region_leads(closed: tuple[int, ...], colours: tuple[int | None, ...],
                  claimed: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
     """Seat 0's closed regions less seat 1's."""
     masks = _discs_by_colour(colours)
-    owned = [sum(masks[colour] for colour in claimed[seat]) for seat in (0, 1)]
+    owned = [colours_mask(masks, claimed[seat]) for seat in (0, 1)]
     return sum(lead(region, owned, 0) for region in closed)
 
 
@@ -358,8 +358,13 @@ def _discs_by_colour(colours: tuple[int | None, ...]) -> tuple[int, ...]:
 
 
 def owned_mask(state: PartitionState, colour_masks: tuple[int, ...], seat: int) -> int:
+    return colours_mask(colour_masks, state.claimed[seat])
+
+
+def colours_mask(colour_masks: tuple[int, ...], colours) -> int:
+    """The discs of these colours (`colour_masks`: each colour's discs, as `discs_by_colour`)."""
     mask = 0
-    for colour in state.claimed[seat]:
+    for colour in colours:
         mask |= colour_masks[colour]
     return mask
 
