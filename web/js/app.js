@@ -76,8 +76,10 @@ async function route() {
   if (navigation !== routing) return;
   follows = Boolean(followsAccount);
   current = module[mount](root, ...matches);
-  root.focus({ preventScroll: true });
-  window.scrollTo(0, 0);
+  if (navigation > 1) {  // a page opened from another: focus and the top of the new one (the
+    root.focus({ preventScroll: true });  // page first loaded has both already, and asking
+    window.scrollTo(0, 0);  // would lay it out before its first frame)
+  }
 }
 
 function showAccount() {

@@ -59,14 +59,13 @@ export function zoomFrame(svg, target, label) {
   const button = h("button", { type: "button", class: "zoom", "aria-pressed": "false", hidden: true,
                                onclick: () => { zoomed = !zoomed; refresh(true); } }, "Zoom in");
   const el = h("div", { class: "board-zoom" }, h("div", { class: "zoom-bar" }, button), frame);
-  let fit = null;  // CSS px per viewBox unit at fit size, as last drawn unzoomed
+  // the picture's size unzoomed, as the ResizeObserver last reported it: read from the
+  // observer, never from the element, so a board drawn or redrawn forces no layout of the page
+  let size = null;
   function refresh(recentre = false) {
     const { width, height } = svg.viewBox.baseVal;
-    if (!width) return;
-    if (!frame.classList.contains("zoomed") && svg.clientWidth) {
-      fit = Math.min(svg.clientWidth / width, svg.clientHeight / height);
-    }
-    if (fit === null) return;  // not laid out yet: the frame's resize calls again
+    if (!width || !size) return;  // not laid out yet: the observer calls again once it is
+    const fit = Math.min(size.width / width, size.height / height);  // CSS px a viewBox unit
     const small = fit * target < TOUCH_PX;
     button.hidden = !small;
     const on = small && zoomed;
@@ -80,8 +79,12 @@ export function zoomFrame(svg, target, label) {
       frame.scrollTop = (frame.scrollHeight - frame.clientHeight) / 2;
     }
   }
-  const observer = new ResizeObserver(() => (frame.isConnected ? refresh() : observer.disconnect()));
-  observer.observe(frame);
+  const observer = new ResizeObserver(([entry]) => {
+    if (!svg.isConnected) return observer.disconnect();
+    if (!frame.classList.contains("zoomed")) size = entry.contentRect;
+    refresh();
+  });
+  observer.observe(svg);
   return { el, refresh };
 }
 
