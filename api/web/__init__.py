@@ -20,6 +20,7 @@ from api.web.headers import init_headers
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 from api.web.limits import init_limits
 from api.web.shell import init_shell
+from api.web.static_files import init_static_files
 from api.web.operations import init_operations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 REDIS_TIMEOUT_S = 2.0
 # Swagger UI's files change only with the installed package: a day in the browser's cache is safe.
 # The client's own files (and index.html) are not fingerprinted, and its modules must change
-# together, so they keep Flask's `no-cache`: revalidated every time, a 304 while unchanged (its
-# icons excepted: api/web/shell.py).
+# together, so they keep `no-cache`: revalidated every time, a 304 while unchanged (its icons
+# excepted: api/web/shell.py; web/ itself is served by api/web/static_files.py).
 DOCS_ASSETS_MAX_AGE_S = 86400
 
 
@@ -116,4 +117,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     init_operations(app)
     init_limits(app, redis_config, REDIS_TIMEOUT_S)
     init_headers(app)
+    init_static_files(app)
     return app

@@ -99,7 +99,7 @@ def init_headers(app: Flask) -> None:
     app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     Compress(app)
     CORS(app, resources=CORS_RESOURCES)
-    OnceTalisman(
+    app.extensions["talisman"] = OnceTalisman(  # whose policy the static files copy
         app,
         # On 127.0.0.1 there is no TLS to redirect to. A deployment behind a TLS-terminating
         # proxy (which sets X-Forwarded-Proto) sets POSTPLAY_FORCE_HTTPS=on: plain http is then

@@ -24,11 +24,12 @@ def shell_files() -> list[Path]:
                   if p.is_file() and p.relative_to(WEB).as_posix() not in NOT_SHELL)
 
 
-def shell_version(files: list[Path]) -> str:
-    """A hash of the shell's names and bytes: it changes with any deployed change to the client."""
+def shell_version(files: list[Path], root: Path = WEB) -> str:
+    """A hash of the names (under `root`) and bytes of `files`, the shell's by default: it
+    changes with any deployed change to the client."""
     digest = hashlib.sha256()
     for path in files:
-        digest.update(path.relative_to(WEB).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
