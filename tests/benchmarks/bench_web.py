@@ -1,6 +1,7 @@
 """The web client's first load of a game page in headless Chromium against the real app under
 gunicorn on localhost: when the board is drawn after navigation (the page's `postplay:board`
-performance mark; target 300 ms), as a ratio against the baseline of the same navigation's
+performance mark, set once the board's first frame is painted; target 300 ms), as a ratio
+against the baseline of the same navigation's
 DOMContentLoaded (the shell parsed, before any module ran), and the bytes transferred (target
 100 KB), for each game, from an empty cache and again with the browser's cache warm.
 

@@ -75,7 +75,7 @@ def first_legal(base: str, game: dict) -> dict:
 def open_game(open_page, game: dict, viewport="phone", scheme="light", seats=("0", "1")):
     tokens = {s: game["tokens"][s] for s in seats}
     page = open_page(f"/#/game/{game['id']}", viewport, scheme, {game["id"]: (game["kind"], tokens)})
-    page.wait_for_selector("[data-board]")
+    page.wait_for_selector(".game:not([aria-busy]) [data-board]")  # the panels beside it made too
     return page
 
 

@@ -45,6 +45,9 @@ async function request(method, path, { body, token, etag } = {}) {
 export const OFFLINE_EVENT = "postplay:offline";
 let offline = false;
 
+/** Whether the last answer came from the service worker's copy (OFFLINE_EVENT since). */
+export const isOffline = () => offline;
+
 function noteOffline(response) {
   const now = response.headers.get("X-Postplay-Offline") === "1";
   if (now === offline) return;

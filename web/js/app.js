@@ -3,12 +3,10 @@
 // shows who is signed in, and on every page the tab tells a signed-in player how many games wait
 // for them (notices.js).
 // Each page's module is loaded when its route is first opened (a dynamic import), so a page
-// downloads only its own code; see web/README.md, "Loading".
+// downloads only its own code, and the header's account menu, the notices and the offline worker
+// once the first page is drawn; see web/README.md, "Loading".
 
-import { renderAccountNav } from "./account.js";
 import { prefetchGame } from "./api.js";
-import { startNotices } from "./notices.js";
-import { registerOffline } from "./offline.js";
 import { ACCOUNT_EVENT } from "./storage.js";
 
 const LOBBY = /^#?\/?$/;
@@ -82,10 +80,22 @@ async function route() {
   }
 }
 
-function showAccount() {
+async function showAccount() {
+  const { renderAccountNav } = await import("./account.js");
   renderAccountNav(accountNav, () => {
     if (!LOBBY.test(location.hash)) location.hash = "#/";
   });
+}
+
+/** What every page has beyond its own (the account menu, the notices, the offline worker),
+ *  once the first page is drawn (its `drawn` promise, if it has one): its first frame waits for
+ *  none of their modules. */
+async function startChrome() {
+  await Promise.resolve(current?.drawn).catch(() => {});
+  const [, notices, offline] = await Promise.all([showAccount(), import("./notices.js"),
+                                                  import("./offline.js")]);
+  notices.startNotices();
+  offline.registerOffline();
 }
 
 window.addEventListener(ACCOUNT_EVENT, () => {
@@ -93,7 +103,4 @@ window.addEventListener(ACCOUNT_EVENT, () => {
   if (follows) route();
 });
 window.addEventListener("hashchange", route);
-showAccount();
-route();
-startNotices();
-registerOffline();
+route().then(startChrome).catch(() => {});  // (offline, their modules not cached: nothing more to show)

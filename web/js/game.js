@@ -4,18 +4,21 @@
 // challenge, and polling for the other side's moves. A seat is played with the seat token this
 // browser holds for it, or with the account token when the seat is the signed-in account's.
 
-import { claimStoredGames } from "./account.js";
-import { AnalysisPanel } from "./analysis.js";
 import * as api from "./api.js";
 import { BOARDS } from "./boards/index.js";
-import { ChatPanel } from "./chat.js";
-import { Clocks } from "./clocks.js";
 import { alertBox, fill, h, showAlert, showRefusal } from "./dom.js";
 import { clockNote, invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
-import { HistoryPanel } from "./history.js";
-import { botAnswers, offerStands, OffersPanel } from "./offers.js";
-import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
+
+/** The page's parts beside the board and the head (the move list, analysis, clocks, offers,
+ *  chat) and its poller: their modules load once the board is on screen, so that its first
+ *  frame waits for no module it does not draw (each costs the browser a few ms to load). */
+const PANELS = () => Promise.all([import("./history.js"), import("./analysis.js"),
+  import("./clocks.js"), import("./offers.js"), import("./chat.js"), import("./poller.js")]);
+
+/** Resolves once what is on the page now has been painted: a task queued from the next
+ *  animation frame runs after that frame. */
+const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 
 const BOT_POLL_MS = 1000;
 const FIRST_BACKOFF_MS = 2000;
@@ -24,7 +27,7 @@ const MY_TURN_POLL_MS = 20000;  // only a resignation or the clock can change my
 
 export function mountGame(root, id) {
   const view = new GameView(root, id);
-  view.start();
+  view.drawn = view.start();  // the board, then the panels beside it
   return view;
 }
 
@@ -50,16 +53,17 @@ class GameView {
     this.boardRoot = h("div", { class: "board-root" });
     this.replayNote = h("p", { class: "replay-note", hidden: true });
     this.actions = h("div", { class: "game-actions" });
-    this.offers = new OffersPanel({
-      act: (kind, seat, action, button) => this.offer(kind, seat, action, button) });
-    this.chat = new ChatPanel({ load: (seat) => api.chat(this.game, seat),
-                                send: (seat, text) => api.say(this.game, seat, text) });
-    fill(root, h("section", { class: "game" },
+    // the panels beside the board and the poller, made once their modules load (attachPanels)
+    this.historyPanel = this.analysisPanel = this.clocks = this.offers = this.chat = null;
+    this.poller = null;
+    // busy until the panels beside the board are made (attachPanels): assistive technology
+    // (and the browser tests) wait for the whole page rather than read it half made
+    fill(root, h("section", { class: "game", "aria-busy": "true" },
       h("div", { class: "game-main" },
         h("div", { class: "game-head" }, this.title, this.meta),
         this.players, this.clockNote, this.status, this.banner, this.alert, this.net, this.join,
         this.replayNote, this.boardRoot),
-      h("aside", { class: "game-side" }, this.share, this.offers.el, this.actions, this.chat.el)));
+      h("aside", { class: "game-side" }, this.share, this.actions)));
   }
 
   async start() {
@@ -98,24 +102,49 @@ class GameView {
     });
     this.board = module.create({ root: this.boardRoot, submit: (move) => this.submit(move),
                                  gameId: this.id });
-    this.historyPanel = new HistoryPanel({
+    this.apply(game);
+    await painted();
+    // when the board was first on screen after navigation (tests/benchmarks/bench_web.py)
+    if (!performance.getEntriesByName("postplay:board").length) performance.mark("postplay:board");
+    let panels;
+    try {
+      panels = await PANELS();
+    } catch {
+      showAlert(this.alert, "Part of this page could not be loaded; check your connection and reload.");
+      return;
+    }
+    if (!this.destroyed) this.attachPanels(panels, module, response.etag);
+  }
+
+  /** Make the panels beside the board from their modules, show the game in them, and start
+   *  polling from the game as first fetched (`etag`). */
+  attachPanels([history, analysis, clocks, offers, chat, poller], module, etag) {
+    this.offersModule = offers;  // botAnswers and offerStands, for nextDelay
+    this.historyPanel = new history.HistoryPanel({
       describe: module.describe, seatName,
       onView: (ply) => { this.viewPly = ply; this.renderBoard(); },
     });
-    this.root.querySelector(".game-side").prepend(this.historyPanel.el);
-    this.analysisPanel = new AnalysisPanel({
+    this.analysisPanel = new analysis.AnalysisPanel({
       gameId: this.id, onJudged: (plies) => this.historyPanel.setJudged(plies),
       onView: (ply) => this.historyPanel.go(ply),
     });
-    this.historyPanel.el.after(this.analysisPanel.el);
-    this.clocks = new Clocks([0, 1].map(() => h("span", { class: "clock", hidden: true })),
-                             () => this.poller?.now());
-    this.poller = new Poller(this.id, response.etag, {
+    this.offers = new offers.OffersPanel({
+      act: (kind, seat, action, button) => this.offer(kind, seat, action, button) });
+    this.chat = new chat.ChatPanel({ load: (seat) => api.chat(this.game, seat),
+                                     send: (seat, text) => api.say(this.game, seat, text) });
+    this.root.querySelector(".game-side").prepend(this.historyPanel.el, this.analysisPanel.el);
+    this.share.after(this.offers.el);
+    this.actions.after(this.chat.el);
+    this.clocks = new clocks.Clocks([0, 1].map(() => h("span", { class: "clock", hidden: true })),
+                                    () => this.poller?.now());
+    this.poller = new poller.Poller(this.id, etag, {
       onChange: (g) => { this.net.hidden = true; this.apply(g); },
       nextDelay: (unchanged) => this.nextDelay(unchanged),
       onError: (err) => { this.net.hidden = false; this.net.textContent = err.message; },
     });
-    this.apply(game);
+    if (this.moves) this.showMoves();
+    this.apply(this.game);
+    this.root.querySelector(".game").removeAttribute("aria-busy");
     this.poller.schedule();
   }
 
@@ -142,8 +171,8 @@ class GameView {
     if (game.status === "finished") return this.awaitingRatings() ? FIRST_BACKOFF_MS : null;
     if (this.clocks.flagged) return FIRST_BACKOFF_MS;  // the worker is ending the game on time
     if (game.status === "active" && game.seats[game.to_move].bot) return BOT_POLL_MS;
-    if (botAnswers(game)) return BOT_POLL_MS;
-    if (this.actingSeat() !== null && !offerStands(game)) return MY_TURN_POLL_MS;
+    if (this.offersModule.botAnswers(game)) return BOT_POLL_MS;
+    if (this.actingSeat() !== null && !this.offersModule.offerStands(game)) return MY_TURN_POLL_MS;
     return Math.min(FIRST_BACKOFF_MS * 1.6 ** unchanged, MAX_BACKOFF_MS);
   }
 
@@ -159,8 +188,8 @@ class GameView {
     if (takenBack) this.positions = [];  // the end of the history was replaced: fetch it all again
     this.game = game;
     this.renderHead();
-    this.clocks.show(game);
-    this.analysisPanel.update(game);
+    this.clocks?.show(game);
+    this.analysisPanel?.update(game);
     if (moved) {
       this.legal = null;
       this.loadPositions();
@@ -188,7 +217,7 @@ class GameView {
     } finally {
       this.loadingPositions = false;
     }
-    if (this.positions.length - 1 > this.game.ply) this.poller.now();  // show the newer game too
+    if (this.positions.length - 1 > this.game.ply) this.poller?.now();  // show the newer game too
     this.showMoves();
   }
 
@@ -197,8 +226,10 @@ class GameView {
     const upto = Math.min(this.positions.length - 1, this.game.ply);
     this.moves = this.positions.slice(1, upto + 1)
       .map(({ ply, move }) => ({ seat: this.positions[ply - 1].to_move, move }));
-    this.historyPanel.update(this.moves, this.game);
-    this.viewPly = this.historyPanel.viewPly;
+    if (this.historyPanel) {
+      this.historyPanel.update(this.moves, this.game);
+      this.viewPly = this.historyPanel.viewPly;
+    }
     this.renderInGame();
     this.renderBoard();
   }
@@ -213,8 +244,8 @@ class GameView {
   /** Offers and takebacks, and the chat (as the seat this browser plays, if any). */
   renderInGame() {
     const mine = this.mine;
-    this.offers.update(this.game, mine, this.lastMover());
-    this.chat.update(this.game, this.actingSeat() ?? mine[0] ?? null);
+    this.offers?.update(this.game, mine, this.lastMover());
+    this.chat?.update(this.game, this.actingSeat() ?? mine[0] ?? null);
   }
 
   async loadLegal() {
@@ -250,15 +281,6 @@ class GameView {
     }
     this.board.update({ game, state, seat: replaying ? null : this.actingSeat(), mine: this.mine,
                         legal, last, recent, ply, live: !replaying });
-    if (!this.marked) this.markDrawn();
-  }
-
-  /** Mark when the board was first on screen after navigation (tests/benchmarks/bench_web.py
-   *  reads it): not when its elements are made, but after the frame that lays out and paints
-   *  them (a task queued from that frame's animation callback runs once it is painted). */
-  markDrawn() {
-    this.marked = true;
-    requestAnimationFrame(() => setTimeout(() => performance.mark("postplay:board")));
   }
 
   renderHead() {
@@ -278,7 +300,7 @@ class GameView {
        seat.bot ? h("span", { class: "tag" }, `bot · ${seat.bot}`) : null,
        game.on_vacation?.includes(i) ? h("span", { class: "tag vacation" }, "on vacation") : null,
        game.to_move === i && game.status === "active" ? h("span", { class: "tag turn" }, "to move") : null,
-       this.clocks.els[i])));
+       this.clocks?.els[i])));
     const line = statusLine(game, mine);
     this.status.textContent = game.status === "finished" ? "Game over." : `${line}.`;
     document.title = `${line} · ${this.title.textContent} — Postplay`;
@@ -332,10 +354,10 @@ class GameView {
       try {
         const response = await api.join(this.id, who);
         storage.remember(this.id, game.kind, { [response.data.seat]: response.data.token });
-        if (storage.account()) await claimStoredGames();
+        if (storage.account()) await (await import("./account.js")).claimStoredGames();
         showRefusal(take, null);
         this.apply(response.data);
-        this.poller.seen(response.etag);
+        this.poller?.seen(response.etag);
       } catch (err) {
         showRefusal(take, err.message);
       }
@@ -354,10 +376,10 @@ class GameView {
         showRefusal(button, null);
         this.join.hidden = true;
         this.apply(response.data);
-        this.poller.seen(response.etag);
+        this.poller?.seen(response.etag);
       } catch (err) {
         showRefusal(button, err.message);
-        this.poller.now();
+        this.poller?.now();
       }
     };
     const challenger = this.game.seats.find((s) => !s.open);
@@ -442,10 +464,10 @@ class GameView {
       const response = await (kind === "draw" ? api.draw : api.takeback)(this.game, seat, action);
       showRefusal(button, null);
       this.apply(response.data);
-      this.poller.seen(response.etag);
+      this.poller?.seen(response.etag);
     } catch (err) {
       showRefusal(button, err.message);
-      if (err.status === 409) this.poller.now();
+      if (err.status === 409) this.poller?.now();
     }
   }
 
@@ -453,7 +475,7 @@ class GameView {
     try {
       const response = await api.resign(this.game, seat);
       this.apply(response.data);
-      this.poller.seen(response.etag);
+      this.poller?.seen(response.etag);
     } catch (err) {
       showRefusal(button, err.message);
     }
@@ -469,11 +491,11 @@ class GameView {
       const response = await api.move(this.game, seat, move);
       showRefusal(bar, null);
       this.apply(response.data);
-      this.poller.seen(response.etag);
+      this.poller?.seen(response.etag);
       return true;
     } catch (err) {
       showRefusal(bar, err.message);
-      if (err.status === 409) this.poller.now();
+      if (err.status === 409) this.poller?.now();
       return false;
     }
   }

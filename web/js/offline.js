@@ -2,7 +2,7 @@
 // and the last known answers of the API for when the network is down), shows a line while the
 // page shows those answers, and forgets them when this browser signs out.
 
-import { OFFLINE_EVENT } from "./api.js";
+import { isOffline, OFFLINE_EVENT } from "./api.js";
 import { ACCOUNT_EVENT, account } from "./storage.js";
 
 const API_CACHES = "postplay-api";  // the service worker's copies of API answers (sw.js)
@@ -11,7 +11,7 @@ export function registerOffline() {
   const line = document.createElement("p");
   line.className = "offline";
   line.setAttribute("role", "status");
-  line.hidden = true;
+  line.hidden = !isOffline();  // the page's first answers may have come before this line
   line.textContent = "You are offline: this is the last known state of your games. Moves need the network.";
   document.querySelector("header.site").after(line);
   window.addEventListener(OFFLINE_EVENT, (event) => { line.hidden = !event.detail; });
