@@ -495,7 +495,7 @@ def test_a_first_load_of_a_game_page_is_light(kind, viewport, open_page, live_se
     assert total <= 100_000, f"{total} bytes transferred"
     scripts = sorted(u.split("/static/js/", 1)[1] for u in set(urls) if "/static/js/" in u)
     boards = [s for s in scripts if s.startswith("boards/")]
-    assert boards == sorted(["boards/common.js", "boards/index.js", f"boards/{kind}.js"]), boards
+    assert boards == sorted(["boards/common.js", f"boards/{kind}.js"]), boards
     assert not {"playtests.js", "charts.js", "lobby.js", "rules.js", "profile.js"} & set(scripts), scripts
 
 

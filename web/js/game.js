@@ -5,7 +5,7 @@
 // browser holds for it, or with the account token when the seat is the signed-in account's.
 
 import * as api from "./api.js";
-import { BOARDS } from "./boards/index.js";
+import { BOARDS } from "./boards/common.js";
 import { alertBox, fill, h, showAlert, showRefusal } from "./dom.js";
 import { clockNote, invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import * as storage from "./storage.js";
@@ -73,7 +73,6 @@ class GameView {
     // a game of this browser's names its kind in storage: its board loads while the game does
     const stored = storage.myGames().find((entry) => entry.id === this.id)?.kind;
     const early = BOARDS[stored]?.().catch(() => null);
-    import("./boards/common.js").catch(() => {});  // every board's: fetched with the game, not after
     try {
       response = await api.game(this.id);
     } catch (err) {
