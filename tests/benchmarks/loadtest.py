@@ -151,10 +151,12 @@ def main() -> None:
 
 
 def report(results: list[dict]) -> None:
-    print(f"{'players':>8s} {'req/s':>7s} {'p99 ms':>7s} {'errors':>6s} {'locust cpu':>10s}")
+    print(f"{'players':>8s} {'req/s':>7s} {'p99 ms':>7s} {'errors':>6s} {'locust cpu':>10s} "
+          f"{'server p99':>10s}")
     for r in results:
+        inside = f"<= {r['server_p99_ms']:.0f} ms" if r.get("server_p99_ms") else "-"
         print(f"{r['players']:8,d} {r['rate']:7.0f} {r['p99_ms'] or 0:7.0f} {r['errors']:6d} "
-              f"{r['cpu_locust']:9.0f}%  {'held' if r['held'] else 'NOT held'}"
+              f"{r['cpu_locust']:9.0f}% {inside:>10s}  {'held' if r['held'] else 'NOT held'}"
               + (f"  {r['failures']}" if r["failures"] else ""))
         print("          p99 by request: " + ", ".join(
             f"{name} {ms:.0f} ms" for name, ms in r["p99_by_request"].items()))
