@@ -27,6 +27,11 @@ class TokenOfAnotherGame(LookupError):
     """The token is a seat's of another game."""
 
 
+class Superseded(LookupError):
+    """Another change landed after the document an update was asked to start from was read
+    (an update that may not retry)."""
+
+
 class NotReplicated(redis.exceptions.ConnectionError):
     """A write reached the master but not the replicas it must reach before a player is told it
     succeeded (a failover could lose it): refused as an outage, 503, like a write that failed."""
@@ -219,13 +224,14 @@ class GameStore:
         return versions_listed(raw)
 
     def update(self, game_id: str, change: Callable[[GameRecord], Change],
-               read: bytes | None = None) -> Change:
+               read: bytes | None = None, retry: bool = True) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
         `change` gets the record as it stands and returns a `Change` or raises; when another
         writer lands first, `change` runs again on the newer record (and may then refuse).
         `read`, the document as the caller has just read it (`seat_for_token`), saves reading it
-        again: a stale one only costs a retry.
+        again: a stale one only costs a retry. Without `retry`, a stale one writes nothing and
+        raises Superseded.
         """
         key = keys.game_key(game_id)
         while True:
@@ -243,6 +249,8 @@ class GameStore:
                            [raw, *result.guards.values(), json.dumps(writes),
                             *([finished] if finished else [])]):
                 return result
+            if not retry:
+                raise Superseded(game_id)
 
     def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
         """What a game's archive keeps besides its record, as the game stands."""
