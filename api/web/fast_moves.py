@@ -5,20 +5,23 @@ context, webargs, flask-smorest's response and ETag machinery, the extensions' h
 as much as the move itself. This WSGI middleware makes the move through the same functions as
 the route (the body read by the app's bounded JSON loader and checked by the route's schema,
 `service.move_by_token`, the game object serialised by the app's JSON provider, the ETag made as
-the view makes it, compressed by flask-compress's own function)
-and answers 201 with the headers the app's own 201 for that route carried, learnt from its first
-one for each scheme (as `api.web.fast_paths.PollAnswers` learns a 304's). It counts
-the answer in the request metrics and against the client's rate limit as the app would.
+the view makes it, compressed by flask-compress's own function) and answers 201 with the headers
+the app's own 201 for that route carried, learnt from its first one for each scheme (as
+`api.web.fast_paths.PollAnswers` learns a 304's). It counts the answer in the request metrics
+and against the client's rate limit as the app would.
 
 It hands everything else to the app untouched, the body put back as read: another request, a
 chunked or non-JSON body, one the schema refuses, an unknown game or token, a refusal, a game
 that changed after it was read or whose mover's time ran out (the app ends it on time), an
-unreachable Redis, a client at its rate limit. A refusal writes nothing, so the app refuses the
-same move in its own words. The route's schema dumps a game object unchanged when a move can
-answer it (every field is declared; rating changes, which a schema narrows, come only after the
-game): the object is sent as the view makes it, and tests/api/test_fast_moves.py compares the
-bytes with the app's for every kind. (A Redis error after the move's write was sent leaves unknown whether
-it landed; the app then answers what it finds: the game moved on, or the move made.)
+unreachable Redis, a client near its rate limit. A refusal writes nothing, so the app refuses
+the same move in its own words. (A Redis error once the move's write was sent leaves unknown
+whether it landed, and NotReplicated says it reached the master alone: the app then answers
+what it finds, the game moved on or the move made, where its own route would have said 503.)
+
+The route's schema dumps a game object unchanged when a move can answer it (every field of the
+view is declared; rating changes, which the schema narrows, come only after the game): the
+object is sent as the view makes it, and tests/api/test_fast_moves.py compares the bytes with
+the app's for every kind.
 """
 from __future__ import annotations
 

@@ -59,7 +59,6 @@ def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -
     return limiter
 
 
-
 # how many requests a client must have left for one to be counted after it is answered
 # (`ApplicationLimitWindow`): more than one client has in flight at once
 NEAR_LIMIT = 16

@@ -15,6 +15,7 @@ from api.store import keys
 from api.web.fast_moves import MoveAnswers
 from tests.api.helpers import auth, create, move
 from tests.api.test_accounts import new_game, sign_up
+from tests.api.test_outage import own_redis  # noqa: F401 (a fixture)
 
 SAY = {"type": "say"}
 CHAIN = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]  # n=1000: the tenth move ends the game
@@ -137,7 +138,8 @@ def test_a_compressed_answer_is_the_apps_too(client, both_ways, encoding):
     game = create(client, kind="partition", first=0)  # a document of over a kilobyte
     legal = client.get(f"/api/v1/games/{game['id']}/legal-moves").get_json()["moves"][0]
     results = both_ways(f"/api/v1/games/{game['id']}/moves",
-                        {**auth(game["tokens"]["0"]), "Accept-Encoding": encoding},
+                        {**auth(game["tokens"]["0"]), "Accept-Encoding": encoding,
+                         "Origin": "https://another-client.example"},  # (CORS as the app's)
                         {"move": legal, "ply": 0})
     assert_same(results)
     assert results[1][1].get("Content-Encoding") == {
@@ -321,3 +323,26 @@ def test_a_client_near_its_limit_is_the_apps_to_count_and_refuse(limited):
     refused = client.post(url, headers=auth(tokens["0"]),
                           json={"move": {**SAY, "number": 4}, "ply": 10})
     assert refused.status_code == 429
+
+
+def test_a_move_while_redis_is_down_is_the_apps_503(own_redis):
+    from api.web import create_app
+
+    start, procs = own_redis
+    app = create_app({"TESTING": True, "REDIS_URL": start(), "RATELIMIT_ENABLED": True,
+                      "RATELIMIT_APPLICATION": "600 per minute"})
+    client = app.test_client()
+    seen = []
+    flask.request_started.connect(lambda sender, **extra: seen.append(flask.request.path), app,
+                                  weak=False)
+    game = create(client, first=0, options=N1000)
+    url = f"/api/v1/games/{game['id']}/moves"
+    for ply, number in enumerate(CHAIN[:2]):  # the app's (learnt), then the fast path's
+        assert move(client, game, game["tokens"][str(ply % 2)], {**SAY, "number": number},
+                    ply).status_code == 201
+    assert seen.count(url) == 1
+    procs[0].terminate()
+    procs[0].wait(timeout=10)
+    down = move(client, game, game["tokens"]["0"], {**SAY, "number": 4}, 2)
+    assert down.status_code == 503 and "Redis" in down.get_json()["message"]
+    assert seen.count(url) == 2
