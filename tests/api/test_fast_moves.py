@@ -15,24 +15,12 @@ from api.store import keys
 from api.web.fast_moves import MoveAnswers
 from tests.api.helpers import auth, create, move
 from tests.api.test_accounts import new_game, sign_up
+from tests.api.test_fast_paths import dispatched  # noqa: F401 (a fixture)
 from tests.api.test_outage import own_redis  # noqa: F401 (a fixture)
 
 SAY = {"type": "say"}
 CHAIN = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]  # n=1000: the tenth move ends the game
 N1000 = {"n": 1000, "even_start": False}
-
-
-@pytest.fixture
-def dispatched(app):
-    """The paths of the requests that reached Flask's dispatch (the fast path answers before)."""
-    seen = []
-
-    def record(sender, **extra):
-        seen.append(flask.request.path)
-
-    flask.request_started.connect(record, app)
-    yield seen
-    flask.request_started.disconnect(record, app)
 
 
 def fast_path(app) -> MoveAnswers:
