@@ -278,7 +278,7 @@ def test_fast_moves_spend_the_clients_budget_as_the_apps_do(limited):
     assert seen.count(f"/api/v1/games/{game['id']}/moves") == 1  # the first one, learnt
     assert [int(a.headers["X-RateLimit-Remaining"]) for a in answers] == list(range(38, 29, -1))
     for answer in answers:
-        assert set(answer.headers) == set(answers[0].headers)  # the app's own, the first
+        assert {k for k, _ in answer.headers} == {k for k, _ in answers[0].headers}  # the app's
         assert answer.headers["X-RateLimit-Limit"] == "40"
         assert int(answer.headers["Retry-After"]) > 0
         assert answer.headers["X-RateLimit-Reset"] == answers[0].headers["X-RateLimit-Reset"]
