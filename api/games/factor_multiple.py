@@ -11,6 +11,7 @@ Outcome(winner=1, reason='no-moves', scores=None)
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
@@ -100,6 +101,12 @@ class FactorMultipleState(State):
         return dataclasses.replace(self, said=self.said + (k,))
 
     def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @functools.cached_property
+    def _outcome(self) -> Outcome | None:
+        # asked several times of each state by one move (its checks, its record, its view),
+        # and at n=1000 the first number's neighbours are a thousand numbers to look through
         if self.legal_numbers():
             return None
         return Outcome(winner=1 - self.mover, reason="no-moves")

@@ -286,18 +286,23 @@ def seat_and_read(store: GameStore, game_id: str, token: str | None,
 
 
 def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move | Any,
-              ply: int, now: float | None = None, read: bytes | None = None) -> GameRecord:
+              ply: int, now: float | None = None, read: bytes | None = None,
+              only_from_read: bool = False) -> GameRecord:
     """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
     move given as the API's JSON object is parsed first, against the game as it is read for the
     update (MalformedMove names the field at fault). A move that arrives after the mover's time
     ran out ends the game on time instead, and is refused with TimeRanOut. `read`: the game as
-    `seat_and_read` just read it."""
+    `seat_and_read` just read it. `only_from_read`: the move is made from `read` and only as a
+    move: when another change landed after it was read (Superseded) or the mover's time ran out
+    (Stale), nothing is written and the caller hands the request to a path that does those."""
     now = time.time() if now is None else now
 
     def change(record: GameRecord) -> Change:
         typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
         _check_turn(record, seat, ply)
         if record.flagged(now):
+            if only_from_read:
+                raise Stale
             record.end_on_time()
             record.touch(now)
             return Change(record)
@@ -312,11 +317,21 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
         record.touch(now)
         return Change(record, entries + forced)
 
-    record = _update(store, game_id, change, read).record
+    record = _update(store, game_id, change, read, retry=not only_from_read).record
     followups.after_change(record)
     if record.ply == ply:  # the change did not move: the flag fell first
         raise TimeRanOut("Your time ran out before this move arrived: the game is over.")
     return record
+
+
+def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
+                  account: Principal | None, move: Any, ply: int,
+                  only_from_read: bool = False) -> GameRecord:
+    """A move (the API's JSON object) by the seat `token` holds, or the signed-in `account`'s
+    (`seat_and_read`), made from the game as it was read to find the seat (`play_move`)."""
+    seat, read = seat_and_read(store, game_id, token, account)
+    return play_move(store, followups, game_id, seat, move, ply, read=read,
+                     only_from_read=only_from_read)
 
 
 def check_move(record: GameRecord, move: Any) -> dict:
@@ -529,9 +544,9 @@ def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]
 
 
 def _update(store: GameStore, game_id: str, change: Callable[[GameRecord], Change],
-            read: bytes | None = None) -> Change:
+            read: bytes | None = None, retry: bool = True) -> Change:
     try:
-        return store.update(game_id, change, read)
+        return store.update(game_id, change, read, retry)
     except KeyError:
         raise NotFound(f"There is no game {game_id!r}.") from None
 

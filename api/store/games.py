@@ -27,6 +27,11 @@ class TokenOfAnotherGame(LookupError):
     """The token is a seat's of another game."""
 
 
+class Superseded(LookupError):
+    """Another change landed after the document an update was asked to start from was read
+    (an update that may not retry)."""
+
+
 class NotReplicated(redis.exceptions.ConnectionError):
     """A write reached the master but not the replicas it must reach before a player is told it
     succeeded (a failover could lose it): refused as an outage, 503, like a write that failed."""
@@ -55,15 +60,15 @@ def hash_token(token: str) -> str:
 # the writes of a change (ARGV[#KEYS + 1]: a JSON list of Redis commands, all strings), made only
 # while every key it read still holds what it read (KEYS[i] holds ARGV[i], '' for an absent key:
 # the game's stored document first); 1 when they were made, 0 when another change landed first.
-# ARGV[#KEYS + 2], when given, is the game's archive (binary, so not in the JSON), stored as its
-# document.
+# ARGV[#KEYS + 2], when given, is the game's new document, stored at KEYS[1] (its JSON, or its
+# archive, which is binary: beside the commands' JSON rather than escaped into it).
 WRITE_IF_UNCHANGED = """
 for i, key in ipairs(KEYS) do
   if (redis.call('GET', key) or '') ~= ARGV[i] then return 0 end
 end
 for _, command in ipairs(cjson.decode(ARGV[#KEYS + 1])) do redis.call(unpack(command)) end
-local archive = ARGV[#KEYS + 2]
-if archive then redis.call('SET', KEYS[1], archive) end
+local document = ARGV[#KEYS + 2]
+if document then redis.call('SET', KEYS[1], document) end
 return 1
 """
 
@@ -101,6 +106,13 @@ end
 """
 ACCOUNT_VERSIONS = VERSIONS_OF + """
 return versions_of(KEYS[1], ARGV[1])
+"""
+
+
+# what a move by seat token reads, in one script (cheaper than a pipeline of three): the game's
+# document (KEYS[1]), the token's entry (KEYS[2]), the game's seat hashes (KEYS[3], flat)
+SEAT_AND_READ = """
+return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3])}
 """
 
 
@@ -144,6 +156,7 @@ class GameStore:
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
         self._version = client.register_script(VERSION)
         self._account_versions = client.register_script(ACCOUNT_VERSIONS)
+        self._seat_and_read = client.register_script(SEAT_AND_READ)
         self.wait_replicas, self.wait_ms = durability(client)
         self._claim_due = client.register_script(CLAIM_DUE)
         self._release_due = client.register_script(RELEASE_DUE)
@@ -219,13 +232,14 @@ class GameStore:
         return versions_listed(raw)
 
     def update(self, game_id: str, change: Callable[[GameRecord], Change],
-               read: bytes | None = None) -> Change:
+               read: bytes | None = None, retry: bool = True) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
         `change` gets the record as it stands and returns a `Change` or raises; when another
         writer lands first, `change` runs again on the newer record (and may then refuse).
         `read`, the document as the caller has just read it (`seat_for_token`), saves reading it
-        again: a stale one only costs a retry.
+        again: a stale one only costs a retry. Without `retry`, a stale one writes nothing and
+        raises Superseded.
         """
         key = keys.game_key(game_id)
         while True:
@@ -235,14 +249,17 @@ class GameStore:
             record = _record(raw)
             before = Standing.of(record)  # before `change` edits the record in place
             result = change(record)
-            writes, finished = _writes(before, result), None
+            writes = _writes(before, result)
             if result.record.status is Status.FINISHED:
-                writes, finished = _archived(writes, result, *self._history_and_hashes(game_id,
+                writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
                                                                                        raw))
+            else:  # (its first write sets the document: it goes beside the others)
+                writes, document = writes[1:], writes[0][2]
             if self._write([key, *result.guards],
-                           [raw, *result.guards.values(), json.dumps(writes),
-                            *([finished] if finished else [])]):
+                           [raw, *result.guards.values(), json.dumps(writes), document]):
                 return result
+            if not retry:
+                raise Superseded(game_id)
 
     def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
         """What a game's archive keeps besides its record, as the game stands."""
@@ -291,11 +308,9 @@ class GameStore:
         """The seat of `game_id` that `token` belongs to, and the game's document as read with
         it (for `update`), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(keys.game_key(game_id))
-            pipe.get(keys.token_key(token_hash))
-            pipe.hgetall(keys.seat_hashes_key(game_id))
-            raw, owner, seat_hashes = pipe.execute()
+        raw, owner, flat = self._seat_and_read(keys=[
+            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)])
+        seat_hashes = dict(zip(flat[::2], flat[1::2]))
         if raw is None:
             raise KeyError(game_id)
         if not seat_hashes and archive.is_archive(raw):

@@ -14,6 +14,7 @@ from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
+from api.web.fast_moves import MoveAnswers
 from api.web.fast_paths import PollAnswers
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
@@ -112,10 +113,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # inside the proxy's and the dashboard's middleware: it sees the scheme as the proxy reports it
     stores = app.extensions["postplay"]
+    app.wsgi_app = moves = MoveAnswers(app.wsgi_app, app, stores["store"], stores["accounts"],
+                                       stores["followups"])
     app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"])
     init_shell(app)
     init_operations(app)
-    init_limits(app, redis_config, REDIS_TIMEOUT_S)
+    moves.limiter = init_limits(app, redis_config, REDIS_TIMEOUT_S)
     init_headers(app)
     init_static_files(app)
     return app

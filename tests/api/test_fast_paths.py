@@ -1,7 +1,7 @@
 """The hot requests do the least Redis work that answers them, counted with Redis' own command
 statistics: a poll with a matching ETag reads the version alone (no document leaves Redis), a
 poll of an account's games reads its versions in one script, and a move by seat token is one
-pipelined read (document, token, seat hashes) and one write script. A game's matching poll is
+read script (document, token, seat hashes) and one write script. A game's matching poll is
 answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_a_move_by_seat_token_is_one_read_and_one_write(client, redis_client, ro
     trips, _ = round_trips(redis_client, lambda: moved.append(
         move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})))
     assert moved[0].status_code == 201
-    # one pipeline: the document, the token's index entry, the seat hashes; then the script
+    # one script reads the document, the token's index entry, the seat hashes; one writes
     assert trips == 2, trips
     assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 1
 

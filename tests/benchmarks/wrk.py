@@ -76,6 +76,9 @@ def run(url: str, seconds: float, method: str = "GET", headers: dict | None = No
         else:
             script.write_text(textwrap.dedent(LISTED))
             for thread, lines in enumerate(listed):
+                # wrk asks the first thread for one request before the run, to check it
+                # (script_verify_request), and never sends it: that one takes a copy
+                lines = [lines[0], *lines] if thread == 0 and lines else lines
                 (Path(tmp) / f"requests-{thread}.txt").write_text(
                     "\n".join("\t".join(line) for line in lines) + "\n")
             args = ["--", str(Path(tmp) / "requests-")]
