@@ -26,7 +26,7 @@ N1000 = {"n": 1000, "even_start": False}
 def fast_path(app) -> MoveAnswers:
     layer = app.wsgi_app
     while not isinstance(layer, MoveAnswers):
-        layer = layer.app
+        layer = getattr(layer, "app", None) or layer.application  # (WhiteNoise's name for it)
     return layer
 
 
