@@ -10,7 +10,7 @@ from api.bots.ploid_solver import Solver, board_symmetries, solve_start
 from api.bots.search import step
 from api.games.base import BadOption, IllegalMove, MalformedMove, Pass
 from api.games.grid import flood_fill
-from api.games.ploid import BLANK, Place, Ploid, PloidState, groups, owner
+from api.games.ploid import BLANK, Place, Ploid, PloidState, groups, owner, placements
 
 # The seed's example, White to move: White must pass, Black's blank at [1, 5] is its last
 # placement, and Black wins 13 to 12.
@@ -282,6 +282,34 @@ def test_solver_agrees_with_brute_force_on_n2():
             state = step(state, rng.choice(state.legal_moves()))
     assert checked > 30
     assert brute_force(start(2)) == 0
+
+
+@pytest.mark.parametrize("n", (3, 5, 6))
+def test_solver_masks_give_the_engines_placements(n):
+    # the solver keeps each side as group masks updated placement by placement: after every
+    # placement of random games its sides and moves must be the engine's, for both seats
+    solver, rng = Solver(n), random.Random(n)
+    checked = 0
+    for game in range(6):
+        state = start(n, first=game % 2)
+        sides = solver.sides(state.board)
+        while not state.is_over():
+            for kept, fresh in zip(sides, solver.sides(state.board)):  # (groups in any order)
+                assert (sorted(kept[0]), kept[1:]) == (sorted(fresh[0]), fresh[1:])
+            empty = solver.full & ~(sides[0][3] | sides[1][3])
+            for seat in (0, 1):
+                assert sorted(solver.placements(sides[seat], empty)) == \
+                    sorted(placements(state.board, n, seat))
+                checked += 1
+            move = state.forced_move() or rng.choice(state.legal_moves())
+            if isinstance(move, Place):
+                index, value = move.row * state.cols + move.col, \
+                    BLANK if move.piece == "blank" else move.piece
+                sides = list(sides)
+                sides[state.mover] = solver.placed_side(sides[state.mover], index, value)
+                sides = tuple(sides)
+            state = state.apply(move)
+    assert checked > 100
 
 
 def test_solver_n2_start_is_a_draw():
