@@ -20,6 +20,7 @@ import operator
 import sys
 
 from api.bots import clock
+from api.games.bits import set_bits
 from api.games.ploid import (BLANK, Place, Ploid, PloidState, apply_ban, groups, hand, owner,
                              piece_name)
 
@@ -251,8 +252,8 @@ class Solver:
         for (_, limit, size, _), front in zip(groups_, fronts):
             fits = [v for v in values if v > size] if size < limit else ()
             if fits:  # a cell beside this group only: one more piece fits under a value > size
-                out.extend((i, v) for i in cells_of(front & ~twice) for v in fits)
-        for i in cells_of(twice):  # joins groups: count them all
+                out.extend((i, v) for i in set_bits(front & ~twice) for v in fits)
+        for i in set_bits(twice):  # joins groups: count them all
             size, limit = 1, BLANK
             for mask, group_limit, group_size, _ in groups_:
                 if mask & self.near[i]:
@@ -260,7 +261,7 @@ class Solver:
                     limit = min(limit, group_limit)
             out.extend((i, v) for v in values if size <= min(limit, v))
         if numbers:  # a number may start a group anywhere beside none of the side's
-            out.extend((i, v) for i in cells_of(empty & ~beside) for v in numbers)
+            out.extend((i, v) for i in set_bits(empty & ~beside) for v in numbers)
         return out
 
     def empty_areas(self, empty: int) -> list[tuple[int, int]]:
@@ -288,16 +289,6 @@ class Solver:
         total += sum(min(k, largest) for k in numbers)
         have = pieces.bit_count()
         return min(total, have + len(numbers) + blanks, have + empty.bit_count())
-
-
-def cells_of(mask: int) -> list[int]:
-    """The cell indices of the bits set in `mask`, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def solve_start(n: int, first_deadline: float | None = None) -> dict:

@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 
 from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
                             move_object, pair_field)
+from api.games.bits import set_bits as hexes_of  # the hex ids in a bit mask, increasing
 from api.games.registry import register
 
 ROWS = COLS = 6
@@ -405,16 +406,6 @@ class PartitionState(State):
 
 
 # --- region helpers on bit masks (bit h stands for hex h) ---
-
-def hexes_of(mask: int) -> list[int]:
-    """The hex ids in a bit mask, in increasing order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def lowest_hex(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
