@@ -43,7 +43,7 @@ from api.players.accounts import authenticate, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
 from api.web.auth import bearer_of
-from api.web.fast_paths import PER_ANSWER, etag_of, game_etag_data
+from api.web.fast_paths import PER_ANSWER, etag_of, game_etag_data, learning
 from api.web.games import public
 from api.web.input_bounds import MAX_BODY_BYTES, BadJson, load_json
 from api.web.limits import ApplicationLimitWindow
@@ -88,7 +88,8 @@ class MoveAnswers:
                 self.timed.observe(time.perf_counter() - started)
                 return [data]
             environ["wsgi.input"] = io.BytesIO(body)  # the app reads the body as it came
-        return self.app(environ, self._learning(learnt, start_response))
+        return self.app(environ, learning(self.headers, learnt, "201", start_response,
+                                          PER_ANSWER | {"content-encoding"}))
 
     @staticmethod
     def _body(environ) -> bytes | None:
@@ -155,11 +156,3 @@ class MoveAnswers:
             return window.count()
         except Exception:  # as the app's limiter does when its storage fails: no headers
             return []
-
-    def _learning(self, learnt: tuple, start_response):
-        def learn(status, headers, exc_info=None):
-            if status.startswith("201"):
-                self.headers[learnt] = [(name, value) for name, value in headers
-                                        if name.lower() not in PER_ANSWER | {"content-encoding"}]
-            return start_response(status, headers, exc_info)
-        return learn

@@ -54,6 +54,17 @@ def my_games_etag_data(versions: list[list], status: str | None) -> dict:
     return {"games": versions, "status": status}
 
 
+def learning(learnt: dict, key: tuple, status: str, start_response, per_answer=PER_ANSWER):
+    """The app's `start_response`, remembering in `learnt[key]` the headers of an answer whose
+    status is `status` ("304"), less those of one answer only (`per_answer`)."""
+    def learn(status_line, headers, exc_info=None):
+        if status_line.startswith(status):
+            learnt[key] = [(name, value) for name, value in headers
+                           if name.lower() not in per_answer]
+        return start_response(status_line, headers, exc_info)
+    return learn
+
+
 class PollAnswers:
     """WSGI middleware over the Flask app: matching polls answered 304 here."""
 
@@ -95,7 +106,7 @@ class PollAnswers:
                 counted.inc()
                 timed.observe(time.perf_counter() - started)
                 return []
-        return self.app(environ, self._learning(learnt, start_response))
+        return self.app(environ, learning(self.headers, learnt, "304", start_response))
 
     def _game(self, match: re.Match, environ: dict) -> str | None:
         version = self.games.version(match[1])
@@ -109,11 +120,3 @@ class PollAnswers:
         who, versions = authenticate_with_games(self.accounts, token)
         who.require("read")
         return etag_of(my_games_etag_data(versions, None))
-
-    def _learning(self, learnt: tuple, start_response):
-        def learn(status, headers, exc_info=None):
-            if status.startswith("304"):
-                self.headers[learnt] = [(name, value) for name, value in headers
-                                        if name.lower() not in PER_ANSWER]
-            return start_response(status, headers, exc_info)
-        return learn
