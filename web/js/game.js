@@ -141,7 +141,7 @@ class GameView {
       nextDelay: (unchanged) => this.nextDelay(unchanged),
       onError: (err) => { this.net.hidden = false; this.net.textContent = err.message; },
     });
-    if (this.moves) this.showMoves();
+    this.showHistory();
     this.apply(this.game);
     this.root.querySelector(".game").removeAttribute("aria-busy");
     this.poller.schedule();
@@ -225,12 +225,16 @@ class GameView {
     const upto = Math.min(this.positions.length - 1, this.game.ply);
     this.moves = this.positions.slice(1, upto + 1)
       .map(({ ply, move }) => ({ seat: this.positions[ply - 1].to_move, move }));
-    if (this.historyPanel) {
-      this.historyPanel.update(this.moves, this.game);
-      this.viewPly = this.historyPanel.viewPly;
-    }
+    this.showHistory();
     this.renderInGame();
     this.renderBoard();
+  }
+
+  /** The move list as fetched so far, in the history panel once it is made. */
+  showHistory() {
+    if (!this.moves || !this.historyPanel) return;
+    this.historyPanel.update(this.moves, this.game);
+    this.viewPly = this.historyPanel.viewPly;
   }
 
   /** The seat whose player made the game's last move (the server's passes aside), or null. */
