@@ -575,7 +575,8 @@ def test_the_app_is_installable_and_opens_offline_with_the_last_known_games(open
     assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)").endswith("/sw.js")
     wait_until(page, "navigator.serviceWorker.controller !== null")
     page.goto(f"/#/game/{game['id']}")  # under the worker: the game, its board and its answers are kept
-    page.wait_for_selector("[data-board] .pl-piece")
+    page.wait_for_selector(".game:not([aria-busy]) [data-board] .pl-piece")  # the panels made too,
+    page.wait_for_load_state("networkidle")  # and their answers (the chat's) in: kept as well
     page.goto("/#/")
     page.wait_for_selector(f"li[data-game='{game['id']}']")
 
