@@ -18,8 +18,12 @@ import json
 import os
 import random
 
+import select
+
 import gevent
 import requests
+from gevent import monkey
+from geventhttpclient.connectionpool import ConnectionPool
 from locust import FastHttpUser, LoadTestShape, constant_pacing, events, task
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -36,6 +40,24 @@ MEASURE_S = float(os.environ.get("LOADTEST_MEASURE_S", str(2 * POLL_S)))
 with open(os.environ["LOADTEST_ACCOUNTS"]) as f:
     ACCOUNTS = itertools.cycle(json.load(f))  # users take the accounts in order
 SERVER_HISTOGRAM = "postplay_http_request_duration_seconds"
+_poll = monkey.get_original("select", "poll")  # the system's, not gevent's
+
+
+def _is_socket_alive(self, sock) -> bool:
+    """Whether a kept connection can carry the next request: open, nothing unread on it.
+    geventhttpclient 2.6.1 asks `select()`, which refuses a descriptor >= 1024 (FD_SETSIZE),
+    and counts the refusal as a dead connection: past the first thousand players every kept
+    connection was closed and each request opened a new one (the server saw hundreds of
+    connections a second, the players waited tens of seconds). The same question, by poll(),
+    which has no such bound."""
+    if sock is None or sock.fileno() < 0:
+        return False
+    poller = _poll()
+    poller.register(sock.fileno(), select.POLLIN)
+    return not poller.poll(0)
+
+
+ConnectionPool._is_socket_alive = _is_socket_alive
 
 
 @events.spawning_complete.add_listener
