@@ -12,6 +12,7 @@ from api.store.accounts import AccountStore
 from api.store.connection import RedisConfig
 from api.store.games import GameStore
 from api.store.ratings import RatingStore
+from api.store.version_cache import VersionCache
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
 from api.web.fast_moves import MoveAnswers
@@ -77,6 +78,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIMIT_CHAT=os.environ.get("POSTPLAY_RATELIMIT_CHAT", "20 per minute"),
         TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
         FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
+        # each web process keeps the game versions its polls read, Redis naming those written
+        VERSION_CACHE=_on("POSTPLAY_VERSION_CACHE", "on"),
     )
     if test_config:
         app.config.update(test_config)
@@ -115,7 +118,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     stores = app.extensions["postplay"]
     app.wsgi_app = moves = MoveAnswers(app.wsgi_app, app, stores["store"], stores["accounts"],
                                        stores["followups"])
-    app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"])
+    app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"],
+                               VersionCache(client) if app.config["VERSION_CACHE"] else None)
     init_shell(app)
     init_operations(app)
     moves.limiter = init_limits(app, redis_config, REDIS_TIMEOUT_S)

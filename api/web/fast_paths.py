@@ -4,7 +4,8 @@
 board and every signed-in page send, over and over, and nearly always they are answered 304.
 Routing, the request context, flask-smorest's ETag machinery and the extensions' hooks cost
 several times the Redis reads that answer needs, so this WSGI middleware answers them from those
-reads alone (a game's version; the account's token and its games' versions, in one script),
+reads alone (a game's version, from this process' copy of the versions while Redis keeps it
+true, api/store/version_cache.py; the account's token and its games' versions, in one script),
 making the ETag as the view makes it, and hands everything else to the app untouched: any other
 request, a poll whose ETag no longer matches or that has a query, an unknown game, a token the
 app would refuse, an unreachable Redis (which the app answers 503).
@@ -32,6 +33,8 @@ from api.play.errors import Refusal
 from api.players.accounts import authenticate_with_games, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
+from api.store.keys import game_key
+from api.store.version_cache import VersionCache
 from api.web.auth import bearer_of
 
 # a header of one answer only, never learnt: the ETag is made per poll, the rest per request
@@ -68,8 +71,10 @@ def learning(learnt: dict, key: tuple, status: str, start_response, per_answer=P
 class PollAnswers:
     """WSGI middleware over the Flask app: matching polls answered 304 here."""
 
-    def __init__(self, app, games: GameStore, accounts: AccountStore):
+    def __init__(self, app, games: GameStore, accounts: AccountStore,
+                 versions: VersionCache | None = None):
         self.app, self.games, self.accounts = app, games, accounts
+        self.versions = versions  # this process' copy of the games' versions, if it keeps one
         # each polled path, the Flask rule the request metrics name it by, its current ETag
         self.polls: list[tuple[re.Pattern, str, Callable[[re.Match, dict], str | None]]] = [
             (re.compile(r"/api/v1/games/([^/]+)"), "/api/v1/games/<game_id>", self._game),
@@ -109,7 +114,11 @@ class PollAnswers:
         return self.app(environ, learning(self.headers, learnt, "304", start_response))
 
     def _game(self, match: re.Match, environ: dict) -> str | None:
-        version = self.games.version(match[1])
+        game_id = match[1]
+        if self.versions is None:
+            version = self.games.version(game_id)
+        else:
+            version = self.versions.get(game_key(game_id), lambda: self.games.version(game_id))
         return None if version is None else etag_of(game_etag_data(match[1], version))
 
     def _my_games(self, match: re.Match, environ: dict) -> str | None:

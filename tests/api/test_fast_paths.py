@@ -42,7 +42,17 @@ def round_trips(monkeypatch):
     return measure
 
 
-def test_a_matching_poll_reads_only_the_version(client, redis_client, round_trips):
+@pytest.fixture
+def uncopied(redis_url, app):
+    """A client of an app whose processes keep no copy of the games' versions (see
+    tests/api/test_version_cache.py for the copy): each poll reads Redis."""
+    from api.web import create_app
+
+    return create_app({**app.config, "VERSION_CACHE": False}).test_client()
+
+
+def test_a_matching_poll_reads_only_the_version(uncopied, redis_client, round_trips):
+    client = uncopied
     game = create(client, kind="partition")  # a document of well over a kilobyte
     url = f"/api/v1/games/{game['id']}"
     etag = client.get(url).headers["ETag"]

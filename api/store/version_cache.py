@@ -1,0 +1,127 @@
+"""Each process's copy of the game versions it has read, kept true by Redis itself.
+
+A board polls its game every few seconds and nearly always hears "not modified": the answer
+(api/web/fast_paths.py) needs only the game's version, and a round trip to Redis for it costs
+more than the rest of the answer. So a process keeps the versions it has read, and Redis tells
+it the name of every game key written, by any process: client tracking in broadcast mode
+(`CLIENT TRACKING ON BCAST PREFIX pp:game:`, Redis >= 6) on a connection of the process' own,
+which receives an `invalidate` message naming each key as it is written. Before a version is
+answered from the copy, the messages that connection has received are applied, so a write
+acknowledged to anyone before the read began has (but for the microseconds between Redis
+sending the writer's answer and this connection's message) been applied too.
+
+Whenever that connection is not tracking (not yet made, Redis away, a failover), nothing is
+answered from the copy: each read goes to Redis, as without it. A connection that has gone
+quiet is asked for a PING every `PING_S`, so one to a master that vanished without closing it
+(a network partition, a failover) is given up within about that time.
+
+Written here rather than taken from redis-py: its client-side cache needs Redis >= 7.4 (the
+embedded server is 6.2), answers only plain commands' replies (a version is read by a script),
+and keeps no pending mark across a read (see `get`); its parser's push-handler hook is used.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Callable
+
+import redis
+
+INVALIDATE_PREFIX = "pp:game:"
+MAX_ENTRIES = 100_000  # then the copy starts again (an int and a key each: a few MB)
+PING_S = 1.0
+RETRY_S = 1.0  # after a failed attempt to track, the reads go to Redis for this long
+
+
+class _Pending:
+    """The mark a read leaves while it asks Redis: a write meanwhile removes it, and the read
+    then keeps nothing (it may have read the version before that write)."""
+
+
+class VersionCache:
+    """Versions by key, read through `get`, forgotten as Redis names their keys written."""
+
+    def __init__(self, client: redis.Redis, prefix: str = INVALIDATE_PREFIX):
+        self.client, self.prefix = client, prefix
+        self.values: dict[str, int | _Pending] = {}
+        self.lock = threading.Lock()  # the connection's reads and the copy's marks
+        self.connection = None  # tracking, while not None
+        self.pid = os.getpid()  # a process made by fork starts its own copy
+        self.pinged = self.retry_at = 0.0
+        self.invalidations = 0  # keys named so far (tests wait on it)
+
+    def get(self, key: str, read: Callable[[], int | None]) -> int | None:
+        """The version at `key`: from the copy when tracking, else `read()` from Redis (kept
+        in the copy when no write of the key was announced meanwhile)."""
+        with self.lock:
+            if not self._tracking():
+                mark = None
+            else:
+                value = self.values.get(key)
+                if isinstance(value, int):
+                    return value
+                if len(self.values) >= MAX_ENTRIES:
+                    self.values.clear()
+                mark = self.values[key] = _Pending()
+        value = read()
+        if mark is not None:
+            with self.lock:
+                if self.values.get(key) is mark:
+                    if value is None:  # no such game: nothing to keep
+                        del self.values[key]
+                    else:
+                        self.values[key] = value
+        return value
+
+    def _tracking(self) -> bool:
+        """Whether the copy holds: the tracking connection is up, with every message it has
+        received applied (made, or made again, here; called under the lock)."""
+        if self.pid != os.getpid():  # the parent's connection is the parent's
+            self.pid, self.connection = os.getpid(), None
+        try:
+            if self.connection is None:
+                if time.monotonic() < self.retry_at:
+                    return False
+                self._track()
+            while self.connection.can_read(timeout=0):
+                self.connection.read_response(push_request=True, disconnect_on_error=False)
+            if time.monotonic() - self.pinged > PING_S:
+                self.connection.send_command("PING")
+                while self.connection.read_response(push_request=True,
+                                                    disconnect_on_error=False) != b"PONG":
+                    pass  # an invalidation, applied by the parser's handler
+                self.pinged = time.monotonic()
+            return True
+        except (redis.RedisError, OSError):
+            self._drop()
+            self.retry_at = time.monotonic() + RETRY_S
+            return False
+
+    def _track(self) -> None:
+        pool = self.client.connection_pool
+        # RESP3: the invalidations arrive on the connection that asked for them
+        connection = pool.connection_class(**{**pool.connection_kwargs, "protocol": 3})
+        self.values.clear()  # whatever was kept before this connection tracked is unknown
+        self.connection = connection
+        connection.connect()
+        connection._parser.set_invalidation_push_handler(self._invalidated)
+        connection.send_command("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", self.prefix)
+        connection.read_response()
+        self.pinged = time.monotonic()
+
+    def _invalidated(self, message: list) -> None:
+        """An `invalidate` push: the keys written, or None when every key was (FLUSHALL)."""
+        named = message[1]
+        if named is None:
+            self.values.clear()
+            return
+        for key in named:
+            self.values.pop(key.decode() if isinstance(key, bytes) else key, None)
+        self.invalidations += len(named)
+
+    def _drop(self) -> None:
+        connection, self.connection = self.connection, None
+        self.values.clear()
+        if connection is not None:
+            connection.disconnect()
