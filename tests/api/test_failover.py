@@ -147,6 +147,10 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
                         timeout_s=60), "the worker never started"
         bot_game = client.post("/api/v1/games", json={
             **NEW_GAME, "seats": [{"human": {"name": "A"}}, {"bot": "random"}]}).get_json()
+        watched = f"/api/v1/games/{bot_game['id']}"
+        etag_before = client.get(watched).headers["ETag"]
+        for _ in range(2):  # the app's 304 learnt, then answered from the process' copy
+            assert client.get(watched, headers={"If-None-Match": etag_before}).status_code == 304
         player = Player(client)
         began = time.monotonic()
         while time.monotonic() - began < PLAY_BEFORE_KILL_S:
@@ -176,6 +180,8 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
                                json={"move": {"type": "say", "number": 1}, "ply": 0}
                                ).status_code == 201
         bot_moved = wait_for(lambda: store.load(bot_game["id"]).ply >= 2, timeout_s=20)
+        # the versions kept from the old master are not answered for the new one's
+        assert client.get(watched, headers={"If-None-Match": etag_before}).status_code == 200
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=10)
