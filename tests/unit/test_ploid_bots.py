@@ -90,22 +90,14 @@ def sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def test_placement_verdict_is_the_sign_of_the_solved_value():
+def test_placement_verdict_is_the_sign_of_the_solved_value_and_wins_whether_it_is_positive():
     solver, exact = Solver(3), Solver(3)
     for seed in range(4):
         state = medium_game_position(3, 7, seed)
         for placement in state.legal_placements():
-            child = state.apply(place_move(state, *placement))
-            assert solver.placement_verdict(state, placement) == sign(-exact.value(child))
-
-
-def test_placement_wins_says_whether_the_solved_value_is_positive():
-    solver, exact = Solver(3), Solver(3)
-    for seed in range(4):
-        state = medium_game_position(3, 7, seed)
-        for placement in state.legal_placements():
-            child = state.apply(place_move(state, *placement))
-            assert solver.placement_wins(state, placement) == (-exact.value(child) > 0)
+            value = -exact.value(state.apply(place_move(state, *placement)))
+            assert solver.placement_verdict(state, placement) == sign(value)
+            assert solver.placement_wins(state, placement) == (value > 0)
 
 
 def test_the_endgame_solve_reports_the_verdicts_it_proved():
