@@ -25,6 +25,10 @@ PERFECT_MAX_N = 3
 # in both hands together (on 5 x 6, from the ninth placement: earlier, a solve in a second's
 # time fails nearly always, and the search needs that time more)
 ENDGAME_EMPTIES, ENDGAME_NUMBERS = 22, 2
+# shares of the think time: the endgame solve may run until SOLVE_SHARE of it, so that most
+# solves from 21-22 empty cells finish; the search (after a solve that did not finish, quick
+# this late: few placements remain) until SEARCH_SHARE
+SOLVE_SHARE, SEARCH_SHARE = 0.8, 0.95
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
 SCORE_SCALE = 3 * TERRITORY_WEIGHT  # an estimate reads three pieces of prospect as a clear lead
@@ -64,18 +68,20 @@ def advanced_choice(state: PloidState, rng: random.Random,
     where it solved the endgame, else the deepest search's judgement), its (cell index, value)
     placement, and whether the score is exact."""
     started = clock.now()
-    deadline = started + 0.9 * budget_s
+    deadline = started + SEARCH_SHARE * budget_s
+    lost: set[tuple[int, int]] = set()  # placements the endgame solve proved lost
     if in_endgame(state):
-        try:  # 60 % of the time at most, so that a solve that does not finish leaves the search
-            # some (the search is quick this late: few placements remain)
-            verdict, best = solved_choice(state, rng, started + 0.6 * budget_s)
+        proven: dict[tuple[int, int], int] = {}
+        try:
+            verdict, best = solved_choice(state, rng, started + SOLVE_SHARE * budget_s, proven)
             return WIN * verdict, best, True
         except SolveTimeout:
-            pass  # (what it proved stays in the solver's table: the next move's solve is faster)
+            # (what it proved stays in the solver's table too: the next move's solve is faster)
+            lost = {placement for placement, verdict in proven.items() if verdict < 0}
     choice = None
     for depth, width in SEARCH_STEPS:
         try:
-            choice = Search(state.n, deadline, width, rng).best(state, depth)
+            choice = Search(state.n, deadline, width, rng).best(state, depth, lost)
         except SolveTimeout:
             break
     score, placement = choice or one_move_judgement(state, rng)  # (none: not even depth 1)
@@ -88,20 +94,28 @@ def in_endgame(state: PloidState) -> bool:
     return state.board.count(0) <= ENDGAME_EMPTIES and numbers <= ENDGAME_NUMBERS
 
 
-def solved_choice(state: PloidState, rng: random.Random,
-                  deadline: float) -> tuple[int, tuple[int, int]]:
+def solved_choice(state: PloidState, rng: random.Random, deadline: float,
+                  proven: dict[tuple[int, int], int] | None = None) -> tuple[int, tuple[int, int]]:
     """The solver's verdict for the mover (1 it wins, 0 draws, -1 loses) and a placement that
     keeps it: the first winning one in the judgement's order, else the one the judgement likes
     best of those that keep the draw (in a lost position, of all): where perfect play only
     draws, the opponent may still go wrong, and a position that looks good for the mover gives
-    it the most ways to. Only verdicts are proved, far faster than margins (SolveTimeout past
-    `deadline`)."""
+    it the most ways to. Only verdicts are proved, far faster than margins; once a draw is
+    found, only whether a placement wins, faster still (SolveTimeout past `deadline`; each
+    placement's verdict, where it was proved, goes into `proven`)."""
     solver = solver_for(state.n)
+    proven = {} if proven is None else proven
     best = None
     for _, _, (index, value, _) in sorted(
             ((score, rng.random(), move) for score, move in Search.judged_moves(
                 state.n, state.board, state.mover, state.last_number)), reverse=True):
-        verdict = solver.placement_verdict(state, (index, value), deadline)
+        if best is not None and best[0] == 0:
+            if solver.placement_wins(state, (index, value), deadline):
+                proven[index, value] = 1
+                return 1, (index, value)
+            continue
+        verdict = proven[index, value] = solver.placement_verdict(state, (index, value),
+                                                                  deadline)
         if best is None or verdict > best[0]:
             best = verdict, (index, value)
             if verdict == 1:
@@ -189,11 +203,13 @@ class Search:
     def __init__(self, n: int, deadline: float, width: int, rng: random.Random):
         self.n, self.deadline, self.width, self.rng = n, deadline, width, rng
 
-    def best(self, state: PloidState, depth: int) -> tuple[float, tuple[int, int]]:
-        """The best-looking placement at `depth` and its score for the mover."""
+    def best(self, state: PloidState, depth: int,
+             avoid: set[tuple[int, int]] = frozenset()) -> tuple[float, tuple[int, int]]:
+        """The best-looking placement at `depth`, of those not in `avoid` ((cell index,
+        value) placements; not all of them), and its score for the mover."""
         best_score, best_move = -2 * WIN, None
         for score, (index, value, board) in self._ordered(state.board, state.mover,
-                                                          state.last_number):
+                                                          state.last_number, avoid):
             if depth > 1:
                 score = -self._negamax(board, 1 - state.mover, banned_after(value), depth - 1,
                                        -2 * WIN, -best_score)
@@ -218,10 +234,12 @@ class Search:
                 break
         return alpha
 
-    def _ordered(self, board, mover, banned) -> list:
-        """(judgement, (cell index, value, board after)) of the `width` best-looking moves."""
+    def _ordered(self, board, mover, banned, avoid=frozenset()) -> list:
+        """(judgement, (cell index, value, board after)) of the `width` best-looking moves
+        whose (cell index, value) is not in `avoid`."""
         scored = sorted(((score, self.rng.random(), move)
-                         for score, move in self.judged_moves(self.n, board, mover, banned)),
+                         for score, move in self.judged_moves(self.n, board, mover, banned)
+                         if move[:2] not in avoid),
                         reverse=True)
         return [(score, move) for score, _, move in scored[:self.width]]
 

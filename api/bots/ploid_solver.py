@@ -93,6 +93,12 @@ class Solver:
         score = -self._child(state, placement, deadline, -1, 1)
         return (score > 0) - (score < 0)
 
+    def placement_wins(self, state: PloidState, placement: tuple[int, int],
+                       deadline: float | None = None) -> bool:
+        """Whether the mover wins under perfect play after its (cell index, value) `placement`:
+        the null window (0, 1) proves only that, faster than the verdict."""
+        return -self._child(state, placement, deadline, -1, 0) > 0
+
     def best_placements(self, state: PloidState,
                         deadline: float | None = None) -> tuple[int, list[tuple[int, int]]]:
         """The value and every (cell index, value) placement that keeps it."""

@@ -90,13 +90,33 @@ def sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def test_placement_verdict_is_the_sign_of_the_solved_value():
+def test_placement_verdict_is_the_sign_of_the_solved_value_and_wins_whether_it_is_positive():
     solver, exact = Solver(3), Solver(3)
     for seed in range(4):
         state = medium_game_position(3, 7, seed)
         for placement in state.legal_placements():
-            child = state.apply(place_move(state, *placement))
-            assert solver.placement_verdict(state, placement) == sign(-exact.value(child))
+            value = -exact.value(state.apply(place_move(state, *placement)))
+            assert solver.placement_verdict(state, placement) == sign(value)
+            assert solver.placement_wins(state, placement) == (value > 0)
+
+
+def test_the_endgame_solve_reports_the_verdicts_it_proved():
+    state = medium_game_position(5, 18, 1)
+    proven: dict = {}
+    verdict, placement = ploid_bots.solved_choice(state, random.Random(0), clock.now() + 20,
+                                                  proven)
+    assert proven[placement] == verdict
+    for proved, proved_verdict in proven.items():
+        child = state.apply(place_move(state, *proved))
+        assert proved_verdict == sign(-Solver(5).value(child))
+
+
+def test_the_search_leaves_out_the_placements_it_is_told_to_avoid():
+    state = medium_game_position(5, 24, 0)
+    search = ploid_bots.Search(5, clock.now() + 20, 6, random.Random(0))
+    _, first = search.best(state, 2)
+    _, second = search.best(state, 2, {first})
+    assert second != first and second in state.legal_placements()
 
 
 @pytest.mark.parametrize("seed", range(3))
