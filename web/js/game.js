@@ -70,8 +70,9 @@ class GameView {
     let response;
     // the game's title comes from GET /kinds, asked for at once and never waited on
     const kind = api.kinds().catch(() => null);
-    // a game of this browser's names its kind in storage: its board loads while the game does
-    const stored = storage.myGames().find((entry) => entry.id === this.id)?.kind;
+    // a game this browser has shown (or plays) names its kind in storage: its board loads while
+    // the game does
+    const stored = storage.kindOf(this.id);
     const early = BOARDS[stored]?.().catch(() => null);
     try {
       response = await api.game(this.id);
@@ -105,6 +106,7 @@ class GameView {
     await painted();
     // when the board was first on screen after navigation (tests/benchmarks/bench_web.py)
     if (!performance.getEntriesByName("postplay:board").length) performance.mark("postplay:board");
+    storage.rememberKind(this.id, game.kind);
     let panels;
     try {
       panels = await PANELS();
