@@ -57,9 +57,11 @@ def _load(context, url: str, cold: bool) -> tuple[float, float, int]:
     sizes: dict[str, int] = {}
     session.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
     page.goto(url)
-    page.wait_for_selector("[data-board]")
+    # polled from outside the page, at intervals: wait_for_selector would inject Playwright's
+    # selector engine into the page (tens of ms of its main thread) while the board is being drawn
     while not page.evaluate("performance.getEntriesByName('postplay:board').length"):
-        page.wait_for_timeout(5)
+        page.wait_for_timeout(50)
+    assert page.evaluate("document.querySelector('[data-board]') !== null"), "the mark came before the board"
     board, loaded = page.evaluate("""[performance.getEntriesByName('postplay:board')[0].startTime,
         performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd]""")
     page.wait_for_load_state("networkidle")

@@ -499,6 +499,29 @@ def test_a_first_load_of_a_game_page_is_light(kind, viewport, open_page, live_se
     assert not {"playtests.js", "charts.js", "lobby.js", "rules.js", "profile.js"} & set(scripts), scripts
 
 
+def test_a_game_page_asks_for_its_board_with_its_other_modules(open_page, live_server):
+    game = new_game(live_server, "partition")
+    page = open_page("/static/favicon.svg")
+    board = "document.querySelector('link[rel=modulepreload][href$=\"boards/partition.js\"]') !== null"
+    drawn = "performance.getEntriesByName('postplay:board').length > 0"
+    # a first visit: the board is preloaded once the game's answer names its kind
+    page.goto(f"/#/game/{game['id']}")
+    wait_until(page, drawn)
+    assert page.evaluate(board)
+    assert page.evaluate("JSON.parse(localStorage.getItem('postplay.kinds'))") == [[game["id"], "partition"]]
+    # the next: the kind is remembered, so the board is asked for while the game's answer is
+    # still on its way (held here until the board's preload is seen)
+    held = []
+    page.route(f"**/api/v1/games/{game['id']}", lambda route: held.append(route))
+    page.reload(wait_until="commit")
+    wait_until(page, board)
+    assert len(held) == 1 and not page.evaluate(drawn)
+    held[0].continue_()
+    page.unroute(f"**/api/v1/games/{game['id']}")
+    wait_until(page, drawn)
+    assert page.locator("[data-board]").count() == 1
+
+
 def test_static_files_carry_validators_and_cache_control(live_server):
     for path, expect in (("/static/js/app.js", "no-cache"), ("/static/css/app.css", "no-cache"),
                          ("/", "no-cache"), ("/static/icons/icon-192.png", "max-age=86400"),

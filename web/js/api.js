@@ -83,11 +83,12 @@ export function listGames({ status, kind: slug, pageSize = 20 } = {}) {
 const prefetched = new Map();  // game id -> the answer asked for while the game page loads
 
 /** Ask for game `id` now, for the game page to take when it asks (the router, on navigation:
- *  the game then travels while the page's modules load). */
+ *  the game then travels while the page's modules load); the answer, for the router's own use. */
 export function prefetchGame(id) {
   const answer = request("GET", `/games/${id}`);
   answer.catch(() => {});  // a failure reaches the page when it takes the answer
   prefetched.set(id, answer);
+  return answer;
 }
 
 /** The game, or {status: 304} when `etag` is still current. */

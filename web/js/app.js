@@ -7,7 +7,7 @@
 // once the first page is drawn; see web/README.md, "Loading".
 
 import { prefetchGame } from "./api.js";
-import { ACCOUNT_EVENT } from "./storage.js";
+import { ACCOUNT_EVENT, kindOf } from "./storage.js";
 
 const LOBBY = /^#?\/?$/;
 
@@ -16,7 +16,12 @@ const LOBBY = /^#?\/?$/;
 const page = (load, mount) => ({ load, mount });
 const LOBBY_PAGE = page(() => import("./lobby.js"), "mountLobby");
 const GAME_PAGE = page((id) => {
-  prefetchGame(id);
+  preload("./boards/common.js");
+  const known = kindOf(id);
+  preloadBoard(known);
+  prefetchGame(id).then(({ data }) => {
+    if (data.kind !== known) preloadBoard(data.kind);
+  }, () => {});
   return import("./game.js");
 }, "mountGame");
 const RULES_PAGES = () => import("./rules.js");
@@ -24,6 +29,22 @@ const PLAYTEST_PAGES = () => import("./playtests.js");
 const ACCOUNT_PAGES = () => import("./account.js");
 const SWEEP_PAGES = () => import("./sweeps.js");
 const LEADERBOARD_PAGE = page(() => import("./leaderboard.js"), "mountLeaderboard");
+
+/** Fetch (and compile) module `path` now, for an import to come: the game page's modules are
+ *  asked for together rather than one import level at a time. */
+const preloaded = new Set();
+function preload(path) {
+  const href = new URL(path, import.meta.url).href;
+  if (preloaded.has(href)) return;
+  preloaded.add(href);
+  document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href }));
+}
+
+/** Preload the board of a game of `kind` (boards/common.js names them: boards/<kind>.js), as
+ *  soon as the kind is known: remembered from an earlier visit, else from the game's answer. */
+function preloadBoard(kind) {
+  if (/^[a-z][a-z-]*$/.test(kind ?? "")) preload(`./boards/${kind}.js`);
+}
 
 // [pattern, page, follows]: a page that `follows` the account is mounted again when this
 // browser signs in or out (the sign-up page is not: it is showing the recovery codes)

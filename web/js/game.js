@@ -56,9 +56,15 @@ class GameView {
     // the panels beside the board and the poller, made once their modules load (attachPanels)
     this.historyPanel = this.analysisPanel = this.clocks = this.offers = this.chat = null;
     this.poller = null;
+    this.onScreen = false;  // until the board's first frame is painted (start)
+  }
+
+  /** Put the page's parts in `root`, in the same task as the board is made (start): a frame of
+   *  the empty page before it would cost the board's first frame a frame's time. */
+  show() {
     // busy until the panels beside the board are made (attachPanels): assistive technology
     // (and the browser tests) wait for the whole page rather than read it half made
-    fill(root, h("section", { class: "game", "aria-busy": "true" },
+    fill(this.root, h("section", { class: "game", "aria-busy": "true" },
       h("div", { class: "game-main" },
         h("div", { class: "game-head" }, this.title, this.meta),
         this.players, this.clockNote, this.status, this.banner, this.alert, this.net, this.join,
@@ -68,10 +74,9 @@ class GameView {
 
   async start() {
     let response;
-    // the game's title comes from GET /kinds, asked for at once and never waited on
-    const kind = api.kinds().catch(() => null);
-    // a game of this browser's names its kind in storage: its board loads while the game does
-    const stored = storage.myGames().find((entry) => entry.id === this.id)?.kind;
+    // a game this browser has shown (or plays) names its kind in storage: its board loads while
+    // the game does
+    const stored = storage.kindOf(this.id);
     const early = BOARDS[stored]?.().catch(() => null);
     try {
       response = await api.game(this.id);
@@ -85,6 +90,7 @@ class GameView {
     const load = BOARDS[game.kind];
     const module = load ? await (stored === game.kind ? early : load().catch(() => null)) : null;
     if (this.destroyed) return;
+    this.show();
     if (!module) {
       fill(this.boardRoot, h("p", { class: "alert" }, load ? "This game's board could not be loaded; reload the page."
         : `This client has no board for ${game.kind} yet.`));
@@ -92,19 +98,18 @@ class GameView {
     }
     this.module = module;
     this.title.textContent = game.kind;
-    kind.then((kinds) => {
-      const title = kinds?.find((k) => k.kind === game.kind)?.title;
-      if (title && !this.destroyed) {
-        this.title.textContent = title;
-        if (this.game) this.renderHead();
-      }
-    });
     this.board = module.create({ root: this.boardRoot, submit: (move) => this.submit(move),
                                  gameId: this.id });
     this.apply(game);
     await painted();
     // when the board was first on screen after navigation (tests/benchmarks/bench_web.py)
     if (!performance.getEntriesByName("postplay:board").length) performance.mark("postplay:board");
+    storage.rememberKind(this.id, game.kind);
+    // no answer but the game's is handled before the board's first frame: the moves (for the
+    // move list and the last move's marks) and the game's title are asked for now
+    this.onScreen = true;
+    this.loadPositions();
+    this.showTitle(game.kind);
     let panels;
     try {
       panels = await PANELS();
@@ -113,6 +118,14 @@ class GameView {
       return;
     }
     if (!this.destroyed) this.attachPanels(panels, module, response.etag);
+  }
+
+  /** The game's title from GET /kinds, in place of its kind (`slug`) shown until then. */
+  async showTitle(slug) {
+    const title = (await api.kinds().catch(() => null))?.find((k) => k.kind === slug)?.title;
+    if (!title || this.destroyed) return;
+    this.title.textContent = title;
+    this.renderHead();
   }
 
   /** Make the panels beside the board from their modules, show the game in them, and start
@@ -191,7 +204,7 @@ class GameView {
     this.analysisPanel?.update(game);
     if (moved) {
       this.legal = null;
-      this.loadPositions();
+      if (this.onScreen) this.loadPositions();
     }
     if (this.actingSeat() !== null && !this.legal) this.loadLegal();
     this.renderBoard();

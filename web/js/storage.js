@@ -1,11 +1,13 @@
 // What the browser remembers: the signed-in account (its token and username), the player's
-// name, the seat tokens of their games and the owner tokens of the playtests and sweeps it
-// started (one store: their ids never collide).
+// name, the seat tokens of their games, the owner tokens of the playtests and sweeps it
+// started (one store: their ids never collide) and the kinds of the games it showed lately.
 
 const ACCOUNT_KEY = "postplay.account";
 const GAMES_KEY = "postplay.games";
 const NAME_KEY = "postplay.name";
 const PLAYTESTS_KEY = "postplay.playtests";
+const KINDS_KEY = "postplay.kinds";
+const KINDS_KEPT = 100;  // the games last shown whose kind is remembered
 
 /** Fired on window when this browser signs in or out (in this tab or another). */
 export const ACCOUNT_EVENT = "postplay:account";
@@ -52,6 +54,26 @@ export function forget(id) {
 /** {seat: token} for the seats of game `id` this browser holds. */
 export function tokensFor(id) {
   return load()[id]?.tokens || {};
+}
+
+/** The kind of game `id`, when this browser has shown it lately or holds a seat in it: its
+ *  game page then loads the board while the game is on its way. */
+export function kindOf(id) {
+  return recentKinds().find(([seen]) => seen === id)?.[1] ?? load()[id]?.kind;
+}
+
+/** Remember that game `id` is of `kind` (the last KINDS_KEPT games shown are). */
+export function rememberKind(id, kind) {
+  const recent = recentKinds();
+  if (recent[0]?.[0] === id && recent[0][1] === kind) return;
+  const kept = [[id, kind], ...recent.filter(([seen]) => seen !== id)].slice(0, KINDS_KEPT);
+  localStorage.setItem(KINDS_KEY, JSON.stringify(kept));
+}
+
+/** [[id, kind]] of the games shown lately, the latest first. */
+function recentKinds() {
+  const recent = read(KINDS_KEY);
+  return Array.isArray(recent) ? recent : [];
 }
 
 /** Note that game `id`'s seat tokens were offered to the account (`claimed` or `refused`). */
