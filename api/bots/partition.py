@@ -64,7 +64,9 @@ def advanced_choice(state: PartitionState, rng: random.Random,
     the endgame search proves, when it finishes within part of the budget; else (and where it
     proves every action lost, so that only the opponent's mistakes can save the game) the
     projected final margin after the rest of the turn and the opponent's greedy reply (the mean
-    over the replies sampled)."""
+    over the replies sampled), where a turn or a reply that cuts the open region down to
+    `SPLIT_OPEN` hexes counts with the outcome the endgame search proves (`judge_splits`,
+    `settled`)."""
     started = clock.now()
     lost = False  # every action proved lost: no turn of it is worth searching to the end
     if state.open_size <= ENDGAME_OPEN:
@@ -95,7 +97,8 @@ def advanced_choice(state: PartitionState, rng: random.Random,
                 totals[k], counts[k] = value, 1  # exact: there is no reply to sample
             else:
                 reply = play_turn(end, rng)
-                totals[k] += settled(reply, me, min(deadline, clock.now() + SETTLE_SHARE * budget_s))
+                settle_by = min(deadline, clock.now() + SETTLE_SHARE * budget_s)
+                totals[k] += settled(reply, me, settle_by)
                 counts[k] += 1
     if not any(counts):
         return turns[0][1], turns[0][0]
@@ -158,11 +161,11 @@ def plan_turns(state: PartitionState, rng: random.Random,
 
 def judge_splits(turns: list[tuple[float, Move, PartitionState]], me: int,
                  deadline: float) -> list[tuple[float, Move, PartitionState]]:
-    """`plan_turns`' turns for seat `me`, where the whole turns that cut the open region down to `SPLIT_OPEN` hexes are
-    searched to the end of the game, best first while time remains: the first proved won alone
-    (valued WIN), else every turn but those proved lost (all of them if every one is). The
-    evaluation misjudges these splits most, and they decide the game: the open region often
-    falls from more than `ENDGAME_OPEN` hexes to 9 or 10 in one stick."""
+    """`plan_turns`' turns for seat `me`, where the whole turns that cut the open region down
+    to `SPLIT_OPEN` hexes are searched to the end of the game, best first while time remains:
+    the first proved won alone (valued WIN), else every turn but those proved lost (all of them
+    if every one is). These splits decide the game, and the evaluation only guesses at them:
+    the open region often falls from more than `ENDGAME_OPEN` hexes to 9 or 10 in one stick."""
     kept = []
     for entry in turns:
         end = entry[2]
