@@ -33,6 +33,9 @@ REPLY_SAMPLES = 4       # greedy replies it samples for each of them, time permi
 ENDGAME_OPEN = 17       # the advanced bot searches to the end from this many open hexes
 ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
 ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (~100 bytes each)
+SPLIT_OPEN = 10         # a turn that leaves this many open hexes or fewer is searched to the end
+SPLIT_SHARE = 0.4       # of the budget, the most those searches may take together
+SETTLE_SHARE = 0.1      # of the budget, the most one search after a sampled reply may take
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
 MARGIN_SCALE = 3.0      # an estimate reads a projected lead of this many points as a clear one
 
@@ -61,18 +64,28 @@ def advanced_choice(state: PartitionState, rng: random.Random,
     the endgame search proves, when it finishes within part of the budget; else (and where it
     proves every action lost, so that only the opponent's mistakes can save the game) the
     projected final margin after the rest of the turn and the opponent's greedy reply (the mean
-    over the replies sampled)."""
+    over the replies sampled), where a turn or a reply that cuts the open region down to
+    `SPLIT_OPEN` hexes counts with the outcome the endgame search proves (`judge_splits`,
+    `settled`)."""
     started = clock.now()
+    lost = False  # every action proved lost: no turn of it is worth searching to the end
     if state.open_size <= ENDGAME_OPEN:
         try:
             proved = solve_endgame(state, started + ENDGAME_SHARE * budget_s)
         except TimeoutError:
             proved = None
+        else:
+            lost = proved is None
         if proved:
             return proved
     deadline = started + 0.9 * budget_s
     me = state.turn
-    turns = plan_turns(state, rng, deadline)[:REPLIES]
+    turns = plan_turns(state, rng, deadline)
+    if not lost:
+        turns = judge_splits(turns, me, min(deadline, clock.now() + SPLIT_SHARE * budget_s))
+        if turns[0][0] >= WIN:
+            return turns[0][1], turns[0][0]
+    turns = turns[:REPLIES]
     # the reply breaks its ties at random and one sample of it can mislead, so each turn's value
     # is the mean over several replies, sampled round by round while time remains
     totals, counts = [0.0] * len(turns), [0] * len(turns)
@@ -83,7 +96,9 @@ def advanced_choice(state: PartitionState, rng: random.Random,
             if end.is_over():
                 totals[k], counts[k] = value, 1  # exact: there is no reply to sample
             else:
-                totals[k] += evaluate(play_turn(end, rng), me)
+                reply = play_turn(end, rng)
+                settle_by = min(deadline, clock.now() + SETTLE_SHARE * budget_s)
+                totals[k] += settled(reply, me, settle_by)
                 counts[k] += 1
     if not any(counts):
         return turns[0][1], turns[0][0]
@@ -142,6 +157,45 @@ def plan_turns(state: PartitionState, rng: random.Random,
             elif len(beam) < BEAM:
                 beam.append((entry[1], entry[2]))
     return sorted(finished.values(), key=lambda entry: entry[0], reverse=True)
+
+
+def judge_splits(turns: list[tuple[float, Move, PartitionState]], me: int,
+                 deadline: float) -> list[tuple[float, Move, PartitionState]]:
+    """`plan_turns`' turns for seat `me`, where the whole turns that cut the open region down
+    to `SPLIT_OPEN` hexes are searched to the end of the game, best first while time remains:
+    the first proved won alone (valued WIN), else every turn but those proved lost (all of them
+    if every one is). These splits decide the game, and the evaluation only guesses at them:
+    the open region often falls from more than `ENDGAME_OPEN` hexes to 9 or 10 in one stick."""
+    kept = []
+    for entry in turns:
+        end = entry[2]
+        verdict = None if end.turn == me else proved_value(end, me, deadline)
+        if verdict == WIN:
+            return [(WIN, entry[1], end)]
+        if verdict != -WIN:
+            kept.append(entry)
+    return kept or turns
+
+
+def settled(state: PartitionState, me: int, deadline: float) -> float:
+    """`evaluate` for `me`, or the outcome the endgame search proves where the open region is
+    down to `SPLIT_OPEN` hexes (a draw: 0) and the search finishes by `deadline`."""
+    proved = proved_value(state, me, deadline)
+    return evaluate(state, me) if proved is None else proved
+
+
+def proved_value(state: PartitionState, me: int, deadline: float) -> float | None:
+    """WIN, -WIN or 0 where the endgame search proves the game won, lost or at least drawn
+    for `me` with best play (the seat to move: at most drawn for the other) by `deadline`; None
+    where the open region is larger than `SPLIT_OPEN` hexes, the game is over or time runs out."""
+    if state.is_over() or state.open_size > SPLIT_OPEN or clock.now() >= deadline:
+        return None
+    try:
+        best = solve_endgame(state, deadline)
+    except TimeoutError:
+        return None
+    value = -WIN if best is None else WIN if best[1] >= 1 else 0.0
+    return value if state.turn == me else -value
 
 
 def position_key(state: PartitionState) -> tuple:

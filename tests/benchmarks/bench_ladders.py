@@ -18,6 +18,9 @@ clock, so a ladder measures the same bots on a busy machine as on an idle one.
     POSTPLAY_LADDER_PAIRS=advanced-medium   only these pairings (strong-weak; default: all)
     POSTPLAY_LADDER_PROCS=1        processes playing games side by side (the default)
     POSTPLAY_LADDER_SEED=1         the batch seed (the default)
+    POSTPLAY_LADDER_RECORDS=runs/ladder.jsonl   each game's record appended there as it ends;
+                                   games already there (same pairing and settings) are not
+                                   played again, so a long run cut short resumes where it stopped
 
 `--write` puts each game's table into its rules page (seeds/<kind>.md) between the ladder
 markers, as each game finishes, with the command that reproduces it: one section per run's
@@ -26,6 +29,7 @@ settings (think time, games, pairings), so a long run at 1 s beside a short one 
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import pathlib
 import sys
@@ -60,18 +64,46 @@ def pairings(kind: str) -> tuple[list[tuple[str, str, dict]], str]:
 
 
 def ladder_row(kind: str, strong: str, weak: str, options: dict, games: int, budget_s: float,
-               seed: int, procs: int) -> dict:
+               seed: int, procs: int, records_path: str | None = None) -> dict:
+    """One pairing's games and report; with `records_path` (a JSONL file), the games recorded
+    there for the same pairing and settings are kept, and each game played is added to it."""
     spec = playtests.check_request(kind, options, [strong, weak], games, seed=seed,
                                    budget_s=budget_s, samples=0)
+    pairing = (f"{kind} {strong}-{weak} {json.dumps(options, sort_keys=True)} {budget_s:g} s "
+               f"seed {seed}")
+    records = _recorded(records_path, pairing, games)
+    todo = sorted(set(range(games)) - {r["index"] for r in records})
     started = time.perf_counter()
-    if procs > 1:
-        with ProcessPoolExecutor(procs) as pool:
-            records = list(pool.map(_play, [spec] * games, range(games), chunksize=2))
-    else:
-        records = [_play(spec, i) for i in range(games)]
+    for record in _played(spec, todo, procs):
+        records.append(record)
+        if records_path:
+            with open(records_path, "a") as out:
+                out.write(json.dumps({"pairing": pairing, **record}) + "\n")
     elapsed = time.perf_counter() - started
     return {"kind": kind, "strong": strong, "weak": weak, "options": options,
-            "report": playtests.report(spec, records), "seconds": elapsed}
+            "report": playtests.report(spec, records), "seconds": elapsed, "played": len(todo)}
+
+
+def _played(spec: dict, indices: list[int], procs: int):
+    """The records of the batch's games `indices`, in order, each as soon as it is known."""
+    if procs > 1:
+        with ProcessPoolExecutor(procs) as pool:
+            yield from pool.map(_play, [spec] * len(indices), indices, chunksize=2)
+    else:
+        yield from (_play(spec, i) for i in indices)
+
+
+def _recorded(path: str | None, pairing: str, games: int) -> list[dict]:
+    """The records of games 0 to `games` - 1 of `pairing` in the JSONL file at `path`."""
+    if not path or not os.path.exists(path):
+        return []
+    with open(path) as lines:
+        found = {}
+        for line in lines:
+            record = json.loads(line)
+            if record.pop("pairing") == pairing and record["index"] < games:
+                found[record["index"]] = record
+    return list(found.values())
 
 
 def format_rows(rows: list[dict]) -> str:
@@ -87,7 +119,8 @@ def format_rows(rows: list[dict]) -> str:
                       str(counts["draws"]), str(counts["aborted"]),
                       f"{counts['rate'] * 100:.1f} % [{lo * 100:.1f}, {hi * 100:.1f}]",
                       f"{r['first_player']['win_rate'] * 100:.1f} %",
-                      f"{r['length']['mean']:.1f}", f"{row['seconds'] / r['games']:.2f}"])
+                      f"{r['length']['mean']:.1f}",
+                      f"{row['seconds'] / max(row.get('played', r['games']), 1):.2f}"])
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     return "\n".join("  ".join(c.ljust(w) if i < 3 else c.rjust(w)
                                for i, (c, w) in enumerate(zip(line, widths))) for line in cells)
@@ -144,6 +177,7 @@ def main() -> None:
     seed = int(os.environ.get("POSTPLAY_LADDER_SEED", "1"))
     wanted = os.environ.get("POSTPLAY_LADDER_KINDS")
     wanted_pairs = os.environ.get("POSTPLAY_LADDER_PAIRS")
+    records_path = os.environ.get("POSTPLAY_LADDER_RECORDS")
     write = "--write" in sys.argv
     kinds = [k for k in GAMES if not wanted or k in wanted.split(",")]
     print(f"bot ladders: {games} games a pairing, {budget_s} s of CPU a move, seed {seed}, "
@@ -157,7 +191,8 @@ def main() -> None:
             pairs = [p for p in pairs if f"{p[0]}-{p[1]}" in wanted_pairs.split(",")]
         done = []
         for strong, weak, options in pairs:
-            done.append(ladder_row(kind, strong, weak, options, games, budget_s, seed, procs))
+            done.append(ladder_row(kind, strong, weak, options, games, budget_s, seed, procs,
+                                   records_path))
             print(f"  {kind}: {strong} vs {weak} done in {done[-1]['seconds']:.1f} s",
                   flush=True)
             print(format_rows(done[-1:]), flush=True)

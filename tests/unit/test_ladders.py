@@ -49,3 +49,20 @@ def test_a_ladder_row_is_published_with_the_command_that_measures_it(tmp_path, m
     bench_ladders.write_page("factor-multiple", table, "0.01 s, 4 games")  # the same run again
     text = page.read_text()
     assert text.count(table) == 1 and "a longer run" in text and text.endswith("\n\nAfter.\n")
+
+
+def test_a_ladder_cut_short_resumes_from_its_records(tmp_path):
+    path = str(tmp_path / "ladder.jsonl")
+    first = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=2,
+                                     budget_s=0.01, seed=3, procs=1, records_path=path)
+    assert first["played"] == 2 and len(open(path).readlines()) == 2
+    # a longer run of the same pairing plays only the games not recorded yet
+    longer = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=4,
+                                      budget_s=0.01, seed=3, procs=1, records_path=path)
+    assert longer["played"] == 2 and len(open(path).readlines()) == 4
+    whole = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=4,
+                                     budget_s=0.01, seed=3, procs=1)
+    assert longer["report"] == whole["report"]  # the same games as in one run
+    other = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=2,
+                                     budget_s=0.01, seed=4, procs=1, records_path=path)
+    assert other["played"] == 2  # another seed is another batch

@@ -140,3 +140,38 @@ def test_a_position_solved_before_is_answered_from_the_table_even_out_of_time():
     state = _six_open(turn=1)
     proved = bots.solve_endgame(state, deadline=float("inf"))
     assert bots.solve_endgame(state, deadline=float("-inf")) == proved
+
+
+@pytest.mark.parametrize("turn, actions_left", [(0, 2), (1, 2), (1, 1)])
+def test_a_proved_value_is_the_exact_outcome_from_either_seat(turn, actions_left):
+    bots.ENDGAME_TABLE.clear()
+    state = _six_open(turn=turn, actions_left=actions_left)
+    exact = _outcome(_minimax(state, 0))
+    for seat in (0, 1):
+        outcome = exact if seat == 0 else -exact
+        proved = bots.proved_value(state, seat, float("inf"))
+        if proved == 0:  # at least a draw for the seat to move, at most one for the other
+            assert outcome == 0 or outcome == (1 if seat == turn else -1)
+        else:
+            assert proved == outcome * bots.WIN
+
+
+def test_a_proved_value_needs_a_small_open_region_and_time():
+    assert bots.proved_value(_six_open(), 0, float("-inf")) is None
+    bots.ENDGAME_TABLE.clear()
+    start = Partition.new(Partition.check_options({}), 0, 1)
+    assert bots.proved_value(start, 0, float("inf")) is None  # 36 open hexes: not searched
+
+
+def test_split_turns_proved_won_are_played_and_those_proved_lost_dropped():
+    bots.ENDGAME_TABLE.clear()
+    state = _six_open(actions_left=1)  # seat 0's last action: every end is seat 1's to move
+    turns = [(0.0, move, state.apply(move)) for move in state.legal_moves()]
+    outcomes = [_outcome(_minimax(end, 0)) for _, _, end in turns]
+    judged = bots.judge_splits(turns, 0, float("inf"))
+    if 1 in outcomes:
+        assert len(judged) == 1 and judged[0][0] == bots.WIN
+        assert _outcome(_minimax(judged[0][2], 0)) == 1
+    else:
+        kept = [t for t, o in zip(turns, outcomes) if o == 0]
+        assert judged == (kept or turns)
