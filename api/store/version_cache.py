@@ -28,7 +28,8 @@ from typing import Callable
 
 import redis
 
-INVALIDATE_PREFIX = "pp:game:"
+from api.store.keys import game_key
+
 MAX_ENTRIES = 100_000  # then the copy starts again (an int and a key each: a few MB)
 PING_S = 1.0
 RETRY_S = 1.0  # after a failed attempt to track, the reads go to Redis for this long
@@ -42,14 +43,13 @@ class _Pending:
 class VersionCache:
     """Versions by key, read through `get`, forgotten as Redis names their keys written."""
 
-    def __init__(self, client: redis.Redis, prefix: str = INVALIDATE_PREFIX):
+    def __init__(self, client: redis.Redis, prefix: str = game_key("")):
         self.client, self.prefix = client, prefix
         self.values: dict[str, int | _Pending] = {}
         self.lock = threading.Lock()  # the connection's reads and the copy's marks
         self.connection = None  # tracking, while not None
         self.pid = os.getpid()  # a process made by fork starts its own copy
         self.pinged = self.retry_at = 0.0
-        self.invalidations = 0  # keys named so far (tests wait on it)
 
     def get(self, key: str, read: Callable[[], int | None]) -> int | None:
         """The version at `key`: from the copy when tracking, else `read()` from Redis (kept
@@ -89,8 +89,8 @@ class VersionCache:
             if time.monotonic() - self.pinged > PING_S:
                 self.connection.send_command("PING")
                 while self.connection.read_response(push_request=True,
-                                                    disconnect_on_error=False) != b"PONG":
-                    pass  # an invalidation, applied by the parser's handler
+                                                    disconnect_on_error=False) is None:
+                    pass  # an invalidation, applied by the parser's handler (which answers None)
                 self.pinged = time.monotonic()
             return True
         except (redis.RedisError, OSError):
@@ -118,7 +118,6 @@ class VersionCache:
             return
         for key in named:
             self.values.pop(key.decode() if isinstance(key, bytes) else key, None)
-        self.invalidations += len(named)
 
     def _drop(self) -> None:
         connection, self.connection = self.connection, None

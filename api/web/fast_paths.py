@@ -119,7 +119,7 @@ class PollAnswers:
             version = self.games.version(game_id)
         else:
             version = self.versions.get(game_key(game_id), lambda: self.games.version(game_id))
-        return None if version is None else etag_of(game_etag_data(match[1], version))
+        return None if version is None else etag_of(game_etag_data(game_id, version))
 
     def _my_games(self, match: re.Match, environ: dict) -> str | None:
         token = bearer_of(environ.get("HTTP_AUTHORIZATION", ""))
