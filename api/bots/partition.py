@@ -16,7 +16,7 @@ import math
 import random
 
 from api.bots import clock
-from api.bots.base import bot, bot_with_estimate
+from api.bots.base import analyser, bot, estimate
 from api.games.base import Move
 from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
                                  MAX_CLAIMS, NEIGHBOURS, SUBDIVISIONS, PartitionState, Stick,
@@ -106,11 +106,29 @@ def advanced_choice(state: PartitionState, rng: random.Random,
     return turns[k][1], totals[k] / counts[k]
 
 
-advanced = bot_with_estimate(
-    SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
+@bot(SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
                       "double-dip closures that score now and again at the end; searches the "
-                      "endgame to the last stick.",
-    MARGIN_SCALE)(advanced_choice)
+                      "endgame to the last stick.")
+def advanced(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
+    return advanced_choice(state, rng, budget_s)[0]
+
+
+@analyser(SLUG)
+def analyse_position(state: PartitionState, rng: random.Random, budget_s: float) -> dict:
+    """Exact where the endgame search decides the position within half the budget (its best
+    action; in a lost position the advanced bot's, which plays for the opponent's mistakes);
+    else the advanced bot's estimate."""
+    if state.open_size <= ENDGAME_OPEN:
+        try:
+            verdict, best = endgame_verdict(state, clock.now() + budget_s / 2)
+        except TimeoutError:
+            pass
+        else:
+            if best is None:
+                best = advanced_choice(state, rng, budget_s / 2)[0]
+            return {"exact": True, "value": verdict, "best": best.to_dict()}
+    move, score = advanced_choice(state, rng, budget_s / 2)
+    return estimate(score, MARGIN_SCALE, move)
 
 
 # --- search ---
@@ -205,6 +223,24 @@ def position_key(state: PartitionState) -> tuple:
 # --- endgame ---
 
 def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float] | None:
+    """`endgame_search`'s action and value, whether or not the search finished."""
+    return endgame_search(state, deadline)[0]
+
+
+def endgame_verdict(state: PartitionState, deadline: float) -> tuple[int, Move | None]:
+    """The mover's exact outcome with best play, 1 (a win), 0 (a draw) or -1 (a loss), and an
+    action that secures it (None for a loss: every action loses). Raises TimeoutError where the
+    search does not decide the position by `deadline` (a draw proved, a win not yet refuted)."""
+    proved, complete = endgame_search(state, deadline)
+    if not complete:
+        raise TimeoutError
+    if proved is None:
+        return -1, None
+    return (1 if proved[1] >= 1 else 0), proved[0]
+
+
+def endgame_search(state: PartitionState,
+                   deadline: float) -> tuple[tuple[Move, float] | None, bool]:
     """The mover's action that secures the best outcome it can against best play, a win or
     else a draw, with its value (a win's is a lower bound on `evaluate`'s exact value of the
     end, above WIN; a draw's is 0); None when every action loses. Alpha-beta search to the end
@@ -213,7 +249,8 @@ def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float] 
     region, subdivisions only where they win the mover a region at once. Raises TimeoutError
     once `deadline` (a `clock.now()` time) has passed, unless a draw is proved by then (which
     it returns); the bounds found by then stay in `ENDGAME_TABLE` for the next try (the turn's
-    next action searches a part of this tree)."""
+    next action searches a part of this tree). Beside the answer: whether the search finished
+    (False: a draw proved, a win neither found nor refuted in time)."""
     me, ticks = state.turn, itertools.count()
     if len(ENDGAME_TABLE) > ENDGAME_TABLE_LIMIT:
         ENDGAME_TABLE.clear()
@@ -259,12 +296,12 @@ def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float] 
             found = reaching(goal)
         except TimeoutError:
             if proved:
-                return proved
+                return proved, False
             raise
         if found is None:
-            return proved
+            return proved, True
         proved = found
-    return proved
+    return proved, True
 
 
 ENDGAME_TABLE: dict[int, tuple[float, float, Move | None]] = {}  # hash(full_key): (lowest,

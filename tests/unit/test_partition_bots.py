@@ -7,7 +7,7 @@ import random
 import pytest
 
 import api.bots.partition as bots
-from api.bots.base import levels
+from api.bots.base import ANALYSERS, levels
 from api.bots.match import play_game
 from api.games.partition import Claim, Partition, Stick
 from tests.unit.test_partition import around, position
@@ -175,3 +175,25 @@ def test_split_turns_proved_won_are_played_and_those_proved_lost_dropped():
     else:
         kept = [t for t, o in zip(turns, outcomes) if o == 0]
         assert judged == (kept or turns)
+
+
+@pytest.mark.parametrize("turn, actions_left", [(0, 3), (1, 3), (1, 2), (1, 1), (0, 2)])
+def test_the_analysis_is_exact_where_the_endgame_search_decides_the_position(turn,
+                                                                            actions_left):
+    bots.ENDGAME_TABLE.clear()
+    state = _six_open(turn=turn, actions_left=actions_left)
+    exact = _outcome(_minimax(state, turn))
+    judged = ANALYSERS["partition"].analyse(state, random.Random(0), 30.0)
+    assert judged["exact"] is True and judged["value"] == exact
+    best = Partition.parse_move(judged["best"])
+    if exact >= 0:  # the best action keeps the outcome; in a lost position any action loses
+        assert _outcome(_minimax(state.apply(best), turn)) == exact
+    assert best in state.legal_moves()
+
+
+def test_the_analysis_estimates_where_the_endgame_search_runs_out_of_time():
+    bots.ENDGAME_TABLE.clear()
+    start = Partition.new(Partition.check_options({}), 0, 1)  # 36 open hexes: never searched
+    judged = ANALYSERS["partition"].analyse(start, random.Random(0), 0.2)
+    assert judged["exact"] is False and -1 < judged["value"] < 1
+    assert Partition.parse_move(judged["best"]) in start.legal_moves()
