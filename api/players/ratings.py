@@ -2,9 +2,11 @@
 `bot-<kind>-<level>`, flagged bot, with no password), leaderboards and fair pairing.
 
 The formulas are the `glicko2` package's (`glicko2.Player`); this module only feeds it (and
-mends one term of its volatility step, `_Player._f`). Every
-rated game is its own rating period, as Lichess does it: a player's rating after a game is
-Glicko-2's one-period update against the opponent's rating before it. A game's ratings are
+mends one term of its volatility step, `_Player._f`). Every rated game is its own rating
+period, as Lichess does it: a player's rating after a game is Glicko-2's one-period update
+against the opponent's rating before it, its RD first grown by the time since its last rated
+game (`Rating.aged`: a rating left alone for months is less certain, so the next games move it
+more; the ratings shown are as of each account's last rated game). A game's ratings are
 applied by the worker (`apply_game`), once: the game's `rating_changes` (the record says it is
 done) land in one script with both ratings, their histories and the leaderboard, and only while
 none of them changed since they were read, so a job run twice, or two games of one account
@@ -37,6 +39,10 @@ START_RD = 350.0
 START_VOLATILITY = 0.06
 TAU = 0.5  # the system constant: how fast volatility may change
 PROVISIONAL_RD = 110.0  # a rating whose RD is above this is provisional (marked "?")
+# the rating periods a day without games counts for, growing the RD (Lichess's constant: an RD
+# of 50 grows to about 105 in a year without rated games, 350 being the most it can reach)
+RATING_PERIODS_PER_DAY = 0.21436
+GLICKO2_SCALE = 173.7178  # Glickman's q: RD on the usual scale over phi on the Glicko-2 one
 HISTORY_SHOWN = 200  # points of a profile's rating chart, per kind
 MAX_LEADERBOARD = 100
 
@@ -50,6 +56,22 @@ class Rating:
     rd: float = START_RD
     vol: float = START_VOLATILITY
     games: int = 0
+    updated_ts: float | None = None  # when its last rated game was rated
+
+    def aged(self, now: float) -> "Rating":
+        """The rating as the next rated game finds it: its RD grown by the rating periods
+        without games since `updated_ts` (Glicko-2's pre-period step, phi' = sqrt(phi^2 +
+        periods * sigma^2), as Lichess applies it), at most the start RD. (By hand: the
+        glicko2 package's `did_not_compete` grows it by whole periods only.)
+
+        >>> round(Rating(1500, 50, 0.06, 10, 0).aged(365 * 86400).rd)
+        105
+        """
+        if self.updated_ts is None or now <= self.updated_ts:
+            return self
+        periods = (now - self.updated_ts) / 86400 * RATING_PERIODS_PER_DAY
+        phi = math.hypot(self.rd / GLICKO2_SCALE, math.sqrt(periods) * self.vol)
+        return dataclasses.replace(self, rd=min(START_RD, phi * GLICKO2_SCALE))
 
     @property
     def provisional(self) -> bool:
@@ -69,7 +91,8 @@ class Rating:
     def from_dict(cls, data: dict | None) -> "Rating":
         if data is None:
             return cls()
-        return cls(data["rating"], data["rd"], data["vol"], data["games"])
+        return cls(data["rating"], data["rd"], data["vol"], data["games"],
+                   data.get("updated_ts"))
 
     @classmethod
     def from_raw(cls, raw: bytes) -> "Rating":
@@ -100,7 +123,8 @@ def rate(player: Rating, results: list[tuple[Rating, float]]) -> Rating:
     glicko = _Player(player.rating, player.rd, player.vol)
     glicko.update_player([o.rating for o, _ in results], [o.rd for o, _ in results],
                          [score for _, score in results])
-    return Rating(glicko.rating, glicko.rd, glicko.vol, player.games + len(results))
+    return Rating(glicko.rating, glicko.rd, glicko.vol, player.games + len(results),
+                  player.updated_ts)
 
 
 def after_game(first: Rating, second: Rating, score: float) -> tuple[Rating, Rating]:
@@ -238,7 +262,7 @@ def _game_writes(ratings: RatingStore, kind: str, ids: list[str], names: list[st
     """Both players' ratings before and after one game, what was read, and the writes that
     store the new ratings (creating a bot level's account the first time it is rated)."""
     raws = ratings.read(kind, ids)
-    before = [Rating.from_raw(raw) for raw in raws]
+    before = [Rating.from_raw(raw).aged(now) for raw in raws]
     after = after_game(before[0], before[1], score)
     writes: list[list] = []
     for seat, (account_id, rating) in enumerate(zip(ids, after)):

@@ -183,3 +183,24 @@ def test_seed_ratings_rates_every_bot_level_from_ladder_games(client, redis_clie
     assert "perfect" in capsys.readouterr().out
     board = client.get("/api/v1/leaderboards/factor-multiple").get_json()["players"]
     assert board[0]["username"] == "bot-factor-multiple-perfect" and board[0]["bot"] is True
+
+
+def test_a_rating_left_alone_for_a_year_is_less_certain_at_its_next_game(redis_client):
+    store, year = RatingStore(redis_client), 365 * 86400
+    levels = ("perfect", "random")
+    for day in range(20):  # twenty draws a day apart: both RDs well under the provisional line
+        ratings.rate_ladder_game(store, "factor-multiple", levels, None, now=day * 86400)
+    settled = ratings.bot_ratings(store, "factor-multiple")
+    assert settled["perfect"].rd < 110 and settled["perfect"].updated_ts == 19 * 86400
+
+    after = ratings.rate_ladder_game(store, "factor-multiple", levels, 0,
+                                     now=19 * 86400 + year)
+    idle = settled["perfect"].aged(19 * 86400 + year)
+    assert settled["perfect"].rd < idle.rd < ratings.START_RD
+    # the game was rated from the grown RD, so it moved the rating more than a day later would
+    expected = ratings.after_game(idle, settled["random"].aged(19 * 86400 + year), 1.0)[0]
+    next_day = ratings.after_game(settled["perfect"].aged(20 * 86400),
+                                  settled["random"].aged(20 * 86400), 1.0)[0]
+    assert after[0].rating == expected.rating and after[0].rd == expected.rd
+    assert after[0].rating - settled["perfect"].rating > \
+        next_day.rating - settled["perfect"].rating
