@@ -196,11 +196,12 @@ def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
 
 
 def games_of(store: GameStore, accounts: AccountStore, account: Principal,
-             status: str | None = None) -> list[GameRecord]:
+             status: str | None = None, game_ids: list[str] | None = None) -> list[GameRecord]:
     """The account's games: running ones where it is to move first (soonest deadline first),
-    then its other running games, those waiting, and the finished, newest first."""
+    then its other running games, those waiting, and the finished, newest first. `game_ids`:
+    the account's games as the caller has just listed them (else they are listed here)."""
     account.require("read")
-    records = store.load_many(accounts.game_ids(account.id))
+    records = store.load_many(accounts.game_ids(account.id) if game_ids is None else game_ids)
     if status is not None:
         records = [r for r in records if r.status.value == status]
 

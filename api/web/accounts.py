@@ -15,7 +15,7 @@ from api.play.record import Status
 from api.games import GAMES
 from api.players import accounts as players
 from api.players import ratings
-from api.web.auth import account
+from api.web.auth import account, account_with_games
 from api.web.errors import Blueprint
 from api.web.fast_paths import my_games_etag_data
 from api.web.games import GameOfKind, public
@@ -183,12 +183,15 @@ class MyGames(MethodView):
     def get(self, args: dict):
         """The account's games: its turn first, by deadline (ETag: one poll for all of them)"""
         accounts, games = _stores()
-        who = account()
+        # the token, its account and the versions of its games in one round trip (as the poll
+        # answered before Flask reads them, api/web/fast_paths.py)
+        who, versions = account_with_games()
         who.require("read")
         # the ETag is every game's version, read without the games: a poll that matches it is
         # answered 304 here (raised by set_etag); one made as a game changes is answered again
-        blp.set_etag(my_games_etag_data(games.account_versions(who.id), args.get("status")))
-        records = play.games_of(games, accounts, who, args.get("status"))
+        blp.set_etag(my_games_etag_data(versions, args.get("status")))
+        records = play.games_of(games, accounts, who, args.get("status"),
+                                [game_id for game_id, _ in versions])
         return [public(r) for r in records]
 
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 from flask import current_app, request
 
 from api.play.errors import NoToken
-from api.players.accounts import Principal, authenticate, is_account_token
+from api.players.accounts import (Principal, authenticate, authenticate_with_games,
+                                  is_account_token)
+
+NO_ACCOUNT_TOKEN = ("This needs your account's token: send 'Authorization: Bearer <token>' "
+                    "(sign in for one).")
 
 
 def bearer_token() -> str | None:
@@ -26,7 +30,15 @@ def account(required: bool = True) -> Principal | None:
     token = bearer_token()
     if not is_account_token(token):
         if required:
-            raise NoToken("This needs your account's token: send 'Authorization: Bearer "
-                          "<token>' (sign in for one).")
+            raise NoToken(NO_ACCOUNT_TOKEN)
         return None
     return authenticate(current_app.extensions["postplay"]["accounts"], token)
+
+
+def account_with_games() -> tuple[Principal, list[list]]:
+    """`account()`, and [game id, version] of each of its games, newest first, in one round
+    trip to Redis (the script that answers the poll of `GET /me/games` before Flask)."""
+    token = bearer_token()
+    if not is_account_token(token):
+        raise NoToken(NO_ACCOUNT_TOKEN)
+    return authenticate_with_games(current_app.extensions["postplay"]["accounts"], token)

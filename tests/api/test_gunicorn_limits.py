@@ -134,3 +134,23 @@ def test_a_client_connection_is_kept_between_polls(server):
                 assert chunk, "the server closed the connection"
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200 ")
+
+
+def test_kept_connections_are_answered_in_any_order(server):
+    """Requests on many kept connections, each round in another order: every one is answered
+    (the worker takes a connection out of the middle of its kept list)."""
+    request = b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n"
+    socks = [socket.create_connection(server, timeout=10) for _ in range(20)]
+    try:
+        for order in (list(range(20)), list(range(19, -1, -1)), [7, 3, 15, 0, 19, 11] * 2):
+            for i in order:
+                socks[i].sendall(request)
+                answer = b""
+                while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                    chunk = socks[i].recv(65536)
+                    assert chunk, "the server closed the connection"
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 200 ")
+    finally:
+        for sock in socks:
+            sock.close()

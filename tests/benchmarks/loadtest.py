@@ -158,6 +158,9 @@ def report(results: list[dict]) -> None:
         print(f"{r['players']:8,d} {r['rate']:7.0f} {r['p99_ms'] or 0:7.0f} {r['errors']:6d} "
               f"{r['cpu_locust']:9.0f}% {inside:>10s}  {'held' if r['held'] else 'NOT held'}"
               + (f"  {r['failures']}" if r["failures"] else ""))
+        print(f"          locust's full collections: {r['locust_full_collections']}, longest "
+              f"{r['locust_longest_collection_ms']:.0f} ms (each a pause in every player's "
+              f"requests)")
         print("          p99 by request: " + ", ".join(
             f"{name} {ms:.0f} ms" for name, ms in r["p99_by_request"].items()))
     held = [r for r in results if r["held"]]

@@ -17,6 +17,7 @@ import itertools
 import json
 import os
 import random
+import time
 
 import select
 
@@ -60,6 +61,24 @@ def _is_socket_alive(self, sock) -> bool:
 ConnectionPool._is_socket_alive = _is_socket_alive
 
 
+_collecting: list[float] = []
+full_collections: list[float] = []  # seconds each full collection took, since the last reset
+
+
+def _time_full_collections(phase: str, info: dict) -> None:
+    """How long each full (generation 2) collection held every player here: reported per step,
+    as a pause the players' latencies would include."""
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        _collecting[:] = [time.perf_counter()]
+    elif _collecting:
+        full_collections.append(time.perf_counter() - _collecting.pop())
+
+
+gc.callbacks.append(_time_full_collections)
+
+
 @events.spawning_complete.add_listener
 def freeze_the_players(**_):
     """Thousands of players are thousands of long-lived objects in this one process: a full
@@ -98,7 +117,11 @@ class Player(FastHttpUser):
     def on_start(self):
         self.username, token, address = next(ACCOUNTS)
         self.headers = {"Authorization": f"Bearer {token}", "X-Forwarded-For": address}
-        self.etag, self.games = None, []
+        # the games where it is this player's turn, as its last full answer listed them: all
+        # a poll decides from (a 304 changes nothing). Only their ids are kept, not the answer:
+        # ten thousand players keeping ten parsed games each made every full collection in this
+        # process walk them, with every player's request waiting
+        self.etag, self.my_turn = None, []
         gevent.sleep(random.uniform(0, POLL_S))  # players look in at their own moments
 
     @task
@@ -107,17 +130,18 @@ class Player(FastHttpUser):
         with self.client.get("/api/v1/me/games", headers=headers, name="GET /me/games",
                              catch_response=True) as response:
             if response.status_code == 200:
-                self.etag, self.games = response.headers.get("ETag"), response.json()
+                self.etag = response.headers.get("ETag")
+                self.my_turn = [g["id"] for g in response.json() if g["status"] == "active"
+                                and g["to_move"] is not None
+                                and g["seats"][g["to_move"]].get("player") == self.username]
             elif response.status_code != 304:
                 response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
                 return
-        mine = [g for g in self.games if g["status"] == "active" and g["to_move"] is not None
-                and g["seats"][g["to_move"]].get("player") == self.username]
-        if mine and random.random() < MOVE_CHANCE:
-            self.move(random.choice(mine))
+        if self.my_turn and random.random() < MOVE_CHANCE:
+            self.move(random.choice(self.my_turn))
 
-    def move(self, game: dict) -> None:
-        with self.client.get(f"/api/v1/games/{game['id']}/legal-moves", headers=self.headers,
+    def move(self, game_id: str) -> None:
+        with self.client.get(f"/api/v1/games/{game_id}/legal-moves", headers=self.headers,
                              name="GET /games/{id}/legal-moves",
                              catch_response=True) as response:
             if response.status_code != 200:
@@ -126,7 +150,7 @@ class Player(FastHttpUser):
             legal = response.json()
         if legal["seat"] is None or not legal["moves"]:
             return
-        with self.client.post(f"/api/v1/games/{game['id']}/moves", headers=self.headers,
+        with self.client.post(f"/api/v1/games/{game_id}/moves", headers=self.headers,
                               json={"move": random.choice(legal["moves"]), "ply": legal["ply"]},
                               name="POST /games/{id}/moves", catch_response=True) as response:
             if response.status_code != 201:
@@ -143,6 +167,11 @@ class Steps(LoadTestShape):
 
     def tick(self):
         now = self.get_run_time()
+        if self.phase == "settle" and self.runner.user_count < STEPS[self.step]:
+            # the ramp runs behind its nominal time (at 10,000 players by about a minute): the
+            # poll cycle of settling starts once every player is there, so that neither the
+            # last of the ramp nor the collection that freezes the players falls in the measure
+            self.phase_ends = max(self.phase_ends, now + SETTLE_S)
         if self.phase is None or now >= self.phase_ends:
             if not self.advance(now):
                 self.write()
@@ -163,6 +192,7 @@ class Steps(LoadTestShape):
                 / SPAWN_RATE + SETTLE_S
         else:
             self.runner.stats.reset_all()
+            full_collections.clear()
             self.server_before = server_buckets(self.runner.environment.host)
             self.phase, self.phase_ends = "measure", now + MEASURE_S
         return True
@@ -177,6 +207,8 @@ class Steps(LoadTestShape):
                 "failures": [f"{e.name}: {e.error} x{e.occurrences}"
                              for e in list(stats.errors.values())[:5]],
                 "cpu_locust": self.runner.current_cpu_usage,
+                "locust_full_collections": len(full_collections),
+                "locust_longest_collection_ms": 1000 * max(full_collections, default=0.0),
                 "users": self.runner.user_count,
                 "held": p99 is not None and p99 <= P99_GOAL_MS and errors == 0,
                 "server_p99_ms": server_p99_ms(self.server_before,
