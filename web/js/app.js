@@ -16,7 +16,6 @@ const LOBBY = /^#?\/?$/;
 const page = (load, mount) => ({ load, mount });
 const LOBBY_PAGE = page(() => import("./lobby.js"), "mountLobby");
 const GAME_PAGE = page((id) => {
-  preload("./boards/common.js");
   const known = kindOf(id);
   preloadBoard(known);
   prefetchGame(id).then(({ data }) => {
@@ -30,8 +29,8 @@ const ACCOUNT_PAGES = () => import("./account.js");
 const SWEEP_PAGES = () => import("./sweeps.js");
 const LEADERBOARD_PAGE = page(() => import("./leaderboard.js"), "mountLeaderboard");
 
-/** Fetch (and compile) module `path` now, for an import to come: the game page's modules are
- *  asked for together rather than one import level at a time. */
+/** Fetch (and compile) module `path` now, for an import to come: the game page's board is
+ *  asked for with the game (its other modules are served inside this one: api/web/bundle.py). */
 const preloaded = new Set();
 function preload(path) {
   const href = new URL(path, import.meta.url).href;
