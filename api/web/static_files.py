@@ -1,8 +1,9 @@
 """The client's files (web/ at /static/), served by WhiteNoise in front of Flask.
 
-A game page's first load asks for some twenty of them. Through Flask each cost a request
-context, the hooks of every extension and, first time, a brotli compression (1–2 ms of the
-server's CPU each), on a machine whose cores the browser's own work competes for; WhiteNoise
+A page's first load asks for several of them, and the panels beside a game's board for more.
+Through Flask each cost a request context, the hooks of every extension and, first time, a
+brotli compression (1–2 ms of the server's CPU each), on a machine whose cores the browser's own
+work competes for; WhiteNoise
 answers each from a table made at start (headers, ETag, Last-Modified, 304s, the compressed
 variant the browser accepts). The files are copied and compressed once per version of the client
 into a directory under the system's temporary one (`snapshot`), which every process of the

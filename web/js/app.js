@@ -3,7 +3,8 @@
 // shows who is signed in, and on every page the tab tells a signed-in player how many games wait
 // for them (notices.js).
 // Each page's module is loaded when its route is first opened (a dynamic import), so a page
-// downloads only its own code, and the header's account menu, the notices and the offline worker
+// downloads only its own code (the game page's first modules excepted: they are served inside
+// this one, api/web/bundle.py), and the header's account menu, the notices and the offline worker
 // once the first page is drawn; see web/README.md, "Loading".
 
 import { prefetchGame } from "./api.js";
