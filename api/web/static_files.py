@@ -1,8 +1,9 @@
 """The client's files (web/ at /static/), served by WhiteNoise in front of Flask.
 
-A game page's first load asks for some twenty of them. Through Flask each cost a request
-context, the hooks of every extension and, first time, a brotli compression (1–2 ms of the
-server's CPU each), on a machine whose cores the browser's own work competes for; WhiteNoise
+A page's first load asks for several of them, and the panels beside a game's board for more.
+Through Flask each cost a request context, the hooks of every extension and, first time, a
+brotli compression (1–2 ms of the server's CPU each), on a machine whose cores the browser's own
+work competes for; WhiteNoise
 answers each from a table made at start (headers, ETag, Last-Modified, 304s, the compressed
 variant the browser accepts). The files are copied and compressed once per version of the client
 into a directory under the system's temporary one (`snapshot`), which every process of the
@@ -15,6 +16,7 @@ together), its icons kept a day. With the app in debug mode Flask serves web/ it
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -25,20 +27,26 @@ from werkzeug.datastructures import Headers
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
+from api.web import bundle
+from api.web.bundle import write_bundle
 from api.web.shell import ICONS_MAX_AGE_S, WEB, shell_version
 
 PREFIX = "/static/"
 
 
 def snapshot(web: Path = WEB) -> Path:
-    """A copy of `web` with a gzip and a brotli variant beside each compressible file, made once
-    per version of its files (a process that loses the race to make it keeps the other's)."""
+    """A copy of `web` with its first modules bundled (api/web/bundle.py) and a gzip and a brotli
+    variant beside each compressible file, made once per version of its files and of the bundler
+    (a process that loses the race to make it keeps the other's)."""
     files = sorted(p for p in web.rglob("*") if p.is_file())
-    target = Path(tempfile.gettempdir()) / f"postplay-static-{shell_version(files, web)}"
+    bundler = hashlib.sha256(Path(bundle.__file__).read_bytes()).hexdigest()[:8]
+    version = f"{shell_version(files, web)}-{bundler}"
+    target = Path(tempfile.gettempdir()) / f"postplay-static-{version}"
     if target.is_dir():
         return target
     building = Path(tempfile.mkdtemp(prefix=target.name + "-", dir=target.parent))
     shutil.copytree(web, building, dirs_exist_ok=True)
+    write_bundle(building / "js")
     compressor = Compressor(quiet=True)
     for path in files:
         if compressor.should_compress(path.name):

@@ -10,13 +10,22 @@ from api.web.static_files import snapshot
 
 
 def test_a_file_is_served_as_it_is_in_web_and_compressed_as_asked(client):
-    plain = client.get("/static/js/game.js")
-    assert plain.status_code == 200 and plain.data == (WEB / "js/game.js").read_bytes()
-    assert plain.headers["Content-Type"].startswith("text/javascript")
-    packed = client.get("/static/js/game.js", headers={"Accept-Encoding": "gzip, br"})
+    plain = client.get("/static/css/app.css")
+    assert plain.status_code == 200 and plain.data == (WEB / "css/app.css").read_bytes()
+    assert plain.headers["Content-Type"].startswith("text/css")
+    packed = client.get("/static/css/app.css", headers={"Accept-Encoding": "gzip, br"})
     assert packed.headers["Content-Encoding"] == "br"
     assert brotli.decompress(packed.data) == plain.data
     assert packed.headers["ETag"] == plain.headers["ETag"]
+
+
+def test_app_js_is_served_with_the_first_frame_s_modules_made_into_it(client):
+    app = client.get("/static/js/app.js", headers={"Accept-Encoding": "gzip, br"})
+    assert app.headers["Content-Type"].startswith("text/javascript")
+    text = brotli.decompress(app.data).decode()
+    assert "export const $dom = " in text and "export const $game = " in text
+    # game.js's URL gives its names from there (api/web/bundle.py)
+    assert client.get("/static/js/game.js").data.decode().endswith("export const { mountGame } = $game;\n")
 
 
 def test_code_is_revalidated_and_icons_kept_a_day(client):

@@ -3,7 +3,8 @@
 // shows who is signed in, and on every page the tab tells a signed-in player how many games wait
 // for them (notices.js).
 // Each page's module is loaded when its route is first opened (a dynamic import), so a page
-// downloads only its own code, and the header's account menu, the notices and the offline worker
+// downloads only its own code (the game page's first modules excepted: they are served inside
+// this one, api/web/bundle.py), and the header's account menu, the notices and the offline worker
 // once the first page is drawn; see web/README.md, "Loading".
 
 import { prefetchGame } from "./api.js";
@@ -16,7 +17,6 @@ const LOBBY = /^#?\/?$/;
 const page = (load, mount) => ({ load, mount });
 const LOBBY_PAGE = page(() => import("./lobby.js"), "mountLobby");
 const GAME_PAGE = page((id) => {
-  preload("./boards/common.js");
   const known = kindOf(id);
   preloadBoard(known);
   prefetchGame(id).then(({ data }) => {
@@ -30,8 +30,8 @@ const ACCOUNT_PAGES = () => import("./account.js");
 const SWEEP_PAGES = () => import("./sweeps.js");
 const LEADERBOARD_PAGE = page(() => import("./leaderboard.js"), "mountLeaderboard");
 
-/** Fetch (and compile) module `path` now, for an import to come: the game page's modules are
- *  asked for together rather than one import level at a time. */
+/** Fetch (and compile) module `path` now, for an import to come: the game page's board is
+ *  asked for with the game (its other modules are served inside this one: api/web/bundle.py). */
 const preloaded = new Set();
 function preload(path) {
   const href = new URL(path, import.meta.url).href;
