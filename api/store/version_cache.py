@@ -92,9 +92,12 @@ class VersionCache:
             return self.documents.get(key) if self._tracking() else None
 
     def keep(self, key: str, document: bytes | None) -> None:
-        """`document`, just read or written at `key`, kept (None: nothing is, any more)."""
+        """`document`, just read or written at `key`, kept (None: nothing is, any more) while
+        the connection tracks. (Without first applying what it has received, unlike a read of
+        the copy: a move's own write is published back to it, and is read with what comes
+        next rather than on its own.)"""
         with self.lock:
-            if self._tracking():
+            if self.connection is not None and self.pid == os.getpid():
                 self._keep(key, document)
 
     def _keep(self, key: str, document: bytes | None) -> None:
