@@ -1,7 +1,8 @@
 """The hot requests do the least Redis work that answers them, counted with Redis' own command
 statistics: a poll with a matching ETag reads the version alone (no document leaves Redis), a
 poll of an account's games reads its versions in one script, and a move by seat token is one
-read script (document, token, seat hashes) and one write script. A game's matching poll is
+read script (document, token, seat hashes) and one write script, or, made from the process'
+copy of the game, one script that checks and writes. A game's matching poll is
 answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
 from __future__ import annotations
 
