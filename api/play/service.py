@@ -5,6 +5,7 @@ Data flows one way: engine -> record -> store -> follow-up jobs.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import random
@@ -276,8 +277,15 @@ def seat_and_read(store: GameStore, game_id: str, token: str | None,
         return (record.to_move if record.to_move in seats else seats[0]), read
     if not token:
         raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")
-    try:
+    with _seat_refusals(game_id):
         return store.seat_and_read(game_id, token)
+
+
+@contextlib.contextmanager
+def _seat_refusals(game_id: str) -> Iterator[None]:
+    """The store's answers to a seat token that finds no seat, as refusals."""
+    try:
+        yield
     except KeyError:
         raise NotFound(f"There is no game {game_id!r}.") from None
     except TokenUnknown:
@@ -297,6 +305,34 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
     move: when another change landed after it was read (Superseded) or the mover's time ran out
     (Stale), nothing is written and the caller hands the request to a path that does those."""
     now = time.time() if now is None else now
+    change = _move_change(seat, move, ply, now, only_from_read)
+    return _moved(followups, _update(store, game_id, change, read, retry=not only_from_read), ply)
+
+
+def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
+                  account: Principal | None, move: Any, ply: int,
+                  only_from_read: bool = False, now: float | None = None) -> GameRecord:
+    """A move (the API's JSON object) by the seat `token` holds, or the signed-in `account`'s
+    (`seat_and_read`), made from the game as it was read to find the seat (`play_move`). By
+    seat token, and with the process' copy of the game at hand, the move is first made from
+    the copy and written in the same round trip as the token is checked
+    (`GameStore.update_from_copy`): a copy that is not the stored game costs the read it saves."""
+    now = time.time() if now is None else now
+    made = None
+    if account is None and token and store.copy is not None:
+        with _seat_refusals(game_id):
+            made = store.update_from_copy(game_id, token, lambda seat: _move_change(
+                seat, move, ply, now, only_from_read))
+        if isinstance(made, Change):
+            return _moved(followups, made, ply)
+    seat, read = made if made is not None else seat_and_read(store, game_id, token, account)
+    return play_move(store, followups, game_id, seat, move, ply, now, read=read,
+                     only_from_read=only_from_read)
+
+
+def _move_change(seat: int, move: Move | Any, ply: int, now: float,
+                 only_from_read: bool) -> Callable[[GameRecord], Change]:
+    """`play_move`'s change to the game."""
 
     def change(record: GameRecord) -> Change:
         typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
@@ -318,21 +354,16 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
         record.touch(now)
         return Change(record, entries + forced)
 
-    record = _update(store, game_id, change, read, retry=not only_from_read).record
+    return change
+
+
+def _moved(followups: Followups, written: Change, ply: int) -> GameRecord:
+    """The game after a move's change was written: its follow-ups asked for."""
+    record = written.record
     followups.after_change(record)
     if record.ply == ply:  # the change did not move: the flag fell first
         raise TimeRanOut("Your time ran out before this move arrived: the game is over.")
     return record
-
-
-def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
-                  account: Principal | None, move: Any, ply: int,
-                  only_from_read: bool = False) -> GameRecord:
-    """A move (the API's JSON object) by the seat `token` holds, or the signed-in `account`'s
-    (`seat_and_read`), made from the game as it was read to find the seat (`play_move`)."""
-    seat, read = seat_and_read(store, game_id, token, account)
-    return play_move(store, followups, game_id, seat, move, ply, read=read,
-                     only_from_read=only_from_read)
 
 
 def check_move(record: GameRecord, move: Any) -> dict:

@@ -9,7 +9,7 @@ import dataclasses
 import hashlib
 import hmac
 import json
-from typing import Callable
+from typing import Callable, Protocol
 
 import redis
 
@@ -17,6 +17,8 @@ from api.notify.events import Moment, notices
 from api.play.record import GameRecord, Status
 from api.store import archive, keys
 from api.store.connection import durability
+
+DOCUMENTS = keys.documents_channel()
 
 
 class TokenUnknown(LookupError):
@@ -57,19 +59,43 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# the writes of a change (ARGV[#KEYS + 1]: a JSON list of Redis commands, all strings), made only
-# while every key it read still holds what it read (KEYS[i] holds ARGV[i], '' for an absent key:
-# the game's stored document first); 1 when they were made, 0 when another change landed first.
-# ARGV[#KEYS + 2], when given, is the game's new document, stored at KEYS[1] (its JSON, or its
-# archive, which is binary: beside the commands' JSON rather than escaped into it).
-WRITE_IF_UNCHANGED = """
-for i, key in ipairs(KEYS) do
-  if (redis.call('GET', key) or '') ~= ARGV[i] then return 0 end
+# the writes of a change (ARGV[n + 1]: a JSON list of Redis commands, all strings), made only
+# while every key it read still holds what it read (KEYS[i] holds ARGV[i] for i <= n, '' for an
+# absent key: the game's stored document first); 1 when they were made, 0 when another change
+# landed first. ARGV[n + 2], when given, is the game's new document, stored at KEYS[1] (its
+# JSON, or its archive, which is binary: beside the commands' JSON rather than escaped into it)
+# and published on ARGV[n + 3] for the web processes' copies (an archive by its key alone)
+WRITE_CHANGE = """
+local function write_change(n)
+  for i = 1, n do
+    if (redis.call('GET', KEYS[i]) or '') ~= ARGV[i] then return 0 end
+  end
+  for _, command in ipairs(cjson.decode(ARGV[n + 1])) do redis.call(unpack(command)) end
+  local document = ARGV[n + 2]
+  if document then
+    redis.call('SET', KEYS[1], document)
+    local json = string.byte(document) == 123  -- '{'
+    redis.call('PUBLISH', ARGV[n + 3], KEYS[1] .. '\\n' .. (json and document or ''))
+  end
+  return 1
 end
-for _, command in ipairs(cjson.decode(ARGV[#KEYS + 1])) do redis.call(unpack(command)) end
-local document = ARGV[#KEYS + 2]
-if document then redis.call('SET', KEYS[1], document) end
-return 1
+"""
+WRITE_IF_UNCHANGED = WRITE_CHANGE + """
+return write_change(#KEYS)
+"""
+# a move made from a web process' copy of the game (KEYS[1] held ARGV[1]), by the seat to move
+# in that copy: written (1) only while the token's index entry (KEYS[#KEYS - 1]) names that
+# seat (ARGV[n + 4], "<game id>:<seat>"), the game's seat hashes (KEYS[#KEYS]) hold the token's
+# hash for it (ARGV[n + 6] at ARGV[n + 5]) and the change's own keys hold what it read; else
+# nothing is written and the answer is SEAT_AND_READ's, for the move to be made from it
+MOVE_FROM_COPY = WRITE_CHANGE + """
+local n = #KEYS - 2
+local entry, hashes = KEYS[n + 1], KEYS[n + 2]
+if redis.call('GET', entry) == ARGV[n + 4]
+    and redis.call('HGET', hashes, ARGV[n + 5]) == ARGV[n + 6] and write_change(n) == 1 then
+  return 1
+end
+return {redis.call('GET', KEYS[1]), redis.call('GET', entry), redis.call('HGETALL', hashes)}
 """
 
 
@@ -150,10 +176,21 @@ def versions_listed(raw: list) -> list[list]:
     return [[game_id.decode(), version] for game_id, version in zip(raw[::2], raw[1::2])]
 
 
+class DocumentCopy(Protocol):
+    """A web process' copy of game documents (`api.store.version_cache.VersionCache`)."""
+
+    def document(self, key: str) -> bytes | None: ...
+
+    def keep(self, key: str, document: bytes | None) -> None: ...
+
+
 class GameStore:
-    def __init__(self, client: redis.Redis):
-        self.redis = client
+    def __init__(self, client: redis.Redis, copy: DocumentCopy | None = None):
+        """`copy`: the process' copy of the games, which the documents this store reads and
+        writes are kept in, and which `update_from_copy` makes a move from."""
+        self.redis, self.copy = client, copy
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
+        self._move_from_copy = client.register_script(MOVE_FROM_COPY)
         self._version = client.register_script(VERSION)
         self._account_versions = client.register_script(ACCOUNT_VERSIONS)
         self._seat_and_read = client.register_script(SEAT_AND_READ)
@@ -177,6 +214,8 @@ class GameStore:
                 pipe.execute_command(*command)
             if finished is not None:
                 pipe.set(keys.game_key(record.id), finished)
+            else:
+                pipe.publish(DOCUMENTS, f"{keys.game_key(record.id)}\n{writes[0][2]}")
             if bot_games_of is not None:
                 pipe.sadd(keys.client_bot_games_key(hash_token(bot_games_of)), record.id)
             pipe.execute()
@@ -246,20 +285,66 @@ class GameStore:
             raw, read = read if read is not None else self.redis.get(key), None
             if raw is None:
                 raise KeyError(game_id)
-            record = _record(raw)
-            before = Standing.of(record)  # before `change` edits the record in place
-            result = change(record)
-            writes = _writes(before, result)
-            if result.record.status is Status.FINISHED:
-                writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
-                                                                                       raw))
-            else:  # (its first write sets the document: it goes beside the others)
-                writes, document = writes[1:], writes[0][2]
-            if self._write([key, *result.guards],
-                           [raw, *result.guards.values(), json.dumps(writes), document]):
+            result, script_keys, args = self._prepared(game_id, raw, change)
+            if self._write(self._write_if_unchanged, script_keys, args):
+                self._kept(key, args[-2])
                 return result
             if not retry:
                 raise Superseded(game_id)
+
+    def update_from_copy(self, game_id: str, token: str,
+                         change_by: Callable[[int], Callable[[GameRecord], Change]]
+                         ) -> Change | tuple[int, bytes] | None:
+        """A change by the seat to move (`change_by(seat)`), made from this process' copy of
+        the game and written in one round trip while the copy is the stored document and
+        `token` that seat's: the Change written. Otherwise nothing is written and the answer is
+        `seat_and_read`'s, read in the same round trip, to go on from: (seat, document), or
+        its exceptions. None, nothing sent: no copy, or the change did not apply to it."""
+        key = keys.game_key(game_id)
+        raw = self.copy.document(key) if self.copy is not None else None
+        if raw is None:
+            return None
+        try:
+            record = _record(raw)
+            seat = record.to_move
+            if seat is None:
+                return None
+            result, script_keys, args = self._prepared(game_id, raw,
+                                                       change_by(seat), record)
+        except Exception:  # a refusal, or any other: decided again from Redis' own document
+            return None  # (by the caller's path without a copy, which reads it)
+        token_hash = hash_token(token)
+        answer = self._write(self._move_from_copy, [
+            *script_keys, keys.token_key(token_hash), keys.seat_hashes_key(game_id)],
+            [*args, f"{game_id}:{seat}", str(seat), token_hash])
+        if answer == 1:
+            self._kept(key, args[-2])
+            return result
+        return self._seat_of(game_id, token_hash, *answer)
+
+    def _prepared(self, game_id: str, raw: bytes, change: Callable[[GameRecord], Change],
+                  record: GameRecord | None = None) -> tuple[Change, list[str], list]:
+        """`change` made to the document `raw` (its `record`, when parsed already): what it
+        wrote, and the write script's keys and arguments that store it."""
+        record = _record(raw) if record is None else record
+        before = Standing.of(record)  # before `change` edits the record in place
+        result = change(record)
+        writes = _writes(before, result)
+        if result.record.status is Status.FINISHED:
+            writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
+                                                                                   raw))
+        else:  # (its first write sets the document: it goes beside the others)
+            writes, document = writes[1:], writes[0][2]
+        return result, [keys.game_key(game_id), *result.guards], [
+            raw, *result.guards.values(), json.dumps(writes), document, DOCUMENTS]
+
+    def _kept(self, key: str, document: bytes | str) -> None:
+        """A game's document as read or written, kept in the process' copy (an archive is
+        not: no move is made from one)."""
+        if self.copy is not None:
+            json_document = isinstance(document, str) or not archive.is_archive(document)
+            self.copy.keep(key, document.encode() if isinstance(document, str) else
+                           document if json_document else None)
 
     def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
         """What a game's archive keeps besides its record, as the game stands."""
@@ -272,23 +357,22 @@ class GameStore:
             listed, hashes = pipe.execute()
         return [json.loads(e) for e in listed], {k.decode(): v.decode() for k, v in hashes.items()}
 
-    def _write(self, script_keys: list[str], args: list) -> bool:
-        """The write script; with replicas to wait for, WAIT in the same round trip."""
+    def _write(self, script, script_keys: list[str], args: list):
+        """A write script's answer; with replicas to wait for, WAIT in the same round trip."""
         if not self.wait_replicas:
-            return bool(self._write_if_unchanged(keys=script_keys, args=args))
-        script = self._write_if_unchanged
+            return script(keys=script_keys, args=args)
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
             pipe.wait(self.wait_replicas, self.wait_ms)
             written, replicas = pipe.execute(raise_on_error=False)
         if isinstance(written, redis.exceptions.NoScriptError):  # a new master: load it once
-            return self._write(script_keys, args) if self.redis.script_load(script.script) \
-                else False
+            return self._write(script, script_keys, args) if self.redis.script_load(
+                script.script) else 0
         if isinstance(written, Exception):
             raise written
-        if written:
+        if written == 1:
             self._check_replicated(replicas)
-        return bool(written)
+        return written
 
     def _check_replicated(self, replicas) -> None:
         """Refuse a write fewer replicas confirmed than asked for, unless the master has none
@@ -308,11 +392,17 @@ class GameStore:
         """The seat of `game_id` that `token` belongs to, and the game's document as read with
         it (for `update`), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
-        raw, owner, flat = self._seat_and_read(keys=[
-            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)])
+        return self._seat_of(game_id, token_hash, *self._seat_and_read(keys=[
+            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)]))
+
+    def _seat_of(self, game_id: str, token_hash: str, raw: bytes | None, owner: bytes | None,
+                 flat: list) -> tuple[int, bytes]:
+        """`seat_and_read`'s answer from what SEAT_AND_READ read: the game's document, the
+        token's index entry and the game's seat hashes."""
         seat_hashes = dict(zip(flat[::2], flat[1::2]))
         if raw is None:
             raise KeyError(game_id)
+        self._kept(keys.game_key(game_id), raw)
         if not seat_hashes and archive.is_archive(raw):
             seat_hashes = {k.encode(): v.encode() for k, v in archive.decode(raw)[2].items()}
         if owner is None:

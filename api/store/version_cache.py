@@ -10,6 +10,15 @@ answered from the copy, the messages that connection has received are applied, s
 acknowledged to anyone before the read began has (but for the microseconds between Redis
 sending the writer's answer and this connection's message) been applied too.
 
+The same connection keeps the documents of the games the process has lately read or written,
+or that any process has written since (`document`, `keep`): every game write publishes its new
+document (api/store/keys.py, `documents_channel`), and a move by seat token is made from the
+copy in one round trip whose script checks that the copy is still the stored document
+(api/store/games.py, `update_from_copy`). Nothing depends on the copy being true: a stale one
+costs the read it would have saved. Redis drops a subscriber that lets more than its pubsub
+output buffer limit pile up (by default 8 MB for a minute: thousands of writes while the process
+answers nothing); the next use finds the connection closed and tracks again, the copy emptied.
+
 Whenever that connection is not tracking (not yet made, Redis away, a failover), nothing is
 answered from the copy: each read goes to Redis, as without it. A connection that has gone
 quiet is asked for a PING every `PING_S`, so one to a master that vanished without closing it
@@ -28,9 +37,10 @@ from typing import Callable
 
 import redis
 
-from api.store.keys import game_key
+from api.store.keys import documents_channel, game_key
 
 MAX_ENTRIES = 100_000  # then the copy starts again (an int and a key each: a few MB)
+MAX_DOCUMENTS = 5_000  # the oldest kept goes first (a few kilobytes each: ten-odd MB at most)
 PING_S = 1.0
 RETRY_S = 1.0  # after a failed attempt to track, the reads go to Redis for this long
 
@@ -46,6 +56,7 @@ class VersionCache:
     def __init__(self, client: redis.Redis, prefix: str = game_key("")):
         self.client, self.prefix = client, prefix
         self.values: dict[str, int | _Pending] = {}
+        self.documents: dict[str, bytes] = {}  # oldest kept first
         self.lock = threading.Lock()  # the connection's reads and the copy's marks
         self.connection = None  # tracking, while not None
         self.pid = os.getpid()  # a process made by fork starts its own copy
@@ -73,6 +84,28 @@ class VersionCache:
                     else:
                         self.values[key] = value
         return value
+
+    def document(self, key: str) -> bytes | None:
+        """The document at `key` as this process last read, wrote or heard it written (None:
+        none kept, or the connection is not tracking)."""
+        with self.lock:
+            return self.documents.get(key) if self._tracking() else None
+
+    def keep(self, key: str, document: bytes | None) -> None:
+        """`document`, just read or written at `key`, kept (None: nothing is, any more) while
+        the connection tracks. (Without first applying what it has received, unlike a read of
+        the copy: a move's own write is published back to it, and is read with what comes
+        next rather than on its own.)"""
+        with self.lock:
+            if self.connection is not None and self.pid == os.getpid():
+                self._keep(key, document)
+
+    def _keep(self, key: str, document: bytes | None) -> None:
+        self.documents.pop(key, None)
+        if document is not None:
+            self.documents[key] = document
+            if len(self.documents) > MAX_DOCUMENTS:
+                del self.documents[next(iter(self.documents))]
 
     def _tracking(self) -> bool:
         """Whether the copy holds: the tracking connection is up, with every message it has
@@ -102,25 +135,38 @@ class VersionCache:
         pool = self.client.connection_pool
         # RESP3: the invalidations arrive on the connection that asked for them
         connection = pool.connection_class(**{**pool.connection_kwargs, "protocol": 3})
-        self.values.clear()  # whatever was kept before this connection tracked is unknown
+        self._forget()  # whatever was kept before this connection tracked is unknown
         self.connection = connection
         connection.connect()
         connection._parser.set_invalidation_push_handler(self._invalidated)
+        connection._parser.set_pubsub_push_handler(self._published)
         connection.send_command("CLIENT", "TRACKING", "ON", "BCAST", "PREFIX", self.prefix)
         connection.read_response()
+        connection.send_command("SUBSCRIBE", documents_channel())
+        connection.read_response(push_request=True)  # (its confirmation is a push)
         self.pinged = time.monotonic()
 
     def _invalidated(self, message: list) -> None:
         """An `invalidate` push: the keys written, or None when every key was (FLUSHALL)."""
         named = message[1]
         if named is None:
-            self.values.clear()
+            self._forget()
             return
         for key in named:
             self.values.pop(key.decode() if isinstance(key, bytes) else key, None)
 
+    def _published(self, message: list) -> None:
+        """A push of the subscription: a document published (or the subscription confirmed)."""
+        if message[0] in (b"message", "message"):
+            key, _, document = message[2].partition(b"\n")
+            self._keep(key.decode(), document or None)
+
+    def _forget(self) -> None:
+        self.values.clear()
+        self.documents.clear()
+
     def _drop(self) -> None:
         connection, self.connection = self.connection, None
-        self.values.clear()
+        self._forget()
         if connection is not None:
             connection.disconnect()

@@ -78,7 +78,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIMIT_CHAT=os.environ.get("POSTPLAY_RATELIMIT_CHAT", "20 per minute"),
         TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
         FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
-        # each web process keeps the game versions its polls read, Redis naming those written
+        # each web process keeps the game versions its polls read, Redis naming those written,
+        # and the documents lately read or written, which a move by seat token is made from
         VERSION_CACHE=_on("POSTPLAY_VERSION_CACHE", "on"),
     )
     if test_config:
@@ -87,7 +88,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     redis_config = RedisConfig.from_mapping(app.config)
     client = redis_config.connect(REDIS_TIMEOUT_S)
     app.config.setdefault("RQ_DASHBOARD_REDIS_URL", redis_config.dashboard_url())
-    app.extensions["postplay"] = {"redis": client, "store": GameStore(client),
+    # the process' copy of the games' versions and documents (None: every read asks Redis)
+    copy = VersionCache(client) if app.config["VERSION_CACHE"] else None
+    app.extensions["postplay"] = {"redis": client, "store": GameStore(client, copy),
                                   "accounts": AccountStore(client),
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),
@@ -119,7 +122,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = moves = MoveAnswers(app.wsgi_app, app, stores["store"], stores["accounts"],
                                        stores["followups"])
     app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"],
-                               VersionCache(client) if app.config["VERSION_CACHE"] else None)
+                               copy)
     init_shell(app)
     init_operations(app)
     moves.limiter = init_limits(app, redis_config, REDIS_TIMEOUT_S)

@@ -10,6 +10,11 @@ the app's own 201 for that route carried, learnt from its first one for each sch
 `api.web.fast_paths.PollAnswers` learns a 304's). It counts the answer in the request metrics
 and against the client's rate limit as the app would.
 
+A move by seat token is made, where it can be, from the process' copy of the game's document
+and written in one round trip, by a script that writes only while the copy is the stored game
+and the token the seat's to move (api/store/games.py, `update_from_copy`); otherwise that
+round trip reads what a move without a copy reads, and the move is made from it.
+
 It hands everything else to the app untouched, the body put back as read: another request, a
 chunked or non-JSON body, one the schema refuses, an unknown game or token, a refusal, a game
 that changed after it was read or whose mover's time ran out (the app ends it on time), an

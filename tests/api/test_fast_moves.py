@@ -10,12 +10,13 @@ import flask
 import pytest
 
 from api.games import GAMES
-from api.play import service
-from api.store import keys
+from api.play import chat, service
+from api.store import keys, version_cache
+from api.store.games import MOVE_FROM_COPY
 from api.web.fast_moves import MoveAnswers
 from tests.api.helpers import auth, create, move
 from tests.api.test_accounts import new_game, sign_up
-from tests.api.test_fast_paths import dispatched  # noqa: F401 (a fixture)
+from tests.api.test_fast_paths import dispatched, round_trips  # noqa: F401 (fixtures)
 from tests.api.test_outage import own_redis  # noqa: F401 (a fixture)
 
 SAY = {"type": "say"}
@@ -216,7 +217,9 @@ def test_a_move_after_the_flag_fell_is_the_apps_to_refuse_and_end_on_time(client
 def test_a_stale_read_writes_nothing_and_goes_to_the_app(app, client, both_ways, store,
                                                          dispatched, monkeypatch):
     """Another change lands between the fast path's read and its write: the app makes the move
-    from the game as it then is (here: refuses it, the game having moved on)."""
+    from the game as it then is (here: refuses it, the game having moved on). (Without the
+    process' copy of the game, which the move would be made from, the read not needed.)"""
+    monkeypatch.setattr(fast_path(app).games, "copy", None)
     game = create(client, first=0)
     real = service.seat_and_read
 
@@ -232,6 +235,75 @@ def test_a_stale_read_writes_nothing_and_goes_to_the_app(app, client, both_ways,
     assert dispatched[-1] == f"/api/v1/games/{game['id']}/moves"
     record = store.load(game["id"])
     assert record.ply == 0 and record.result.reason == "resign"
+
+
+def test_a_move_from_a_stale_copy_is_made_from_the_game_as_stored(
+        app, client, both_ways, store, redis_client, round_trips, monkeypatch):
+    """The process' copy of the game is not the stored document (another process changed the
+    game, and the copy has not heard yet): the move made from the copy writes nothing, and the
+    same round trip reads the game, which the move is then made from: the same answer and the
+    same writes as without a copy, in the two round trips a move takes without one."""
+    game = create(client, first=0, options=N1000)
+    path, mover = f"/api/v1/games/{game['id']}/moves", auth(game["tokens"]["0"])
+    key, copy = keys.game_key(game["id"]), fast_path(app).games.copy
+    first = copy.document(key)
+    assert first is not None and first == redis_client.get(key)  # kept as written
+    chat.post(store, game["id"], 1, "good luck")  # another process: the game, not its ply
+    assert copy.document(key) == redis_client.get(key) != first  # heard
+    monkeypatch.setattr(version_cache, "PING_S", 3600.0)  # (no PING of the copy's connection)
+    redis_client.script_load(MOVE_FROM_COPY)  # (as a process' first such move does)
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now)
+    snapshot = [(k, redis_client.dump(k)) for k in redis_client.keys("*")]
+    answers = []
+    for stale in (False, True):
+        redis_client.flushdb()
+        for k, dumped in snapshot:
+            redis_client.restore(k, 0, dumped)
+        copy.document(key)  # (the flush heard: nothing kept)
+        if stale:
+            copy.keep(key, first)  # as if the chat's document were still to come
+        moved = []
+        trips, _ = round_trips(redis_client, lambda: moved.append(client.post(
+            path, headers=mover, json={"move": {**SAY, "number": 4}, "ply": 0})))
+        assert trips == 2, trips  # stale: the move from the copy, refused; then the write
+        answers.append((moved[0].status, dict(moved[0].headers), moved[0].get_data(),
+                        everything(redis_client)))
+    assert answers[0][0] == "201 CREATED" and answers[1] == answers[0]
+    stored = store.load(game["id"])
+    assert stored.ply == 1 and len(store.chat(game["id"])) == 1
+
+
+def test_a_move_after_another_processs_is_made_from_the_copy_that_heard_it(
+        app, client, both_ways, redis_client, round_trips, monkeypatch):
+    """Two web processes take turns making a game's moves: each hears the other's writes, and
+    makes its move from its copy in one round trip; one whose copy has not heard the last write
+    yet makes it from the stored game, in two."""
+    from api.web import create_app
+
+    other = create_app(dict(app.config)).test_client()  # its own Redis connections and copy
+    monkeypatch.setattr(version_cache, "PING_S", 3600.0)  # (no PING of the copies' connections)
+    redis_client.script_load(MOVE_FROM_COPY)  # (as a process' first such move does)
+    game = create(client, first=0, options=N1000)
+    key = keys.game_key(game["id"])
+    own_copy = fast_path(app).games.copy
+    for ply, number in enumerate(CHAIN[:2]):  # (the other app's first: its route's, learnt)
+        assert move(client if ply % 2 else other, game, game["tokens"][str(ply % 2)],
+                    {**SAY, "number": number}, ply).status_code == 201
+    trips = []
+    for ply, number in enumerate(CHAIN[2:6], start=2):
+        by = client if ply % 2 else other
+        if ply == 5:  # this process' copy as if the other's last write were still to come
+            own_copy.document(key)
+            own_copy.keep(key, before)
+        before = redis_client.get(key)
+        moved = []
+        trips.append(round_trips(redis_client, lambda: moved.append(move(
+            by, game, game["tokens"][str(ply % 2)], {**SAY, "number": number}, ply)))[0])
+        assert moved[0].status_code == 201 and moved[0].get_json()["ply"] == ply + 1
+    assert trips == [1, 1, 1, 2], trips
+    assert [e["move"]["number"] for e in client.get(
+        f"/api/v1/games/{game['id']}/moves").get_json()] == CHAIN[:6]
 
 
 def _moves_counted(client) -> float:

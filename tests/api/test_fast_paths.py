@@ -1,7 +1,8 @@
 """The hot requests do the least Redis work that answers them, counted with Redis' own command
 statistics: a poll with a matching ETag reads the version alone (no document leaves Redis), a
 poll of an account's games reads its versions in one script, and a move by seat token is one
-read script (document, token, seat hashes) and one write script. A game's matching poll is
+read script (document, token, seat hashes) and one write script, or, made from the process'
+copy of the game, one script that checks and writes. A game's matching poll is
 answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import re
 import flask
 import pytest
 from redis.connection import AbstractConnection
+
+from api.store import version_cache
 
 from tests.api.helpers import auth, create, move
 from tests.api.test_accounts import new_game, sign_up
@@ -95,7 +98,8 @@ def test_a_matching_poll_of_my_games_reads_their_versions_in_one_script(client, 
         **auth(token), "If-None-Match": newer.headers["ETag"]}).status_code == 200
 
 
-def test_a_move_by_seat_token_is_one_read_and_one_write(client, redis_client, round_trips):
+def test_a_move_by_seat_token_is_one_read_and_one_write(uncopied, redis_client, round_trips):
+    client = uncopied
     game = create(client, first=0)
     moved = []
     trips, _ = round_trips(redis_client, lambda: moved.append(
@@ -104,6 +108,25 @@ def test_a_move_by_seat_token_is_one_read_and_one_write(client, redis_client, ro
     # one script reads the document, the token's index entry, the seat hashes; one writes
     assert trips == 2, trips
     assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 1
+
+
+def test_a_move_made_from_the_processs_copy_of_the_game_is_one_round_trip(
+        client, redis_client, round_trips, monkeypatch):
+    monkeypatch.setattr(version_cache, "PING_S", 3600.0)  # (no PING of the copy's connection)
+    warm = create(client, first=0)  # the copy's connection made, the scripts loaded
+    for ply, number in enumerate([4, 8]):
+        assert move(client, warm, warm["tokens"][str(ply)], {"type": "say", "number": number},
+                    ply).status_code == 201
+    game = create(client, first=0)  # its document kept as this process wrote it
+    moved = []
+    trips, _ = round_trips(redis_client, lambda: moved.append(
+        move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})))
+    assert moved[0].status_code == 201
+    # one script checks the token's seat and that the copy is the stored document, and writes
+    assert trips == 1, trips
+    assert moved[0].get_json()["ply"] == 1
+    assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 1
+    assert redis_client.llen(f"pp:game:{game['id']}:moves") == 1
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """Each web process's copy of the game versions its polls read (api/store/version_cache.py): a
 repeated poll is answered without Redis; a write by any process, a script's included, is seen
 by the next poll; a write during a read leaves nothing kept; with Redis stopped nothing is
-answered from the copy, and once Redis is back the copy starts again from what Redis holds."""
+answered from the copy, and once Redis is back the copy starts again from what Redis holds.
+And its copy of the game documents lately written, by any process, which moves are made from
+(tests/api/test_fast_moves.py)."""
 from __future__ import annotations
 
 import time
@@ -9,6 +11,10 @@ import time
 import pytest
 from redis.connection import AbstractConnection
 
+from api.followups import RQFollowups
+from api.play import service
+from api.play.record import Seat
+from api.store import version_cache
 from api.store.keys import game_key
 from api.store.version_cache import VersionCache
 from tests.api.helpers import auth, create, move
@@ -126,3 +132,24 @@ def test_with_redis_stopped_nothing_is_answered_from_the_copy_and_after_it_start
     assert client.get(path, headers={"If-None-Match": fresh}).status_code == 304
     assert client.post(f"{path}/resign", headers=auth(game["tokens"]["1"])).status_code == 201
     assert client.get(path, headers={"If-None-Match": fresh}).status_code == 200
+
+
+def test_the_documents_written_are_heard_and_the_oldest_kept_goes_first(redis_client, store,
+                                                                        monkeypatch):
+    """Every game write publishes its document: a process' copy holds the games lately written
+    by any process (here another store's, without a copy), up to its bound."""
+    monkeypatch.setattr(version_cache, "MAX_DOCUMENTS", 3)
+    cache, followups = VersionCache(redis_client), RQFollowups(redis_client)
+    assert cache.document(game_key("none")) is None  # (tracking from here)
+    ids = []
+    for _ in range(4):
+        record, tokens = service.create_game(store, followups, "factor-multiple", None,
+                                             [Seat.human("A"), Seat.human("B")], 0)
+        ids.append(record.id)
+    assert cache.document(game_key(ids[0])) is None  # the oldest, gone
+    for game_id in ids[1:]:
+        assert cache.document(game_key(game_id)) == redis_client.get(game_key(game_id))
+    service.resign(store, followups, ids[3], 0)  # over: archived, no move made from it
+    assert cache.document(game_key(ids[3])) is None
+    cache.keep(game_key(ids[1]), b"{}")  # as this process read or wrote it
+    assert cache.document(game_key(ids[1])) == b"{}"
