@@ -328,5 +328,7 @@ def growth_distances(board: tuple[int, ...], n: int, seat: int) -> dict[int, int
 
 @functools.lru_cache(maxsize=None)
 def solver_for(n: int) -> Solver:
-    """One solver per board size per process, so its table serves every later move."""
-    return Solver(n)
+    """One solver per board size per process, so its table serves every later move. Its table
+    merges mirror images only on the boards the perfect bot solves from the start: past that,
+    the solver solves endgames, which never meet a mirror image (`Solver`)."""
+    return Solver(n, mirrors=n <= PERFECT_MAX_N)
