@@ -29,8 +29,9 @@ from api.games.ploid import Ploid, PloidState
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BASELINE_REV = "b97c0d3"
-# (empty cells, game seed): positions whose solve by the baseline solver takes 0.4 to 4.5 s of CPU; with 22 cells empty two numbers are left in the hands,
-# with 23 three, with 24 four (most 24-cell positions took that solver over 6 s)
+# (empty cells, game seed): positions whose solve by the baseline solver takes 0.4 to 4.5 s of
+# CPU; with 22 cells empty two numbers are left in the hands, with 23 three, with 24 four (most
+# 24-cell positions took that solver over 6 s)
 POSITIONS = ((22, 3), (22, 6), (22, 7), (22, 8), (22, 11), (22, 14),
              (23, 0), (23, 2), (23, 3), (23, 4), (23, 6), (23, 8),
              (24, 0), (24, 4))
