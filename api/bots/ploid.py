@@ -22,11 +22,13 @@ SLUG = "ploid"
 # (beyond its book a fresh solve takes hundredths of a second); n = 4 is not solved
 PERFECT_MAX_N = 3
 # advanced tries to solve exactly once this few cells are empty and this few numbers are left
-# in both hands together (on 5 x 6, from the ninth placement: earlier, a solve in a second's
-# time fails nearly always, and the search needs that time more)
-ENDGAME_EMPTIES, ENDGAME_NUMBERS = 22, 2
+# in both hands together (on 5 x 6, from the eighth placement: with the solver's side keys,
+# 17 of the first 23-cell positions of 24 medium bots' games solve within 0.8 s of CPU; from
+# 24 cells, four numbers in hand, 7 of 9 took the solver before them over 6 s; see
+# tests/benchmarks/bench_ploid_solver.py)
+ENDGAME_EMPTIES, ENDGAME_NUMBERS = 23, 3
 # shares of the think time: the endgame solve may run until SOLVE_SHARE of it, so that most
-# solves from 21-22 empty cells finish; the search (after a solve that did not finish, quick
+# solves from 22-23 empty cells finish; the search (after a solve that did not finish, quick
 # this late: few placements remain) until SEARCH_SHARE
 SOLVE_SHARE, SEARCH_SHARE = 0.8, 0.95
 WIN = 10_000  # a finished game outweighs any estimate
@@ -328,5 +330,7 @@ def growth_distances(board: tuple[int, ...], n: int, seat: int) -> dict[int, int
 
 @functools.lru_cache(maxsize=None)
 def solver_for(n: int) -> Solver:
-    """One solver per board size per process, so its table serves every later move."""
-    return Solver(n)
+    """One solver per board size per process, so its table serves every later move. Its table
+    merges mirror images only on the boards the perfect bot solves from the start: past that,
+    the solver solves endgames, which never meet a mirror image (`Solver`)."""
+    return Solver(n, mirrors=n <= PERFECT_MAX_N)

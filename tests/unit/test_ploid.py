@@ -312,6 +312,22 @@ def test_solver_masks_give_the_engines_placements(n):
     assert checked > 100
 
 
+def test_solver_values_agree_with_brute_force_on_n3_with_and_without_mirrors():
+    # the table's key keeps only what decides the rest of the game (and, with mirrors, the least
+    # mirror image): positions it merges must have one value, which brute force checks
+    mirrored, plain, rng = Solver(3), Solver(3, mirrors=False), random.Random(3)
+    checked = 0
+    for game in range(16):
+        state = start(3, first=game % 2)
+        while not state.is_over():
+            if state.forced_move() is None and state.board.count(0) <= 7:
+                value = brute_force(state)
+                assert mirrored.value(state) == plain.value(state) == value
+                checked += 1
+            state = step(state, rng.choice(state.legal_moves()))
+    assert checked > 30
+
+
 def test_solver_n2_start_is_a_draw():
     assert solve_start(2)["value"] == 0
     assert Solver(2).verdict(start(2)) == 0
