@@ -225,13 +225,11 @@ class Solver:
         mine, theirs = sides[mover], sides[1 - mover]
         if banned not in mine[1]:
             banned = None
-        if not self.mirror_chunks:
-            return mine[5], theirs[5], banned
         return self.key_and_mirror(mine, theirs, banned)[0]
 
     def key_and_mirror(self, mine: tuple, theirs: tuple, banned: int | None) -> tuple[tuple, int]:
-        """The table key, the least of the position's mirror images', and which of
-        `symmetries` turns the board into the key's."""
+        """The table key, the least of the position's mirror images' (without `mirrors`, its
+        own), and which of `symmetries` turns the board into the key's."""
         views = [(mine[5], theirs[5])] + [(self.mirrored(mine[5], chunks),
                                            self.mirrored(theirs[5], chunks))
                                           for chunks in self.mirror_chunks]

@@ -342,9 +342,9 @@ class GameStore:
         """A game's document as read or written, kept in the process' copy (an archive is
         not: no move is made from one)."""
         if self.copy is not None:
-            json_document = isinstance(document, str) or not archive.is_archive(document)
-            self.copy.keep(key, document.encode() if isinstance(document, str) else
-                           document if json_document else None)
+            if isinstance(document, str):
+                document = document.encode()
+            self.copy.keep(key, None if archive.is_archive(document) else document)
 
     def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
         """What a game's archive keeps besides its record, as the game stands."""

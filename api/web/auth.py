@@ -9,10 +9,6 @@ from api.play.errors import NoToken
 from api.players.accounts import (Principal, authenticate, authenticate_with_games,
                                   is_account_token)
 
-NO_ACCOUNT_TOKEN = ("This needs your account's token: send 'Authorization: Bearer <token>' "
-                    "(sign in for one).")
-
-
 def bearer_token() -> str | None:
     """The token of the request's `Authorization: Bearer <token>`, or None."""
     return bearer_of(request.headers.get("Authorization", ""))
@@ -27,10 +23,8 @@ def bearer_of(authorization: str) -> str | None:
 def account(required: bool = True) -> Principal | None:
     """The account the request's token speaks for; None when it carries no account token (and
     none is `required`: else NoToken)."""
-    token = bearer_token()
-    if not is_account_token(token):
-        if required:
-            raise NoToken(NO_ACCOUNT_TOKEN)
+    token = _account_token(required)
+    if token is None:
         return None
     return authenticate(current_app.extensions["postplay"]["accounts"], token)
 
@@ -38,7 +32,17 @@ def account(required: bool = True) -> Principal | None:
 def account_with_games() -> tuple[Principal, list[list]]:
     """`account()`, and [game id, version] of each of its games, newest first, in one round
     trip to Redis (the script that answers the poll of `GET /me/games` before Flask)."""
+    return authenticate_with_games(current_app.extensions["postplay"]["accounts"],
+                                   _account_token())
+
+
+def _account_token(required: bool = True) -> str | None:
+    """The request's account token; None when it carries none (and none is `required`: else
+    NoToken)."""
     token = bearer_token()
-    if not is_account_token(token):
-        raise NoToken(NO_ACCOUNT_TOKEN)
-    return authenticate_with_games(current_app.extensions["postplay"]["accounts"], token)
+    if is_account_token(token):
+        return token
+    if required:
+        raise NoToken("This needs your account's token: send 'Authorization: Bearer <token>' "
+                      "(sign in for one).")
+    return None

@@ -3,11 +3,11 @@
 A page's first load asks for several of them, and the panels beside a game's board for more.
 Through Flask each cost a request context, the hooks of every extension and, first time, a
 brotli compression (1–2 ms of the server's CPU each), on a machine whose cores the browser's own
-work competes for; WhiteNoise
-answers each from a table made at start (headers, ETag, Last-Modified, 304s, the compressed
-variant the browser accepts). The files are copied and compressed once per version of the client
-into a directory under the system's temporary one (`snapshot`), which every process of the
-machine then shares, so a running server never serves half of a deployment.
+work competes for; WhiteNoise answers each from a table made at start (headers, ETag,
+Last-Modified, 304s, the compressed variant the browser accepts). The files are copied and
+compressed once per version of the client into a directory under the system's temporary one
+(`snapshot`), which every process of the machine then shares, so a running server never serves
+half of a deployment.
 
 Every file carries the security headers Talisman gives a page over plain http (no HSTS: the
 documents, served by Flask, carry it over https) and the caching the client's files have always
@@ -28,7 +28,6 @@ from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
 from api.web import bundle
-from api.web.bundle import write_bundle
 from api.web.shell import ICONS_MAX_AGE_S, WEB, shell_version
 
 PREFIX = "/static/"
@@ -46,7 +45,7 @@ def snapshot(web: Path = WEB) -> Path:
         return target
     building = Path(tempfile.mkdtemp(prefix=target.name + "-", dir=target.parent))
     shutil.copytree(web, building, dirs_exist_ok=True)
-    write_bundle(building / "js")
+    bundle.write_bundle(building / "js")
     compressor = Compressor(quiet=True)
     for path in files:
         if compressor.should_compress(path.name):
