@@ -10,6 +10,7 @@ correspondence (D days for every move); banked (an initial bank, an increment pe
 """
 from __future__ import annotations
 
+import functools
 import math
 from datetime import datetime, timezone
 
@@ -175,6 +176,7 @@ def paused_s(start: float, end: float, pauses: list[list[float]]) -> float:
     return total
 
 
+@functools.lru_cache(maxsize=4096)  # a game's times are written again with each view of it
 def iso(ts: float) -> str:
     """An ISO-8601 UTC time string for a timestamp."""
     return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace(

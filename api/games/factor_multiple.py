@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from typing import Any
 
 from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
@@ -107,7 +108,9 @@ class FactorMultipleState(State):
     def _outcome(self) -> Outcome | None:
         # asked several times of each state by one move (its checks, its record, its view),
         # and at n=1000 the first number's neighbours are a thousand numbers to look through
-        if self.legal_numbers():
+        used = set(self.said)
+        if self.current is None or any(k not in used for k in divisibility_neighbours(
+                self.current, self.n)):
             return None
         return Outcome(winner=1 - self.mover, reason="no-moves")
 
@@ -122,5 +125,6 @@ class FactorMultipleState(State):
 
 def divisibility_neighbours(k: int, n: int) -> list[int]:
     """Every number in 1..n other than k that divides k or that k divides, in increasing order."""
-    factors = [d for d in range(1, k) if k % d == 0]
-    return factors + list(range(2 * k, n + 1, k))
+    small = [d for d in range(1, math.isqrt(k) + 1) if k % d == 0]  # each pairs with k // d
+    large = [k // d for d in reversed(small) if d * d != k and d != 1]
+    return small + large + list(range(2 * k, n + 1, k)) if k > 1 else list(range(2, n + 1))

@@ -13,6 +13,7 @@ from typing import Callable, Protocol
 
 import redis
 
+from api import jsontext
 from api.notify.events import Moment, notices
 from api.play.record import GameRecord, Status
 from api.store import archive, keys
@@ -251,7 +252,7 @@ class GameStore:
         """The game's history: its list while it runs, its archive once it is over."""
         listed = self.redis.lrange(keys.moves_key(game_id), 0, -1)
         if listed:
-            return [json.loads(raw) for raw in listed]
+            return [jsontext.loads(raw) for raw in listed]
         raw = self.redis.get(keys.game_key(game_id))
         return archive.decode(raw)[1] if raw is not None and archive.is_archive(raw) else []
 
@@ -336,7 +337,7 @@ class GameStore:
         else:  # (its first write sets the document: it goes beside the others)
             writes, document = writes[1:], writes[0][2]
         return result, [keys.game_key(game_id), *result.guards], [
-            raw, *result.guards.values(), json.dumps(writes), document, DOCUMENTS]
+            raw, *result.guards.values(), jsontext.dumps(writes), document, DOCUMENTS]
 
     def _kept(self, key: str, document: bytes | str) -> None:
         """A game's document as read or written, kept in the process' copy (an archive is
@@ -355,7 +356,7 @@ class GameStore:
             pipe.lrange(keys.moves_key(game_id), 0, -1)
             pipe.hgetall(keys.seat_hashes_key(game_id))
             listed, hashes = pipe.execute()
-        return [json.loads(e) for e in listed], {k.decode(): v.decode() for k, v in hashes.items()}
+        return [jsontext.loads(e) for e in listed], {k.decode(): v.decode() for k, v in hashes.items()}
 
     def _write(self, script, script_keys: list[str], args: list):
         """A write script's answer; with replicas to wait for, WAIT in the same round trip."""
@@ -484,7 +485,7 @@ class GameStore:
 def _record(raw: bytes) -> GameRecord:
     """The record of a stored document: JSON, or an archive."""
     return GameRecord.from_dict(archive.decode(raw)[0] if archive.is_archive(raw)
-                                else json.loads(raw))
+                                else jsontext.loads(raw))
 
 
 def _archived(writes: list[list], change: Change, history: list[dict],
@@ -522,13 +523,13 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     record = change.record
     doc = record.to_dict()
     game_id = doc["id"]
-    writes: list[list] = [["SET", keys.game_key(game_id), json.dumps(doc, separators=(",", ":"))]]
+    writes: list[list] = [["SET", keys.game_key(game_id), jsontext.dumps_text(doc)]]
     if change.drop:
         writes.append(["LTRIM", keys.moves_key(game_id), "0", str(-1 - change.drop)])
     if change.moves:
-        writes.append(["RPUSH", keys.moves_key(game_id), *(json.dumps(m) for m in change.moves)])
+        writes.append(["RPUSH", keys.moves_key(game_id), *(jsontext.dumps_text(m) for m in change.moves)])
     if change.chat:
-        writes.append(["RPUSH", keys.chat_key(game_id), *(json.dumps(m) for m in change.chat)])
+        writes.append(["RPUSH", keys.chat_key(game_id), *(jsontext.dumps_text(m) for m in change.chat)])
     for seat, token in change.tokens.items():
         token_hash = hash_token(token)
         writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
@@ -590,7 +591,7 @@ def _outbox_writes(before: Standing | None, change: Change) -> list[list]:
     """The events the change tells the game's accounts of, onto the outbox the workers deliver
     from: in the record's own script, so that no event is lost between two writes."""
     author = change.chat[-1]["seat"] if change.chat else None
-    return [["XADD", keys.outbox_key(), "*", "event", json.dumps(entry)]
+    return [["XADD", keys.outbox_key(), "*", "event", jsontext.dumps_text(entry)]
             for entry in notices(None if before is None else before.moment, change.record,
                                  author)]
 

@@ -43,6 +43,7 @@ MAX_ENTRIES = 100_000  # then the copy starts again (an int and a key each: a fe
 MAX_DOCUMENTS = 5_000  # the oldest kept goes first (a few kilobytes each: ten-odd MB at most)
 PING_S = 1.0
 RETRY_S = 1.0  # after a failed attempt to track, the reads go to Redis for this long
+FRESH_S = 0.005  # a move reads the copy as it stands this long after the messages were applied
 
 
 class _Pending:
@@ -60,7 +61,7 @@ class VersionCache:
         self.lock = threading.Lock()  # the connection's reads and the copy's marks
         self.connection = None  # tracking, while not None
         self.pid = os.getpid()  # a process made by fork starts its own copy
-        self.pinged = self.retry_at = 0.0
+        self.pinged = self.retry_at = self.applied_at = 0.0
 
     def get(self, key: str, read: Callable[[], int | None]) -> int | None:
         """The version at `key`: from the copy when tracking, else `read()` from Redis (kept
@@ -87,18 +88,39 @@ class VersionCache:
 
     def document(self, key: str) -> bytes | None:
         """The document at `key` as this process last read, wrote or heard it written (None:
-        none kept, or the connection is not tracking)."""
-        with self.lock:
+        none kept, or the connection is not tracking).
+
+        It is for a move, whose script checks it against the stored document, so a copy a
+        little behind costs a round trip, never a wrong move. So the messages the connection
+        received are applied first only when no thread did so within FRESH_S and no other
+        thread is doing it; otherwise the copy is read as it stands. (With several threads
+        moving, each move reading the connection, or waiting on another's read, cost more CPU
+        in switches between threads than the move itself; a game's next move seldom comes
+        within milliseconds of its last.)"""
+        if time.monotonic() - self.applied_at < FRESH_S or not self.lock.acquire(blocking=False):
+            return self.documents.get(key) if self._usable() else None
+        try:
             return self.documents.get(key) if self._tracking() else None
+        finally:
+            self.lock.release()
 
     def keep(self, key: str, document: bytes | None) -> None:
         """`document`, just read or written at `key`, kept (None: nothing is, any more) while
         the connection tracks. (Without first applying what it has received, unlike a read of
         the copy: a move's own write is published back to it, and is read with what comes
-        next rather than on its own.)"""
-        with self.lock:
-            if self.connection is not None and self.pid == os.getpid():
-                self._keep(key, document)
+        next rather than on its own. Nor while another thread applies it: that publication
+        keeps it then.)"""
+        if self.lock.acquire(blocking=False):
+            try:
+                if self._usable():
+                    self._keep(key, document)
+            finally:
+                self.lock.release()
+
+    def _usable(self) -> bool:
+        """Whether the copy is this process' and tracked (read without the lock: a dictionary's
+        single reads and writes are atomic)."""
+        return self.connection is not None and self.pid == os.getpid()
 
     def _keep(self, key: str, document: bytes | None) -> None:
         self.documents.pop(key, None)
@@ -125,6 +147,7 @@ class VersionCache:
                                                     disconnect_on_error=False) is None:
                     pass  # an invalidation, applied by the parser's handler (which answers None)
                 self.pinged = time.monotonic()
+            self.applied_at = time.monotonic()
             return True
         except (redis.RedisError, OSError):
             self._drop()

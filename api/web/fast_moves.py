@@ -128,7 +128,7 @@ class MoveAnswers:
         except HANDED_OVER:
             return None
         limit_headers = self._counted(window)
-        data = self.flask_app.json.response(public(record)).get_data()
+        data = self.flask_app.json.body(public(record))
         data, encoded = self._compressed(environ, data)
         return data, etag_of(game_etag_data(record.id, record.version)), limit_headers + encoded
 

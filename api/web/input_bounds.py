@@ -4,11 +4,13 @@ the page a list may ask for."""
 from __future__ import annotations
 
 import io
-import json
 import re
 from typing import Any
 
+from flask import Response
 from flask.json.provider import DefaultJSONProvider
+
+from api import jsontext
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
@@ -38,7 +40,7 @@ def load_json(text: str | bytes) -> Any:
     if _depth(text) > MAX_JSON_DEPTH:
         raise BadJson(f"The JSON body is nested more than {MAX_JSON_DEPTH} levels deep.")
     try:
-        return json.loads(text, parse_int=_whole, parse_constant=_no_constant)
+        return jsontext.loads(text, parse_int=_whole, parse_constant=_no_constant)
     except BadJson:
         raise
     except (ValueError, RecursionError):
@@ -46,10 +48,27 @@ def load_json(text: str | bytes) -> Any:
 
 
 class BoundedJSONProvider(DefaultJSONProvider):
-    """Flask's JSON, reading request bodies through `load_json`."""
+    """Flask's JSON, reading request bodies through `load_json`, its compact answers written by
+    orjson (api/jsontext.py): the keys sorted and Flask's `default` for what JSON has no type
+    for, as before; other characters than ASCII as UTF-8."""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return load_json(s)
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs.keys() == {"separators"} and tuple(kwargs["separators"]) == jsontext.COMPACT:
+            return jsontext.dumps(obj, self.sort_keys, self.default).decode()
+        return super().dumps(obj, **kwargs)
+
+    def body(self, obj: Any) -> bytes:
+        """The body `response(obj)` sends."""
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return f"{super().dumps(obj, indent=2)}\n".encode()
+        return jsontext.dumps(obj, self.sort_keys, self.default) + b"\n"
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        return self._app.response_class(
+            self.body(self._prepare_response_obj(args, kwargs)), mimetype=self.mimetype)
 
 
 class BoundedChunkedBody:

@@ -24,6 +24,13 @@ CHAIN = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]  # n=1000: the tenth move ends t
 N1000 = {"n": 1000, "even_start": False}
 
 
+@pytest.fixture(autouse=True)
+def each_read_hears(monkeypatch):
+    """The copy applies what its connection heard at each read (a move reads it as it stands for
+    FRESH_S after that, tests/api/test_version_cache.py): these tests count round trips."""
+    monkeypatch.setattr(version_cache, "FRESH_S", 0.0)
+
+
 def fast_path(app) -> MoveAnswers:
     layer = app.wsgi_app
     while not isinstance(layer, MoveAnswers):

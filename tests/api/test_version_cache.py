@@ -139,6 +139,7 @@ def test_the_documents_written_are_heard_and_the_oldest_kept_goes_first(redis_cl
     """Every game write publishes its document: a process' copy holds the games lately written
     by any process (here another store's, without a copy), up to its bound."""
     monkeypatch.setattr(version_cache, "MAX_DOCUMENTS", 3)
+    monkeypatch.setattr(version_cache, "FRESH_S", 0.0)  # each read applies what was heard
     cache, followups = VersionCache(redis_client), RQFollowups(redis_client)
     assert cache.document(game_key("none")) is None  # (tracking from here)
     ids = []
@@ -153,3 +154,25 @@ def test_the_documents_written_are_heard_and_the_oldest_kept_goes_first(redis_cl
     assert cache.document(game_key(ids[3])) is None
     cache.keep(game_key(ids[1]), b"{}")  # as this process read or wrote it
     assert cache.document(game_key(ids[1])) == b"{}"
+
+
+def test_a_document_is_read_as_it_stands_within_fresh_s_of_applying_what_was_heard(
+        redis_client, store, monkeypatch):
+    """For moves (whose script checks the copy against Redis), the connection is read at most
+    every FRESH_S: within it a later write is not yet in the copy; after it, it is."""
+    monkeypatch.setattr(version_cache, "FRESH_S", 3600.0)
+    cache, followups = VersionCache(redis_client), RQFollowups(redis_client)
+    assert cache.document(game_key("none")) is None  # tracking, and what it heard applied
+    record, tokens = service.create_game(store, followups, "factor-multiple", None,
+                                         [Seat.human("A"), Seat.human("B")], 0)
+    key = game_key(record.id)
+    assert cache.document(key) is None  # published after the copy was last brought up to date
+    monkeypatch.setattr(version_cache, "FRESH_S", 0.0)
+    created = cache.document(key)
+    assert created == redis_client.get(key)
+    monkeypatch.setattr(version_cache, "FRESH_S", 3600.0)
+    service.move_by_token(store, followups, record.id, tokens["0"], None,
+                          {"type": "say", "number": 4}, 0)
+    assert cache.document(key) == created  # behind: the move's write not yet applied
+    monkeypatch.setattr(version_cache, "FRESH_S", 0.0)
+    assert cache.document(key) == redis_client.get(key) != created

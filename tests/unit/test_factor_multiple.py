@@ -142,3 +142,11 @@ def test_random_playouts_are_legal_end_and_round_trip_every_ply(seed):
         state = state.apply(Say(rng.choice(moves)))
     assert state.is_over()
     assert state.outcome().winner == 1 - state.mover
+
+
+def test_divisibility_neighbours_are_every_factor_and_multiple_in_increasing_order():
+    from api.games.factor_multiple import divisibility_neighbours
+    for n in (1, 2, 10, 100, 1000):
+        for k in range(1, n + 1):
+            expected = [d for d in range(1, k) if k % d == 0] + list(range(2 * k, n + 1, k))
+            assert divisibility_neighbours(k, n) == expected, (k, n)
