@@ -356,7 +356,8 @@ class GameStore:
             pipe.lrange(keys.moves_key(game_id), 0, -1)
             pipe.hgetall(keys.seat_hashes_key(game_id))
             listed, hashes = pipe.execute()
-        return [jsontext.loads(e) for e in listed], {k.decode(): v.decode() for k, v in hashes.items()}
+        return ([jsontext.loads(e) for e in listed],
+                {k.decode(): v.decode() for k, v in hashes.items()})
 
     def _write(self, script, script_keys: list[str], args: list):
         """A write script's answer; with replicas to wait for, WAIT in the same round trip."""
@@ -527,9 +528,11 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     if change.drop:
         writes.append(["LTRIM", keys.moves_key(game_id), "0", str(-1 - change.drop)])
     if change.moves:
-        writes.append(["RPUSH", keys.moves_key(game_id), *(jsontext.dumps_text(m) for m in change.moves)])
+        writes.append(["RPUSH", keys.moves_key(game_id),
+                       *(jsontext.dumps_text(m) for m in change.moves)])
     if change.chat:
-        writes.append(["RPUSH", keys.chat_key(game_id), *(jsontext.dumps_text(m) for m in change.chat)])
+        writes.append(["RPUSH", keys.chat_key(game_id),
+                       *(jsontext.dumps_text(m) for m in change.chat)])
     for seat, token in change.tokens.items():
         token_hash = hash_token(token)
         writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
