@@ -31,6 +31,9 @@ ENDGAME_EMPTIES, ENDGAME_NUMBERS = 23, 3
 # solves from 22-23 empty cells finish; the search (after a solve that did not finish, quick
 # this late: few placements remain) until SEARCH_SHARE
 SOLVE_SHARE, SEARCH_SHARE = 0.8, 0.95
+# where the solve proves no win: how many of the opponent's best-looking replies (by the
+# judgement) `likeliest_slip` weighs first, as the ones a player most likely makes
+SLIP_REPLIES = 3
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
 SCORE_SCALE = 3 * TERRITORY_WEIGHT  # an estimate reads three pieces of prospect as a clear lead
@@ -158,12 +161,8 @@ def likeliest_slip(state: PloidState, verdict: int, default: tuple[int, int],
     return best
 
 
-# the opponent's replies, best-looking first, whose verdicts `likeliest_slip` weighs first
-SLIP_REPLIES = 3
-
-
 def slip_chances(child: PloidState, verdict: int, solver: Solver,
-                 deadline: float) -> tuple[float, float]:
+                 deadline: float | None) -> tuple[float, float]:
     """The mean verdict, for the seat that just moved into `child`, after its opponent's
     SLIP_REPLIES best-looking replies (by the judgement) and after all of them (`verdict`, the
     position's own, where the opponent has none)."""
