@@ -31,6 +31,9 @@ ENDGAME_EMPTIES, ENDGAME_NUMBERS = 23, 3
 # solves from 22-23 empty cells finish; the search (after a solve that did not finish, quick
 # this late: few placements remain) until SEARCH_SHARE
 SOLVE_SHARE, SEARCH_SHARE = 0.8, 0.95
+# where the solve proves no win: how many of the opponent's best-looking replies (by the
+# judgement) `likeliest_slip` weighs first, as the ones a player most likely makes
+SLIP_REPLIES = 3
 WIN = 10_000  # a finished game outweighs any estimate
 TERRITORY_WEIGHT = 10  # one piece of prospect outweighs any territory lead short of 10 cells
 SCORE_SCALE = 3 * TERRITORY_WEIGHT  # an estimate reads three pieces of prospect as a clear lead
@@ -74,12 +77,16 @@ def advanced_choice(state: PloidState, rng: random.Random,
     lost: set[tuple[int, int]] = set()  # placements the endgame solve proved lost
     if in_endgame(state):
         proven: dict[tuple[int, int], int] = {}
+        solve_deadline = started + SOLVE_SHARE * budget_s
         try:
-            verdict, best = solved_choice(state, rng, started + SOLVE_SHARE * budget_s, proven)
-            return WIN * verdict, best, True
+            verdict, best = solved_choice(state, rng, solve_deadline, proven)
         except SolveTimeout:
             # (what it proved stays in the solver's table too: the next move's solve is faster)
             lost = {placement for placement, verdict in proven.items() if verdict < 0}
+        else:
+            if verdict < 1:
+                best = likeliest_slip(state, verdict, best, proven, solve_deadline)
+            return WIN * verdict, best, True
     choice = None
     for depth, width in SEARCH_STEPS:
         try:
@@ -123,6 +130,51 @@ def solved_choice(state: PloidState, rng: random.Random, deadline: float,
             if verdict == 1:
                 break
     return best
+
+
+def likeliest_slip(state: PloidState, verdict: int, default: tuple[int, int],
+                   proven: dict[tuple[int, int], int], deadline: float) -> tuple[int, int]:
+    """Where perfect play does not win (`verdict` 0 or -1 for the mover), the placement keeping
+    it whose opponent is likeliest to go wrong: the one whose opponent's replies leave the mover
+    the best verdicts on average, first over the SLIP_REPLIES replies the judgement likes best
+    for the opponent (a player goes wrong most easily where a natural-looking reply loses), then
+    over all. The solve's choice `default` is weighed first and kept unless another does
+    better; the others follow in the judgement's order until `deadline` (their verdicts,
+    where missing, go into `proven`)."""
+    solver = solver_for(state.n)
+    judged = sorted(Search.judged_moves(state.n, state.board, state.mover, state.last_number),
+                    reverse=True)
+    candidates = [default] + [move[:2] for _, move in judged if move[:2] != default]
+    best, best_chances = default, None
+    try:
+        for placement in candidates:
+            if placement not in proven:
+                proven[placement] = solver.placement_verdict(state, placement, deadline)
+            if proven[placement] != verdict:
+                continue
+            chances = slip_chances(state.apply(place_move(state, *placement)), verdict, solver,
+                                   deadline)
+            if best_chances is None or chances > best_chances:
+                best, best_chances = placement, chances
+    except SolveTimeout:
+        pass  # (the best weighed so far)
+    return best
+
+
+def slip_chances(child: PloidState, verdict: int, solver: Solver,
+                 deadline: float | None) -> tuple[float, float]:
+    """The mean verdict, for the seat that just moved into `child`, after its opponent's
+    SLIP_REPLIES best-looking replies (by the judgement) and after all of them (`verdict`, the
+    position's own, where the opponent has none)."""
+    replies = sorted(Search.judged_moves(child.n, child.board, child.mover, child.last_number),
+                     reverse=True)
+    if not replies:
+        return verdict, verdict
+    # (after a reply the seat that moved into `child` is to move again)
+    verdicts = [solver.verdict(child.apply(place_move(child, index, value)), deadline)
+                for _, (index, value, _) in replies]
+    top = verdicts[:SLIP_REPLIES]
+    return sum(top) / len(top), sum(verdicts) / len(verdicts)
 
 
 @analyser(SLUG, quick=lambda state: state.n == 2 or (

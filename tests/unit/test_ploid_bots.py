@@ -148,6 +148,33 @@ def test_in_a_drawn_endgame_advanced_keeps_the_draw_it_judges_best():
     assert judged[placement] == max(judged[p] for p in drawing)
 
 
+def test_where_it_cannot_win_advanced_keeps_the_verdict_where_its_opponent_slips_most():
+    # of the placements that keep a draw (or a loss), advanced plays the one whose opponent's
+    # best-looking replies, then all replies, leave it the best verdicts on average
+    solver = Solver(3)
+    for seed in range(10):
+        state = medium_game_position(3, 8, seed)
+        verdicts = {p: solver.placement_verdict(state, p) for p in state.legal_placements()}
+        verdict = max(verdicts.values())
+        chances = {p: ploid_bots.slip_chances(state.apply(place_move(state, *p)), verdict,
+                                              solver, None)
+                   for p, v in verdicts.items() if v == verdict}
+        if verdict < 1 and len(set(chances.values())) > 1:
+            break
+    else:
+        pytest.fail("no drawn or lost position where the opponent's chances to slip differ")
+    solved, default = ploid_bots.solved_choice(state, random.Random(0), clock.now() + 20)
+    placement = ploid_bots.likeliest_slip(state, solved, default, {}, clock.now() + 20)
+    assert solved == verdict and verdicts[placement] == verdict
+    assert chances[placement] == max(chances.values())
+    assert placement != default  # (here the judgement alone prefers a worse trap)
+    # the mean over all replies is that of the replies' exact values, seen from the mover
+    child = state.apply(place_move(state, *placement))
+    replies = [child.apply(place_move(child, *p)) for p in child.legal_placements()]
+    exact = [sign(Solver(3).value(after)) for after in replies]
+    assert chances[placement][1] == sum(exact) / len(exact)
+
+
 def test_analysis_of_an_endgame_gives_the_exact_margin():
     state = medium_game_position(5, 18, 0)
     analysis = ploid_bots.analyse_position(state, random.Random(0), 20.0)
