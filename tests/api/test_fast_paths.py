@@ -113,6 +113,7 @@ def test_a_move_by_seat_token_is_one_read_and_one_write(uncopied, redis_client, 
 def test_a_move_made_from_the_processs_copy_of_the_game_is_one_round_trip(
         client, redis_client, round_trips, monkeypatch):
     monkeypatch.setattr(version_cache, "PING_S", 3600.0)  # (no PING of the copy's connection)
+    monkeypatch.setattr(version_cache, "FRESH_S", 0.0)  # (what it heard applied at each read)
     warm = create(client, first=0)  # the copy's connection made, the scripts loaded
     for ply, number in enumerate([4, 8]):
         assert move(client, warm, warm["tokens"][str(ply)], {"type": "say", "number": number},
