@@ -48,17 +48,13 @@ def load_json(text: str | bytes) -> Any:
 
 
 class BoundedJSONProvider(DefaultJSONProvider):
-    """Flask's JSON, reading request bodies through `load_json`, its compact answers written by
-    orjson (api/jsontext.py): the keys sorted and Flask's `default` for what JSON has no type
-    for, as before; other characters than ASCII as UTF-8."""
+    """Flask's JSON, reading request bodies through `load_json`, its compact answers (`body`)
+    written by orjson (api/jsontext.py): the keys sorted and Flask's `default` for what JSON has
+    no type for, as before; other characters than ASCII as UTF-8. (Its `dumps`, which nothing
+    on the answers' path calls, stays the standard library's.)"""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return load_json(s)
-
-    def dumps(self, obj: Any, **kwargs: Any) -> str:
-        if kwargs.keys() == {"separators"} and tuple(kwargs["separators"]) == jsontext.COMPACT:
-            return jsontext.dumps(obj, self.sort_keys, self.default).decode()
-        return super().dumps(obj, **kwargs)
 
     def body(self, obj: Any) -> bytes:
         """The body `response(obj)` sends."""
