@@ -142,9 +142,7 @@ def likeliest_slip(state: PloidState, verdict: int, default: tuple[int, int],
     better; the others follow in the judgement's order until `deadline` (their verdicts,
     where missing, go into `proven`)."""
     solver = solver_for(state.n)
-    judged = sorted(Search.judged_moves(state.n, state.board, state.mover, state.last_number),
-                    reverse=True)
-    candidates = [default] + [move[:2] for _, move in judged if move[:2] != default]
+    candidates = [default] + [move[:2] for _, move in best_looking(state) if move[:2] != default]
     best, best_chances = default, None
     try:
         for placement in candidates:
@@ -166,8 +164,7 @@ def slip_chances(child: PloidState, verdict: int, solver: Solver,
     """The mean verdict, for the seat that just moved into `child`, after its opponent's
     SLIP_REPLIES best-looking replies (by the judgement) and after all of them (`verdict`, the
     position's own, where the opponent has none)."""
-    replies = sorted(Search.judged_moves(child.n, child.board, child.mover, child.last_number),
-                     reverse=True)
+    replies = best_looking(child)
     if not replies:
         return verdict, verdict
     # (after a reply the seat that moved into `child` is to move again)
@@ -175,6 +172,12 @@ def slip_chances(child: PloidState, verdict: int, solver: Solver,
                 for _, (index, value, _) in replies]
     top = verdicts[:SLIP_REPLIES]
     return sum(top) / len(top), sum(verdicts) / len(verdicts)
+
+
+def best_looking(state: PloidState) -> list:
+    """The mover's legal moves as `Search.judged_moves` judges them, the best-looking first."""
+    return sorted(Search.judged_moves(state.n, state.board, state.mover, state.last_number),
+                  reverse=True)
 
 
 @analyser(SLUG, quick=lambda state: state.n == 2 or (

@@ -9,6 +9,7 @@ from api.play.errors import NoToken
 from api.players.accounts import (Principal, authenticate, authenticate_with_games,
                                   is_account_token)
 
+
 def bearer_token() -> str | None:
     """The token of the request's `Authorization: Bearer <token>`, or None."""
     return bearer_of(request.headers.get("Authorization", ""))
