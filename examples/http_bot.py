@@ -146,9 +146,9 @@ class Bot:
 
 
 def listen(bot: Bot, api: Api, host: str, port: int, public_url: str) -> None:
-    """Register a webhook to a receiver on host:port and act on what it delivers, until done."""
-    hook = api.json("POST", "/me/webhooks", json={"url": public_url, "events": EVENTS})
-    verifier = Webhook(hook["secret"])
+    """Register a webhook to a receiver on host:port and act on what it delivers, until done.
+    The receiver's socket is bound before the webhook is registered, so nothing sent to the
+    registered address finds it closed (it waits in the socket's backlog until served)."""
     events: queue.Queue = queue.Queue()
 
     class Receiver(BaseHTTPRequestHandler):
@@ -168,6 +168,12 @@ def listen(bot: Bot, api: Api, host: str, port: int, public_url: str) -> None:
             pass
 
     server = ThreadingHTTPServer((host, port), Receiver)
+    try:
+        hook = api.json("POST", "/me/webhooks", json={"url": public_url, "events": EVENTS})
+    except BaseException:
+        server.server_close()
+        raise
+    verifier = Webhook(hook["secret"])
     threading.Thread(target=server.serve_forever, daemon=True).start()
     bot.log(f"listening on {host}:{port} for webhook {hook['id']} ({public_url})")
     try:
