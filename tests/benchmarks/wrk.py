@@ -82,11 +82,13 @@ def run(url: str, seconds: float, method: str = "GET", headers: dict | None = No
                 (Path(tmp) / f"requests-{thread}.txt").write_text(
                     "\n".join("\t".join(line) for line in lines) + "\n")
             args = ["--", str(Path(tmp) / "requests-")]
-        out = subprocess.run([require(), "-t", str(THREADS), "-c", str(CONNECTIONS), "-d",
-                              f"{seconds:g}s", "--latency", "-s", str(script), url, *args],
-                             capture_output=True, text=True, check=True,
-                             env={**os.environ, "LC_ALL": "C"}).stdout
-    return parse(out)
+        done = subprocess.run([require(), "-t", str(THREADS), "-c", str(CONNECTIONS), "-d",
+                               f"{seconds:g}s", "--latency", "-s", str(script), url, *args],
+                              capture_output=True, text=True, check=True,
+                              env={**os.environ, "LC_ALL": "C"})
+        if str(script) in done.stderr:  # a Lua error: wrk then sends `GET url`, and says nothing
+            raise RuntimeError(f"wrk's script failed: {done.stderr.strip()}")
+    return parse(done.stdout)
 
 
 def parse(out: str) -> Result:
