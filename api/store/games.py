@@ -242,6 +242,20 @@ class GameStore:
         raw = self.redis.get(keys.game_key(game_id))
         return None if raw is None else (_record(raw), raw)
 
+    def load_current(self, game_id: str, version: int) -> GameRecord | None:
+        """The game, known to be at `version` now: the process' copy of its document when the
+        copy holds that version, else read from Redis (and kept in the copy)."""
+        key = keys.game_key(game_id)
+        raw = self.copy.document(key) if self.copy is not None else None
+        record = None if raw is None else _record(raw)
+        if record is not None and record.version == version:
+            return record
+        raw = self.redis.get(key)
+        if raw is None:
+            return None
+        self._kept(key, raw)
+        return _record(raw)
+
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
             return []

@@ -15,6 +15,7 @@ from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
+from api.web.fast_games import GameAnswers
 from api.web.fast_moves import MoveAnswers
 from api.web.fast_paths import PollAnswers
 from api.web.game_shapes import ShapesPlugin
@@ -121,11 +122,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     stores = app.extensions["postplay"]
     app.wsgi_app = moves = MoveAnswers(app.wsgi_app, app, stores["store"], stores["accounts"],
                                        stores["followups"])
+    app.wsgi_app = reads = GameAnswers(app.wsgi_app, app, stores["store"], copy)
     app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"],
                                copy)
     init_shell(app)
     init_operations(app)
-    moves.limiter = init_limits(app, redis_config, REDIS_TIMEOUT_S)
+    moves.limiter = reads.limiter = init_limits(app, redis_config, REDIS_TIMEOUT_S)
     init_headers(app)
     init_static_files(app)
     return app

@@ -37,21 +37,17 @@ import time
 import marshmallow as ma
 import redis
 from flask import Flask
-from flask_compress.flask_compress import _choose_algorithm, _compress_data, _format
-from flask_limiter import Limiter
 from werkzeug.http import parse_options_header
 
-from api import metrics
 from api.play import service as play
 from api.play.errors import Refusal
 from api.players.accounts import authenticate, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
 from api.web.auth import bearer_of
-from api.web.fast_paths import PER_ANSWER, etag_of, game_etag_data, learning
+from api.web.fast_paths import AnsweredBeforeFlask, etag_of, game_etag_data
 from api.web.games import public
 from api.web.input_bounds import MAX_BODY_BYTES, BadJson, load_json
-from api.web.limits import ApplicationLimitWindow
 from api.web.schemas import MoveBodySchema
 
 ROUTE = "/api/v1/games/<game_id>/moves"
@@ -60,18 +56,14 @@ PATH = re.compile(r"/api/v1/games/([^/]+)/moves")
 HANDED_OVER = (Refusal, ValueError, LookupError, ma.ValidationError, redis.RedisError)
 
 
-class MoveAnswers:
+class MoveAnswers(AnsweredBeforeFlask):
     """WSGI middleware over the Flask app's own: accepted moves answered here."""
 
     def __init__(self, app, flask_app: Flask, games: GameStore, accounts: AccountStore,
                  followups: play.Followups):
-        self.app, self.flask_app = app, flask_app
+        super().__init__(app, flask_app, ROUTE, "POST", "201")
         self.games, self.accounts, self.followups = games, accounts, followups
-        self.limiter: Limiter | None = None  # set by the app factory once the limits are made
         self.body_schema = MoveBodySchema()
-        self.headers: dict[tuple, list[tuple[str, str]]] = {}  # learnt, by scheme
-        self.counted = metrics.REQUESTS.labels(ROUTE, "POST", "201")
-        self.timed = metrics.REQUEST_SECONDS.labels(ROUTE, "POST")
 
     def __call__(self, environ, start_response):
         if environ["REQUEST_METHOD"] != "POST" or environ.get("QUERY_STRING"):
@@ -80,21 +72,13 @@ class MoveAnswers:
         if match is None:
             return self.app(environ, start_response)
         started = time.perf_counter()
-        learnt = (environ["wsgi.url_scheme"], environ.get("HTTP_X_FORWARDED_PROTO"))
-        headers = self.headers.get(learnt)
-        body = self._body(environ) if headers is not None else None
+        body = self._body(environ) if self.learnt(environ) is not None else None
         if body is not None:
             answer = self._answer(environ, match[1], body)
             if answer is not None:
-                data, etag, own_headers = answer
-                start_response("201 CREATED", [*headers, *own_headers, ("ETag", f'"{etag}"'),
-                                               ("Content-Length", str(len(data)))])
-                self.counted.inc()
-                self.timed.observe(time.perf_counter() - started)
-                return [data]
+                return self.send(environ, start_response, answer, started)
             environ["wsgi.input"] = io.BytesIO(body)  # the app reads the body as it came
-        return self.app(environ, learning(self.headers, learnt, "201", start_response,
-                                          PER_ANSWER | {"content-encoding"}))
+        return self.to_app(environ, start_response)
 
     @staticmethod
     def _body(environ) -> bytes | None:
@@ -131,33 +115,3 @@ class MoveAnswers:
         data = self.flask_app.json.body(public(record))
         data, encoded = self._compressed(environ, data)
         return data, etag_of(game_etag_data(record.id, record.version)), limit_headers + encoded
-
-    def _compressed(self, environ, data: bytes) -> tuple[bytes, list[tuple[str, str]]]:
-        """`data` as flask-compress would send it to this request, and its Content-Encoding."""
-        config = self.flask_app.config
-        encoding = _choose_algorithm(_format(config["COMPRESS_ALGORITHM"]),
-                                     environ.get("HTTP_ACCEPT_ENCODING", ""))
-        if encoding is None or len(data) < config["COMPRESS_MIN_SIZE"]:
-            return data, []
-        return _compress_data(self.flask_app, data, encoding), [("Content-Encoding", encoding)]
-
-    def _window(self, environ) -> ApplicationLimitWindow | None | bool:
-        """The client's rate-limit window (None: limits are off; False: the app's to answer)."""
-        if self.limiter is None:
-            return None
-        # the address as get_remote_address reads it
-        window = ApplicationLimitWindow(self.limiter, environ.get("REMOTE_ADDR") or "127.0.0.1")
-        try:
-            return window if window.open() else False
-        except Exception:  # the limiter's storage failed: the app fails open, in its own way
-            return False
-
-    @staticmethod
-    def _counted(window: ApplicationLimitWindow | None) -> list[tuple[str, str]]:
-        """The answered move counted against its client's limit: the headers that say so."""
-        if window is None:
-            return []
-        try:
-            return window.count()
-        except Exception:  # as the app's limiter does when its storage fails: no headers
-            return []

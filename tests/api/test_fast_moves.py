@@ -3,7 +3,6 @@ same writes to Redis as the app's own route makes for the same move from the sam
 every move it cannot make exactly as the app would reaches the app untouched."""
 from __future__ import annotations
 
-import re
 import time
 
 import flask
@@ -14,7 +13,7 @@ from api.play import chat, service
 from api.store import keys, version_cache
 from api.store.games import MOVE_FROM_COPY
 from api.web.fast_moves import MoveAnswers
-from tests.api.helpers import auth, create, move
+from tests.api.helpers import auth, create, move, requests_counted
 from tests.api.test_accounts import new_game, sign_up
 from tests.api.test_fast_paths import dispatched, round_trips  # noqa: F401 (fixtures)
 from tests.api.test_outage import own_redis  # noqa: F401 (a fixture)
@@ -313,20 +312,14 @@ def test_a_move_after_another_processs_is_made_from_the_copy_that_heard_it(
         f"/api/v1/games/{game['id']}/moves").get_json()] == CHAIN[:6]
 
 
-def _moves_counted(client) -> float:
-    text = client.get("/metrics").get_data(as_text=True)
-    found = re.search(r'postplay_http_requests_total\{method="POST",route="/api/v1/games/'
-                      r'<game_id>/moves",status="201"\} (\S+)', text)
-    return float(found[1]) if found else 0.0
-
 
 def test_a_fast_move_is_counted_in_the_metrics(client, both_ways, dispatched):
     game = create(client, first=0)
-    counted = _moves_counted(client)
+    counted = requests_counted(client, "POST", "/api/v1/games/<game_id>/moves", "201")
     seen = len(dispatched)
     assert move(client, game, game["tokens"]["0"], {**SAY, "number": 4}).status_code == 201
     assert len(dispatched) == seen
-    assert _moves_counted(client) == counted + 1
+    assert requests_counted(client, "POST", "/api/v1/games/<game_id>/moves", "201") == counted + 1
 
 
 @pytest.fixture
