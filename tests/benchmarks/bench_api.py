@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -172,6 +173,7 @@ def main() -> None:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        shutil.rmtree(tmp, ignore_errors=True)  # (its append-only file: some 60 MB a run)
 
 
 def bot_latency(url: str, port: int, env: dict, procs: list, rounds: int = 20) -> None:
