@@ -14,7 +14,7 @@ import pytest
 import requests
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.conftest import ARTIFACTS, PHONE, wait_until
+from tests.browser.conftest import ARTIFACTS, PHONE, wait_for, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -517,7 +517,9 @@ def test_a_game_page_asks_for_its_board_with_its_other_modules(open_page, live_s
     page.route(f"**/api/v1/games/{game['id']}", lambda route: held.append(route))
     page.reload(wait_until="commit")
     wait_until(page, board)
-    assert len(held) == 1 and not page.evaluate(drawn)
+    # (the preload is added just before the game's request is sent: wait for that to be held)
+    wait_for(page, lambda: held, "the game's request, held")
+    assert len(held) == 1 and page.evaluate(board) and not page.evaluate(drawn)
     held[0].continue_()
     page.unroute(f"**/api/v1/games/{game['id']}")
     wait_until(page, drawn)
