@@ -18,10 +18,9 @@ import random
 from api.bots import clock
 from api.bots.base import analyser, bot, estimate
 from api.games.base import Move
-from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, COLOURS, EDGES, HEXES,
-                                 MAX_CLAIMS, NEIGHBOURS, SUBDIVISIONS, PartitionState, Stick,
-                                 Subdivide,
-                                 hexes_of, region_edges)
+from api.games.partition import (ACTIONS_PER_TURN, CLOSING_COLOURS, EDGES, FINAL_SPLIT_MAX,
+                                 HEXES, MAX_CLAIMS, NEIGHBOURS, SUBDIVISIONS, PartitionState,
+                                 Stick, Subdivide, disc_masks, hexes_of, region_edges)
 
 SLUG = "partition"
 WIN = 1000.0            # a decided game outweighs any projection
@@ -343,8 +342,8 @@ def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState | No
     """The actions the endgame search tries and their positions, the likeliest best for the
     mover first (by points and region leads as they stand): every stick; a claim once per
     colour and closed region; a subdivision only where it wins the mover a region at once. A
-    stick that leaves the open region whole changes no score, so it sorts with `state` itself
-    and its position is None: made only when the search tries it (most are never tried)."""
+    stick's position is None: made only when the search tries it (most are never tried), and
+    sorted by `stick_standing`."""
     me = state.turn
     moves: list[Move] = list(state.stick_moves())
     seen = set()
@@ -353,22 +352,47 @@ def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState | No
         if (state.colours[claim.hex], region) not in seen:
             seen.add((state.colours[claim.hex], region))
             moves.append(claim)
+    owned = [owned_mask(state, discs_by_colour(state), seat) for seat in (0, 1)]
     if state.subdivisions_left[me]:
-        owned = [owned_mask(state, discs_by_colour(state), seat) for seat in (0, 1)]
         # (a region without the mover's discs splits into parts it cannot win)
         for region in (r for r in state.closed if r & owned[me] and r & (r - 1)):
             moves += winning_splits(region, state.links, owned, me)
-    bridges, now = state.open_edges.bridges, standing(state, me)
-    children = [(m, None if isinstance(m, Stick) and m.edge not in bridges else state.apply(m))
-                for m in moves]
-    children.sort(key=lambda mc: now if mc[1] is None else standing(mc[1], me), reverse=True)
-    return children
+    now = standing(state, me)
+    scored = []
+    for move in moves:
+        if isinstance(move, Stick):
+            scored.append((stick_standing(state, move, now, owned), move, None))
+        else:
+            child = state.apply(move)
+            scored.append((standing(child, me), move, child))
+    scored.sort(key=lambda entry: entry[0], reverse=True)
+    return [(move, child) for _, move, child in scored]
+
+
+def stick_standing(state: PartitionState, stick: Stick, now: float, owned: list[int]) -> float:
+    """`standing` for the mover after a legal normal stick, worked out from the part it closes
+    instead of from the position after it: the endgame search lists every stick, but where the
+    first tried refutes the window it never makes the others. `now`: the mover's standing;
+    `owned`: each seat's discs, as `owned_mask`."""
+    side = state.open_edges.bridges.get(stick.edge)
+    if side is None:
+        return now  # the open region stays whole: no score changes
+    other, seat = state.open ^ side, state.turn
+    part, size = side.bit_count(), state.open_size
+    if 2 * part == size and part <= FINAL_SPLIT_MAX:  # the final split: the game ends
+        margin = now + sum(state.closing_point(r) + lead(r, owned, seat) for r in (side, other))
+        return margin + (WIN if margin > 0 else -WIN if margin < 0 else 0)
+    if 2 * part == size:
+        closing = side if side >> stick.close & 1 else other
+    else:
+        closing = side if 2 * part < size else other
+    return now + state.closing_point(closing) + lead(closing, owned, seat)
 
 
 def winning_splits(region: int, links: tuple[int, ...], owned: list[int],
                    seat: int) -> tuple[Subdivide, ...]:
     """The subdivisions of a closed region that win `seat` more of it than it wins now."""
-    return _winning_splits(region, tuple(links[h] for h in hexes_of(region)),
+    return _winning_splits(region, tuple(map(links.__getitem__, hexes_of(region))),
                            owned[0] & region, owned[1] & region, seat)
 
 
@@ -399,7 +423,7 @@ def standing(state: PartitionState, seat: int) -> float:
 def region_leads(closed: tuple[int, ...], colours: tuple[int | None, ...],
                  claimed: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
     """Seat 0's closed regions less seat 1's."""
-    masks = _discs_by_colour(colours)
+    masks = disc_masks(colours)
     owned = [colours_mask(masks, claimed[seat]) for seat in (0, 1)]
     return sum(lead(region, owned, 0) for region in closed)
 
@@ -436,16 +460,7 @@ def evaluate(state: PartitionState, seat: int) -> float:
 
 def discs_by_colour(state: PartitionState) -> tuple[int, ...]:
     """Per colour, the bit mask of the hexes still holding a disc of it."""
-    return _discs_by_colour(state.colours)
-
-
-@functools.lru_cache(maxsize=256)  # discs change only on claims, so positions share these
-def _discs_by_colour(colours: tuple[int | None, ...]) -> tuple[int, ...]:
-    masks = [0] * len(COLOURS)
-    for h, colour in enumerate(colours):
-        if colour is not None:
-            masks[colour] |= 1 << h
-    return tuple(masks)
+    return disc_masks(state.colours)
 
 
 def owned_mask(state: PartitionState, colour_masks: tuple[int, ...], seat: int) -> int:

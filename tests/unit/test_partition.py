@@ -11,8 +11,8 @@ import pytest
 import api.games.partition as partition_module
 from api.games.base import BadOption, IllegalMove, MalformedMove, Outcome
 from api.games.partition import (ALL_HEXES, COLOURS, EDGES, NEIGHBOURS, Claim, Partition,
-                                 PartitionState, Stick, Subdivide, flood, links_after,
-                                 region_edges)
+                                 PartitionState, Stick, Subdivide, flood, hexes_of,
+                                 links_after, region_edges)
 
 COLUMNS = list(COLOURS) * 6  # hex h holds COLOURS[h % 6]: red in column 0, orange in 1, ...
 ROW_2_TO_3 = [(a, b) for a, b in EDGES if a // 6 == 2 and b // 6 == 3]  # cuts the board in halves
@@ -330,6 +330,26 @@ def test_region_edges_match_a_flood_fill_per_edge():
             found = region_edges(region, state.links)
             assert sorted(found.whole) == whole and found.bridges == bridges
         state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_applied_state_has_its_own_edges_sorted_regions_and_closing_points(seed):
+    # `apply` copies the fields of the state before, not the properties cached on it, and
+    # inserts new closed regions in place rather than sorting them all again
+    rng = random.Random(seed)
+    state = Partition.new(Partition.check_options({}), first=0, seed=seed)
+    while not state.is_over():
+        before = state.open_edges  # cached on `state` before its successor is made
+        state = state.apply(rng.choice(state.legal_moves()))
+        assert set(vars(state)) - {"open_edges", "_only_singleton_sticks"} == {
+            field.name for field in dataclasses.fields(PartitionState)}
+        if state.open:
+            assert state.open_edges == region_edges(state.open, state.links)
+            assert state.open_edges is not before
+        assert list(state.closed) == sorted(state.closed, key=lambda r: min(hexes_of(r)))
+        for region in state.closed:
+            colours = {state.colours[h] for h in hexes_of(region)} - {None}
+            assert state.closing_point(region) == (len(colours) >= 3)
 
 
 def all_candidate_moves():

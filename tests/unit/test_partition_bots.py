@@ -197,3 +197,26 @@ def test_the_analysis_estimates_where_the_endgame_search_runs_out_of_time():
     judged = ANALYSERS["partition"].analyse(start, random.Random(0), 0.2)
     assert judged["exact"] is False and -1 < judged["value"] < 1
     assert Partition.parse_move(judged["best"]) in start.legal_moves()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_endgame_search_orders_actions_by_the_standing_after_them(seed):
+    # sticks are sorted by `stick_standing`, worked out without making their positions: the
+    # order is the one sorting every action by `standing` after it gives (equal ones as listed)
+    rng = random.Random(seed)
+    state = Partition.new(Partition.check_options({}), first=0, seed=seed)
+    sticks = 0
+    while not state.is_over():
+        listed = bots.endgame_moves(state)
+        me = state.turn
+        after = [bots.standing(child or state.apply(move), me) for move, child in listed]
+        assert after == sorted(after, reverse=True)
+        for move, child in listed:
+            if isinstance(move, Stick):
+                now = bots.standing(state, me)
+                owned = [bots.owned_mask(state, bots.discs_by_colour(state), s) for s in (0, 1)]
+                assert bots.stick_standing(state, move, now, owned) == bots.standing(
+                    state.apply(move), me)
+                sticks += 1
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert sticks > 100
