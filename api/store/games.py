@@ -250,11 +250,10 @@ class GameStore:
         record = None if raw is None else _record(raw)
         if record is not None and record.version == version:
             return record
-        raw = self.redis.get(key)
-        if raw is None:
-            return None
-        self._kept(key, raw)
-        return _record(raw)
+        found = self.load_and_read(game_id)
+        if found is not None:
+            self._kept(key, found[1])
+        return None if found is None else found[0]
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:

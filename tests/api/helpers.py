@@ -26,4 +26,3 @@ def requests_counted(client, method: str, route: str, status: str) -> float:
     found = re.search(rf'postplay_http_requests_total\{{method="{method}",route="'
                       rf'{re.escape(route)}",status="{status}"\}} (\S+)', text)
     return float(found[1]) if found else 0.0
-

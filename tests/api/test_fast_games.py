@@ -142,7 +142,6 @@ def test_what_it_cannot_answer_is_the_apps(client, both_ways, dispatched):
     assert dispatched.count(url) == 4
 
 
-
 def test_a_fast_answer_is_counted_in_the_metrics(client, both_ways, dispatched):
     game = create(client)
     counted = requests_counted(client, "GET", "/api/v1/games/<game_id>", "200")

@@ -312,7 +312,6 @@ def test_a_move_after_another_processs_is_made_from_the_copy_that_heard_it(
         f"/api/v1/games/{game['id']}/moves").get_json()] == CHAIN[:6]
 
 
-
 def test_a_fast_move_is_counted_in_the_metrics(client, both_ways, dispatched):
     game = create(client, first=0)
     counted = requests_counted(client, "POST", "/api/v1/games/<game_id>/moves", "201")

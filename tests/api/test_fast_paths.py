@@ -6,7 +6,6 @@ copy of the game, one script that checks and writes. A game's matching poll is
 answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
 from __future__ import annotations
 
-
 import flask
 import pytest
 from redis.connection import AbstractConnection
@@ -140,7 +139,6 @@ def dispatched(app):
     flask.request_started.connect(record, app)
     yield seen
     flask.request_started.disconnect(record, app)
-
 
 
 def test_a_matching_poll_is_answered_before_flask_with_the_apps_own_headers(client,
