@@ -1,5 +1,6 @@
 # Postplay: `make run` serves everything on 127.0.0.1; `make test` runs the whole suite.
-# Both create .venv from pyproject.toml when it is missing or older than pyproject.toml.
+# Both create .venv from pyproject.toml when it is missing or older than pyproject.toml (or than
+# the C extension's source, which the install builds).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -8,7 +9,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test fuzz bench million loadtest ladders ladders-quick ploid-book seed-ratings openapi \
 	check-openapi clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py api/bots/_partition_endgame.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'

@@ -101,7 +101,7 @@ def _six_open(**changes):
 def test_the_endgame_search_proves_what_plain_minimax_finds():
     # in each of these positions some actions lose and others do not; the searches share one
     # table, seat 1's reading what seat 0's left there
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     for turn, actions_left in ((0, 3), (1, 3), (1, 2), (1, 1), (0, 2)):
         state = _six_open(turn=turn, actions_left=actions_left)
         exact = _minimax(state, turn)
@@ -130,13 +130,13 @@ def test_advanced_plays_on_by_its_beam_where_the_endgame_search_proves_a_loss():
 
 
 def test_the_endgame_search_gives_up_at_its_deadline_with_nothing_proved():
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     with pytest.raises(TimeoutError):
         bots.solve_endgame(_six_open(), deadline=float("-inf"))
 
 
 def test_a_position_solved_before_is_answered_from_the_table_even_out_of_time():
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     state = _six_open(turn=1)
     proved = bots.solve_endgame(state, deadline=float("inf"))
     assert bots.solve_endgame(state, deadline=float("-inf")) == proved
@@ -144,7 +144,7 @@ def test_a_position_solved_before_is_answered_from_the_table_even_out_of_time():
 
 @pytest.mark.parametrize("turn, actions_left", [(0, 2), (1, 2), (1, 1)])
 def test_a_proved_value_is_the_exact_outcome_from_either_seat(turn, actions_left):
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     state = _six_open(turn=turn, actions_left=actions_left)
     exact = _outcome(_minimax(state, 0))
     for seat in (0, 1):
@@ -158,13 +158,13 @@ def test_a_proved_value_is_the_exact_outcome_from_either_seat(turn, actions_left
 
 def test_a_proved_value_needs_a_small_open_region_and_time():
     assert bots.proved_value(_six_open(), 0, float("-inf")) is None
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     start = Partition.new(Partition.check_options({}), 0, 1)
     assert bots.proved_value(start, 0, float("inf")) is None  # 36 open hexes: not searched
 
 
 def test_split_turns_proved_won_are_played_and_those_proved_lost_dropped():
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     state = _six_open(actions_left=1)  # seat 0's last action: every end is seat 1's to move
     turns = [(0.0, move, state.apply(move)) for move in state.legal_moves()]
     outcomes = [_outcome(_minimax(end, 0)) for _, _, end in turns]
@@ -180,7 +180,7 @@ def test_split_turns_proved_won_are_played_and_those_proved_lost_dropped():
 @pytest.mark.parametrize("turn, actions_left", [(0, 3), (1, 3), (1, 2), (1, 1), (0, 2)])
 def test_the_analysis_is_exact_where_the_endgame_search_decides_the_position(turn,
                                                                             actions_left):
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     state = _six_open(turn=turn, actions_left=actions_left)
     exact = _outcome(_minimax(state, turn))
     judged = ANALYSERS["partition"].analyse(state, random.Random(0), 30.0)
@@ -192,7 +192,7 @@ def test_the_analysis_is_exact_where_the_endgame_search_decides_the_position(tur
 
 
 def test_the_analysis_estimates_where_the_endgame_search_runs_out_of_time():
-    bots.ENDGAME_TABLE.clear()
+    bots.clear_endgame_tables()
     start = Partition.new(Partition.check_options({}), 0, 1)  # 36 open hexes: never searched
     judged = ANALYSERS["partition"].analyse(start, random.Random(0), 0.2)
     assert judged["exact"] is False and -1 < judged["value"] < 1
