@@ -8,7 +8,7 @@
  * reason is not repeated here.
  *
  * A position is bit masks (bit h stands for hex h, 36 hexes in a uint64) and small arrays. The
- * transposition table is fixed-size (TABLE_BUCKETS buckets of TABLE_WAYS entries, full keys, the
+ * transposition table is fixed-size (TABLE_BUCKETS buckets of TABLE_WAYS entries, 64-bit keys, the
  * entry with the fewest open hexes replaced) and kept between calls, like ENDGAME_TABLE. The
  * deadline is read from the caller's clock (a Python callable, `clock.now`) every TICK_EVERY
  * nodes, at the same nodes as the Python search reads it.
@@ -32,7 +32,7 @@
 #define TICK_EVERY 64       /* the clock is read at every 64th node, as in the Python search */
 #define MAX_EDGES 96        /* the board has 85 edges */
 #define MAX_MOVES 256       /* sticks (85 edges, 35 bridges two ways), claims, subdivisions */
-#define NO_MOVE 0xFFFFFFFFu
+#define NO_MOVE 0xFFFFFFu    /* a move code has 20 bits */
 
 #define BIT(h) ((uint64_t)1 << (h))
 
@@ -105,13 +105,14 @@ typedef struct {
     uint8_t kind, a, b;       /* an edge (a < b), or a claim's hex in a */
     int8_t close;             /* a stick's part to close on an equal split; -1: none */
     uint64_t side;            /* a normal stick's: the hexes it cuts off from the open region's
-                                 lowest hex (0: it leaves the region whole) */
+                                 lowest hex (0: it leaves the region whole); a subdivision's
+                                 (listed, not decoded): the part it cuts off */
 } Move;
 
 static inline uint32_t move_code(const Move *m)
 {
-    return (uint32_t)m->kind | (uint32_t)m->a << 8 | (uint32_t)m->b << 16
-           | (uint32_t)(uint8_t)(m->close + 1) << 24;
+    return (uint32_t)m->kind | (uint32_t)m->a << 2 | (uint32_t)m->b << 8
+           | (uint32_t)(m->close + 1) << 14;
 }
 
 /* --- regions (`flood`, `region_edges`) --- */
@@ -223,14 +224,24 @@ static inline int decided(int margin)
 }
 
 /* `seat`'s lead in points and closed regions; once the game is over, the final margin +-WIN */
+static int region_leads(const State *s, const uint64_t owned[2])   /* seat 0's less seat 1's */
+{
+    int leads = 0;
+    for (int i = 0; i < s->nclosed; i++)
+        leads += lead(s->closed[i], owned, 0);
+    return leads;
+}
+
+static inline int margin_of(const State *s, int seat, int leads)
+{
+    return s->points[seat] - s->points[1 - seat] + (seat == 0 ? leads : -leads);
+}
+
 static int standing(const State *s, int seat)
 {
     uint64_t owned[2];
-    int leads = 0;
     owned_masks(s, owned);
-    for (int i = 0; i < s->nclosed; i++)
-        leads += lead(s->closed[i], owned, 0);
-    int margin = s->points[seat] - s->points[1 - seat] + (seat == 0 ? leads : -leads);
+    int margin = margin_of(s, seat, region_leads(s, owned));
     return s->open ? margin : decided(margin);
 }
 
@@ -334,8 +345,8 @@ static void apply_move(const State *s, const Search *q, const Move *m, State *ou
 /* a move back from its code (the table's best action), a stick's side found by a flood fill */
 static Move decode_move(const State *s, uint32_t code)
 {
-    Move m = {(uint8_t)(code & 0xFF), (uint8_t)(code >> 8 & 0xFF), (uint8_t)(code >> 16 & 0xFF),
-              (int8_t)((int)(code >> 24 & 0xFF) - 1), 0};
+    Move m = {(uint8_t)(code & 3), (uint8_t)(code >> 2 & 63), (uint8_t)(code >> 8 & 63),
+              (int8_t)((int)(code >> 14 & 63) - 1), 0};
     if (m.kind == STICK) {
         uint64_t links[HEXES];
         memcpy(links, s->links, sizeof links);
@@ -409,6 +420,49 @@ static int stick_standing(const State *s, const Move *m, int now, const uint64_t
     return now + closing_point(s, closing) + lead(closing, owned, seat);
 }
 
+/* `winning_splits`: the subdivisions of a closed region that win `seat` more of it than it wins
+ * now. Remembered (as the Python function's lru_cache does) in a small table keyed by the
+ * region, the sticks inside it (a 64-bit hash of its hexes' links) and each seat's discs there:
+ * a closed region changes only when it is split, and most nodes list the same ones. */
+typedef struct {
+    uint64_t region, links, owned[2];
+    int8_t seat, count, used;
+    uint8_t edge[HEXES][2];
+    uint64_t part[HEXES];     /* per split, the part it cuts off */
+} Splits;
+
+#define SPLITS_CACHED 4096
+static Splits splits_cache[SPLITS_CACHED];
+
+static const Splits *winning_splits(uint64_t region, const uint64_t *links, const uint64_t owned[2],
+                                    int seat)
+{
+    uint64_t inner = 0, own[2] = {owned[0] & region, owned[1] & region};
+    for (uint64_t m = region; m; m &= m - 1) {
+        inner += links[lowest_hex(m)];
+        inner *= 0x9E3779B97F4A7C15ull;
+    }
+    uint64_t h = (region * 0xC2B2AE3D27D4EB4Full) ^ inner ^ (own[0] * 0x165667B19E3779F9ull)
+                 ^ (own[1] * 0x27D4EB2F165667C5ull) ^ (uint64_t)seat;
+    Splits *c = &splits_cache[(h ^ h >> 32) & (SPLITS_CACHED - 1)];
+    if (c->used && c->region == region && c->links == inner && c->owned[0] == own[0]
+        && c->owned[1] == own[1] && c->seat == seat)
+        return c;
+    RegionEdges inside;
+    region_edges(region, links, &inside);
+    int now = lead(region, owned, seat);
+    *c = (Splits){region, inner, {own[0], own[1]}, (int8_t)seat, 0, 1, {{0}}, {0}};
+    for (int k = 0; k < inside.nbridges; k++) {   /* in the order the bridges were found */
+        uint64_t part = inside.side[k];
+        if (lead(part, owned, seat) + lead(region ^ part, owned, seat) > now) {
+            c->part[c->count] = part;
+            c->edge[c->count][0] = inside.bridge[k][0];
+            c->edge[c->count++][1] = inside.bridge[k][1];
+        }
+    }
+    return c;
+}
+
 /* `endgame_moves`: every stick; a claim once per colour and closed region; a subdivision only
  * where it wins the mover more of a region than it wins now; sorted by the mover's standing
  * after them, best first, equal ones as listed (Python's sort is stable) */
@@ -417,7 +471,7 @@ static int endgame_moves(const State *s, const Search *q, Move *out)
     RegionEdges e;
     int me = s->turn, scores[MAX_MOVES];
     region_edges(s->open, s->links, &e);
-    int n = stick_moves(s, q, &e, out), nsticks = n;
+    int n = stick_moves(s, q, &e, out);
     uint64_t owned[2];
     owned_masks(s, owned);
     if (s->nclaimed[me] < MAX_CLAIMS) {   /* `claim_moves`, less repeats of a colour and region */
@@ -447,24 +501,30 @@ static int endgame_moves(const State *s, const Search *q, Move *out)
             uint64_t region = s->closed[i];
             if (!(region & owned[me]) || !(region & (region - 1)))
                 continue;
-            RegionEdges inside;
-            region_edges(region, s->links, &inside);
-            int now = lead(region, owned, me);
-            for (int k = 0; k < inside.nbridges; k++) {
-                uint64_t part = inside.side[k];
-                if (lead(part, owned, me) + lead(region ^ part, owned, me) > now)
-                    out[n++] = (Move){SUBDIVIDE, inside.bridge[k][0], inside.bridge[k][1], -1, 0};
-            }
+            const Splits *splits = winning_splits(region, s->links, owned, me);
+            for (int k = 0; k < splits->count; k++)
+                out[n++] = (Move){SUBDIVIDE, splits->edge[k][0], splits->edge[k][1], -1,
+                                  splits->part[k]};
         }
     }
-    int now = standing(s, me);
+    /* the standing after each action, worked out without making its position: a claim adds
+     * the colour's other discs to the mover's; a subdivision puts two parts for one region */
+    int leads = region_leads(s, owned), now = margin_of(s, me, leads);
     for (int i = 0; i < n; i++) {
-        if (i < nsticks) {
-            scores[i] = stick_standing(s, &out[i], now, owned);
+        const Move *m = &out[i];
+        if (m->kind == STICK) {
+            scores[i] = stick_standing(s, m, now, owned);
+        } else if (m->kind == CLAIM) {
+            uint64_t after[2] = {owned[0], owned[1]};
+            after[me] |= s->discs[q->layout[m->a]] & ~BIT(m->a);
+            scores[i] = margin_of(s, me, region_leads(s, after));
         } else {
-            State child;
-            apply_move(s, q, &out[i], &child);
-            scores[i] = standing(&child, me);
+            int j = 0;
+            while (!(s->closed[j] >> m->a & 1))
+                j++;
+            uint64_t region = s->closed[j];
+            scores[i] = margin_of(s, me, leads - lead(region, owned, 0) + lead(m->side, owned, 0)
+                                  + lead(region ^ m->side, owned, 0));
         }
     }
     for (int i = 1; i < n; i++) {   /* a stable insertion sort, highest first */
@@ -484,26 +544,33 @@ static int endgame_moves(const State *s, const Search *q, Move *out)
 /* --- the transposition table (`ENDGAME_TABLE`, `known`, `remember`, `narrowed`) --- */
 
 typedef struct {
-    uint64_t key[4];
+    uint64_t check;           /* the position's 64-bit hash (0: an empty entry) */
     int16_t low, high;        /* bounds on the value for seat 0 */
-    uint32_t move;            /* the best action found (NO_MOVE: none) */
-    int16_t open;             /* the position's open hexes: a bigger subtree is kept longer */
-    int16_t used;
+    uint32_t info;            /* the best action found (NO_MOVE: none), and above it the open
+                                 hexes: the entry with the fewest makes way in a full bucket */
 } Entry;
 
-#define TABLE_WAYS 4
-#define TABLE_BUCKETS (1u << 18)   /* 2^20 entries, 48 MB, made at the first search */
+#define TABLE_WAYS 4               /* a bucket is one 64-byte cache line */
+#define TABLE_BUCKETS (1u << 20)   /* 2^22 entries, 64 MB, made at the first search */
 
 static Entry *table;
 static uint64_t table_entries;
 
-typedef struct { uint64_t key[4]; uint32_t bucket; } Key;
+typedef struct { uint64_t check; uint32_t bucket; } Key;
+
+static inline uint64_t mix(uint64_t z)   /* splitmix64's finaliser */
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
 
 /* `full_key`: the sticks, disc colours, open region, turn, actions left, points, claims (in
- * order) and subdivisions left, and the singleton rule */
+ * order) and subdivisions left, and the singleton rule; kept, like the Python table's
+ * hash(full_key), as a 64-bit hash (with the bucket's 20 bits, the odds that two of a search's
+ * positions are taken for one another are below 1 in 10^12) */
 static Key key_of(const State *s, const Search *q)
 {
-    Key k;
     uint64_t claims = 0;
     for (int seat = 0; seat < 2; seat++) {
         uint64_t c = (uint64_t)s->nclaimed[seat];
@@ -511,39 +578,29 @@ static Key key_of(const State *s, const Search *q)
             c |= (uint64_t)s->claimed[seat][i] << (2 + 3 * i);
         claims |= c << (8 * seat);
     }
-    k.key[0] = s->sticks[0];
     /* bits 0-20 the sticks on edges 64-84, then 2 + 2 + 6 + 6 + 2 + 2 + 1 + 16 bits */
-    k.key[1] = s->sticks[1] | (uint64_t)s->turn << 21 | (uint64_t)s->actions_left << 22
-               | (uint64_t)s->points[0] << 24 | (uint64_t)s->points[1] << 30
-               | (uint64_t)s->subdivisions_left[0] << 36 | (uint64_t)s->subdivisions_left[1] << 38
-               | (uint64_t)q->singleton_rule << 40 | claims << 41;
-    k.key[2] = s->open;
-    k.key[3] = s->zcolours;
-    uint64_t h = k.key[0] * 0x9E3779B97F4A7C15ull ^ k.key[1] * 0xC2B2AE3D27D4EB4Full
-                 ^ k.key[2] * 0x165667B19E3779F9ull ^ k.key[3];
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 32;
-    k.bucket = (uint32_t)(h & (TABLE_BUCKETS - 1));
+    uint64_t rest = s->sticks[1] | (uint64_t)s->turn << 21 | (uint64_t)s->actions_left << 22
+                    | (uint64_t)s->points[0] << 24 | (uint64_t)s->points[1] << 30
+                    | (uint64_t)s->subdivisions_left[0] << 36
+                    | (uint64_t)s->subdivisions_left[1] << 38
+                    | (uint64_t)q->singleton_rule << 40 | claims << 41;
+    uint64_t h = mix(s->sticks[0] ^ mix(rest ^ mix(s->open ^ mix(s->zcolours))));
+    Key k = {h | 1, (uint32_t)(h >> 40) & (TABLE_BUCKETS - 1)};
     return k;
 }
 
 static int table_ready(void)
 {
     if (!table) {
-        table = calloc((size_t)TABLE_BUCKETS * TABLE_WAYS, sizeof(Entry));
-        if (!table) {
+        size_t size = (size_t)TABLE_BUCKETS * TABLE_WAYS * sizeof(Entry);
+        if (posix_memalign((void **)&table, 64, size)) {
+            table = NULL;
             PyErr_NoMemory();
             return 0;
         }
+        memset(table, 0, size);
     }
     return 1;
-}
-
-static inline int same_key(const Entry *e, const Key *k)
-{
-    return e->used && e->key[0] == k->key[0] && e->key[1] == k->key[1]
-           && e->key[2] == k->key[2] && e->key[3] == k->key[3];
 }
 
 /* the bounds on the position's value for `seat`, and its best action found */
@@ -551,10 +608,10 @@ static void known(const Key *k, int seat, int *low, int *high, uint32_t *first)
 {
     Entry *bucket = &table[(size_t)k->bucket * TABLE_WAYS];
     for (int i = 0; i < TABLE_WAYS; i++)
-        if (same_key(&bucket[i], k)) {
+        if (bucket[i].check == k->check) {
             *low = seat == 0 ? bucket[i].low : -bucket[i].high;
             *high = seat == 0 ? bucket[i].high : -bucket[i].low;
-            *first = bucket[i].move;
+            *first = bucket[i].info & NO_MOVE;
             return;
         }
     *low = -INF;
@@ -566,25 +623,23 @@ static void remember(const Key *k, int seat, int low, int high, uint32_t move, i
 {
     Entry *bucket = &table[(size_t)k->bucket * TABLE_WAYS], *slot = NULL;
     for (int i = 0; i < TABLE_WAYS && !slot; i++)
-        if (same_key(&bucket[i], k))
+        if (bucket[i].check == k->check)
             slot = &bucket[i];
     for (int i = 0; i < TABLE_WAYS && !slot; i++)
-        if (!bucket[i].used)
+        if (!bucket[i].check)
             slot = &bucket[i];
     if (!slot) {   /* a full bucket: the entry with the fewest open hexes makes way */
         slot = &bucket[0];
         for (int i = 1; i < TABLE_WAYS; i++)
-            if (bucket[i].open < slot->open)
+            if (bucket[i].info >> 24 < slot->info >> 24)
                 slot = &bucket[i];
     }
-    if (!slot->used)
+    if (!slot->check)
         table_entries++;
-    memcpy(slot->key, k->key, sizeof slot->key);
+    slot->check = k->check;
     slot->low = (int16_t)(seat == 0 ? low : -high);
     slot->high = (int16_t)(seat == 0 ? high : -low);
-    slot->move = move;
-    slot->open = (int16_t)open;
-    slot->used = 1;
+    slot->info = move | (uint32_t)open << 24;
 }
 
 /* bounds once a search in the window (alpha, beta) returned `value`: a lower bound when it
@@ -929,7 +984,7 @@ static PyObject *py_search(PyObject *self, PyObject *args)
 static PyObject *py_clear(PyObject *self, PyObject *unused)
 {
     if (table)
-        memset(table, 0, (size_t)TABLE_BUCKETS * TABLE_WAYS * sizeof(Entry));
+        memset(table, 0, (size_t)TABLE_BUCKETS * TABLE_WAYS * sizeof(Entry));  /* ~10 ms */
     table_entries = 0;
     Py_RETURN_NONE;
 }
