@@ -30,10 +30,13 @@ OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open regi
 BEAM = 10               # partial turns the advanced bot keeps at each action
 REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
 REPLY_SAMPLES = 4       # greedy replies it samples for each of them, time permitting
-ENDGAME_OPEN = 17       # the advanced bot searches to the end from this many open hexes
+ENDGAME_OPEN = 18       # the advanced bot searches to the end from this many open hexes (in C:
+#                         a solve from 16 takes 0.02-0.9 s of CPU, from 18 0.3-5 s; through a
+#                         turn, half of those from 18 finish in 0.7 s each)
 ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
-ENDGAME_TABLE_LIMIT = 300_000  # endgame positions remembered between moves (~100 bytes each)
-SPLIT_OPEN = 10         # a turn that leaves this many open hexes or fewer is searched to the end
+ENDGAME_TABLE_LIMIT = 300_000  # positions the Python search remembers between moves (~100 B each)
+SPLIT_OPEN = 13         # a turn that leaves this many open hexes or fewer is searched to the end
+#                         (a solve from 13: 10-40 ms of CPU in C; from 14 up to 2.3 s)
 SPLIT_SHARE = 0.4       # of the budget, the most those searches may take together
 SETTLE_SHARE = 0.1      # of the budget, the most one search after a sampled reply may take
 POCKET_CHOICES = 8      # the most valuable pockets tried in combination
