@@ -680,6 +680,40 @@ static int out_of_time(Search *q)
     return 0;
 }
 
+/* `tried_first`: the best action found before (`first`) tried before the others are even
+ * listed: where it refutes the window again, they never are */
+typedef struct {
+    const State *node;
+    uint32_t first;
+    int next, count;          /* next -1: `first` not tried yet; count -1: not listed yet */
+    Move moves[MAX_MOVES];
+} Tried;
+
+static void tried_start(Tried *t, const State *node, uint32_t first)
+{
+    t->node = node;
+    t->first = first;
+    t->next = first == NO_MOVE ? 0 : -1;
+    t->count = -1;
+}
+
+static int tried_next(Tried *t, const Search *q, Move *m)
+{
+    if (t->next < 0) {
+        t->next = 0;
+        *m = decode_move(t->node, t->first);
+        return 1;
+    }
+    if (t->count < 0)
+        t->count = endgame_moves(t->node, q, t->moves);
+    while (t->next < t->count) {
+        *m = t->moves[t->next++];
+        if (move_code(m) != t->first)
+            return 1;
+    }
+    return 0;
+}
+
 /* the value of `node` for q->me, fail-soft alpha-beta; 0 with q->aborted set when cut short */
 static int search(Search *q, const State *node, int alpha, int beta)
 {
@@ -696,22 +730,10 @@ static int search(Search *q, const State *node, int alpha, int beta)
     int maximise = node->turn == q->me, window_alpha = alpha, window_beta = beta;
     int best = maximise ? -INF : INF;
     uint32_t best_move = first;
-    Move moves[MAX_MOVES];
-    int n = 0, listed = first == NO_MOVE;  /* the best action found first, the others listed
-                                              only when it does not refute the window */
-    if (listed)
-        n = endgame_moves(node, q, moves);
-    for (int i = -1; i < n; i++) {
-        Move m;
-        if (i < 0) {
-            if (listed)
-                continue;
-            m = decode_move(node, first);
-        } else {
-            m = moves[i];
-            if (move_code(&m) == first)
-                continue;
-        }
+    Tried tried;
+    Move m;
+    tried_start(&tried, node, first);
+    while (tried_next(&tried, q, &m)) {
         State child;
         apply_move(node, q, &m, &child);
         int value = search(q, &child, alpha, beta);
@@ -729,10 +751,6 @@ static int search(Search *q, const State *node, int alpha, int beta)
         }
         if (alpha >= beta)
             break;
-        if (i < 0) {
-            n = endgame_moves(node, q, moves);
-            listed = 1;
-        }
     }
     narrowed(&low, &high, best, window_alpha, window_beta);
     remember(&key, q->me, low, high, best_move, popcount(node->open));
@@ -746,21 +764,10 @@ static int reaching(Search *q, const State *root, int goal, Move *found, int *fo
     int low, high;
     uint32_t first;
     known(&key, q->me, &low, &high, &first);
-    Move moves[MAX_MOVES];
-    int n = 0, listed = first == NO_MOVE;
-    if (listed)
-        n = endgame_moves(root, q, moves);
-    for (int i = -1; i < n; i++) {
-        Move m;
-        if (i < 0) {
-            if (listed)
-                continue;
-            m = decode_move(root, first);
-        } else {
-            m = moves[i];
-            if (move_code(&m) == first)
-                continue;
-        }
+    Tried tried;
+    Move m;
+    tried_start(&tried, root, first);
+    while (tried_next(&tried, q, &m)) {
         State child;
         apply_move(root, q, &m, &child);
         int value = search(q, &child, goal - 1, goal);
@@ -773,10 +780,6 @@ static int reaching(Search *q, const State *root, int goal, Move *found, int *fo
             *found = m;
             *found_value = value;
             return 1;
-        }
-        if (i < 0) {
-            n = endgame_moves(root, q, moves);
-            listed = 1;
         }
     }
     return 0;
