@@ -659,9 +659,15 @@ static void narrowed(int *low, int *high, int value, int alpha, int beta)
 
 /* --- the search (`endgame_search`'s `search` and `reaching`) --- */
 
-/* true (and q->aborted set) once the clock has passed the deadline, or raised */
+/* true (and q->aborted set) once the clock has passed the deadline, or raised, or a signal
+ * handler raised (Ctrl-C, a worker's job timeout): the search holds the interpreter, so signals
+ * are looked at here (a clock written in Python lets handlers run anyway, a built-in one not) */
 static int out_of_time(Search *q)
 {
+    if (PyErr_CheckSignals() < 0) {
+        q->aborted = 2;
+        return 1;
+    }
     PyObject *t = PyObject_CallNoArgs(q->now);
     if (!t) {
         q->aborted = 2;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import signal
 
 import pytest
 
@@ -130,6 +131,24 @@ def test_the_clocks_exception_reaches_the_caller(monkeypatch):
     state = position(around(0, 1, 2, 6, 7, 8), open_at=0)
     with pytest.raises(RuntimeError, match="no clock"):
         bots.native_endgame_search(state, 0.0)
+
+
+def test_a_signal_handlers_exception_stops_the_c_search():
+    # a worker's job timeout and Ctrl-C arrive as signals: the search, which holds the
+    # interpreter, lets their handlers run as it reads the clock
+    def alarm(signum, frame):
+        raise RuntimeError("alarm")
+
+    state = next(endgames(20, 22, {}, range(12)))  # far beyond what the search finishes in 0.1 s
+    bots.clear_endgame_tables()
+    previous = signal.signal(signal.SIGALRM, alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.1)
+        with pytest.raises(RuntimeError, match="alarm"):
+            bots.native_endgame_search(state, float("inf"))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_the_c_search_turns_down_a_finished_game_and_a_malformed_state():
