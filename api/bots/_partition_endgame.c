@@ -1,4 +1,5 @@
-/* Partition's exact endgame search, in C: the advanced bot's `endgame_search` made 10x+ faster.
+/* Partition's exact endgame search, in C: the advanced bot's `endgame_search`, about 80 times
+ * faster (tests/benchmarks/bench_partition_endgame.py).
  *
  * Written by hand because no library solves this game: it is a search over Partition's own rules
  * (api/games/partition.py), with the move generation, move ordering and values of the Python
@@ -9,7 +10,10 @@
  *
  * A position is bit masks (bit h stands for hex h, 36 hexes in a uint64) and small arrays. The
  * transposition table is fixed-size (TABLE_BUCKETS buckets of TABLE_WAYS entries, 64-bit keys, the
- * entry with the fewest open hexes replaced) and kept between calls, like ENDGAME_TABLE. The
+ * entry with the fewest open hexes replaced) and kept between calls, like ENDGAME_TABLE; the one
+ * way the two searches can part is that table: where a search fills a bucket, a position the
+ * Python dict still holds is forgotten here, and the tree, the action chosen among equally good
+ * ones and a win's bound may differ (never the outcome proved). The
  * deadline is read from the caller's clock (a Python callable, `clock.now`) every TICK_EVERY
  * nodes, at the same nodes as the Python search reads it.
  */
