@@ -724,6 +724,16 @@ static int tried_next(Tried *t, const Search *q, Move *m)
     return 0;
 }
 
+static int search(Search *q, const State *node, int alpha, int beta);
+
+/* the value of the position after action `m` */
+static int value_after(Search *q, const State *node, const Move *m, int alpha, int beta)
+{
+    State child;
+    apply_move(node, q, m, &child);
+    return search(q, &child, alpha, beta);
+}
+
 /* the value of `node` for q->me, fail-soft alpha-beta; 0 with q->aborted set when cut short */
 static int search(Search *q, const State *node, int alpha, int beta)
 {
@@ -744,9 +754,7 @@ static int search(Search *q, const State *node, int alpha, int beta)
     Move m;
     tried_start(&tried, node, first);
     while (tried_next(&tried, q, &m)) {
-        State child;
-        apply_move(node, q, &m, &child);
-        int value = search(q, &child, alpha, beta);
+        int value = value_after(q, node, &m, alpha, beta);
         if (q->aborted)
             return 0;
         if (maximise ? value > best : value < best) {
@@ -778,9 +786,7 @@ static int reaching(Search *q, const State *root, int goal, Move *found, int *fo
     Move m;
     tried_start(&tried, root, first);
     while (tried_next(&tried, q, &m)) {
-        State child;
-        apply_move(root, q, &m, &child);
-        int value = search(q, &child, goal - 1, goal);
+        int value = value_after(q, root, &m, goal - 1, goal);
         if (q->aborted)
             return -1;
         if (value >= goal) {
