@@ -37,6 +37,25 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json",
 POOL: dict = {"games": [], "playtests": []}
 
 
+def literal_siblings(paths) -> dict[str, set[str]]:
+    """Per path parameter, the literal segments beside it (`sweeps` for `playtest_id`:
+    /playtests/sweeps beside /playtests/{playtest_id}). OpenAPI matches a literal path before a
+    templated one, so a generated id spelling one asks for another operation."""
+    literals: dict[str, set[str]] = {}
+    for path in paths:
+        segments = path.split("/")
+        for i, segment in enumerate(segments):
+            if segment.startswith("{"):
+                literals.setdefault(segment.strip("{}"), set()).update(
+                    other.split("/")[i] for other in paths
+                    if other.split("/")[:i] == segments[:i] and len(other.split("/")) > i
+                    and not other.split("/")[i].startswith("{"))
+    return literals
+
+
+LITERALS = literal_siblings(schema.raw_schema["paths"])
+
+
 class Tally:
     """What the fuzzer sent and what came back."""
 
@@ -102,6 +121,9 @@ def _with_real_ids(case, pool, game: int, seat: int, current_ply: bool):
     """Put a pool game (or keep the generated id, at index len) and one of its seat tokens (or
     none, at seat 2) in the case, and for a move, the game's current ply when `current_ply`."""
     params = case.path_parameters or {}
+    for name, value in params.items():
+        if value in LITERALS.get(name, ()):
+            params[name] = f"{value}-"  # an id, not the literal path's segment
     if "game_id" in params and game < len(pool["games"]):
         game_id, tokens = pool["games"][game]
         params["game_id"] = game_id
