@@ -251,9 +251,11 @@ class GameStore:
         if record is not None and record.version == version:
             return record
         found = self.load_and_read(game_id)
-        if found is not None:
-            self._kept(key, found[1])
-        return None if found is None else found[0]
+        if found is None:
+            return None
+        record, raw = found
+        self._kept(key, raw)
+        return record
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
