@@ -63,15 +63,18 @@ def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
 
 def advanced_choice(state: PartitionState, rng: random.Random,
                     budget_s: float) -> tuple[Move, float]:
-    """The advanced bot's action and its value: with a small open region, the win or draw
-    the endgame search proves, when it finishes within part of the budget; else (and where it
+    """The advanced bot's action and its value: with a small open region, the win the
+    endgame search proves, when it finishes within part of the budget; else (and where it
     proves every action lost, so that only the opponent's mistakes can save the game) the
     projected final margin after the rest of the turn and the opponent's greedy reply (the mean
     over the replies sampled), where a turn or a reply that cuts the open region down to
     `SPLIT_OPEN` hexes counts with the outcome the endgame search proves (`judge_splits`,
-    `settled`)."""
+    `settled`). Where the search proves a draw and no win, the same choice among the turns
+    whose first action holds the draw (`holding_draw`), valued 0: any of them holds it, and the
+    best of them leaves a weaker opponent the most chances to go wrong."""
     started = clock.now()
     lost = False  # every action proved lost: no turn of it is worth searching to the end
+    drawn = None  # an action proved to hold a draw, where no win is proved
     if state.open_size <= ENDGAME_OPEN:
         try:
             proved = solve_endgame(state, started + ENDGAME_SHARE * budget_s)
@@ -79,12 +82,17 @@ def advanced_choice(state: PartitionState, rng: random.Random,
             proved = None
         else:
             lost = proved is None
-        if proved:
+        if proved and proved[1] >= 1:
             return proved
+        drawn = proved
     deadline = started + 0.9 * budget_s
     me = state.turn
     turns = plan_turns(state, rng, deadline)
-    if not lost:
+    if drawn:
+        turns = holding_draw(state, turns, min(deadline, clock.now() + SPLIT_SHARE * budget_s))
+        if not turns:
+            return drawn
+    elif not lost:
         turns = judge_splits(turns, me, min(deadline, clock.now() + SPLIT_SHARE * budget_s))
         if turns[0][0] >= WIN:
             return turns[0][1], turns[0][0]
@@ -104,9 +112,9 @@ def advanced_choice(state: PartitionState, rng: random.Random,
                 totals[k] += settled(reply, me, settle_by)
                 counts[k] += 1
     if not any(counts):
-        return turns[0][1], turns[0][0]
+        return turns[0][1], 0.0 if drawn else turns[0][0]
     k = max((k for k in range(len(turns)) if counts[k]), key=lambda k: totals[k] / counts[k])
-    return turns[k][1], totals[k] / counts[k]
+    return turns[k][1], 0.0 if drawn else totals[k] / counts[k]
 
 
 @bot(SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
@@ -196,6 +204,39 @@ def judge_splits(turns: list[tuple[float, Move, PartitionState]], me: int,
         if verdict != -WIN:
             kept.append(entry)
     return kept or turns
+
+
+def holding_draw(state: PartitionState, turns: list[tuple[float, Move, PartitionState]],
+                 deadline: float) -> list[tuple[float, Move, PartitionState]]:
+    """The best `REPLIES` of `plan_turns`' turns from `state` whose first action the endgame
+    search proves keeps the mover at least a draw by `deadline` (each first action searched
+    once, best turn first); those it cannot prove in time are left out."""
+    holds: dict[Move, bool] = {}
+    kept = []
+    for entry in turns:
+        first = entry[1]
+        if first not in holds:
+            holds[first] = clock.now() < deadline and draw_held(state.apply(first), state.turn,
+                                                                deadline)
+        if holds[first]:
+            kept.append(entry)
+            if len(kept) == REPLIES:
+                break
+    return kept
+
+
+def draw_held(state: PartitionState, me: int, deadline: float) -> bool:
+    """Whether the endgame search proves at least a draw for `me` in `state` by `deadline`."""
+    if state.is_over():
+        return standing(state, me) >= 0
+    try:
+        proved, complete = native_endgame_search(state, deadline)
+    except TimeoutError:
+        return False  # not even the mover's draw proved
+    if state.turn == me:
+        return proved is not None
+    # the opponent's: every action losing, or a draw at best for it (a win refuted)
+    return proved is None or (proved[1] < 1 and complete)
 
 
 def settled(state: PartitionState, me: int, deadline: float) -> float:

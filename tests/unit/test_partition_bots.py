@@ -2,6 +2,7 @@
 moves throughout a game."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -11,6 +12,7 @@ from api.bots.base import ANALYSERS, levels
 from api.bots.match import play_game
 from api.games.partition import Claim, Partition, Stick
 from tests.unit.test_partition import around, position
+from tests.unit.test_partition_native import endgames
 
 # hexes 0, 1, 2 (red, orange, yellow in the column layout) with sticks on three of their six
 # boundary edges: three more sticks, (1, 7), (2, 7) and (2, 8), close them
@@ -220,3 +222,44 @@ def test_the_endgame_search_orders_actions_by_the_standing_after_them(seed):
                 sticks += 1
         state = state.apply(rng.choice(state.legal_moves()))
     assert sticks > 100
+
+
+def _drawn_endgames(count: int = 8):
+    """The first `count` positions of medium-bot games with 6 to 9 open hexes that the endgame
+    search proves drawn (those bots use no clock: the same positions every run)."""
+    drawn = (state for state in endgames(6, 9, {}, range(12))
+             if bots.endgame_verdict(state, float("inf"))[0] == 0)
+    return list(itertools.islice(drawn, count))
+
+
+def _holds_draw(state, move) -> bool:
+    """Whether the Python reference search proves the mover at least a draw after `move`."""
+    me, after = state.turn, state.apply(move)
+    if after.is_over():
+        return bots.standing(after, me) >= 0
+    proved = bots.endgame_search(after, float("inf"))[0]
+    if after.turn == me:
+        return proved is not None
+    return proved is None or proved[1] < 1  # the opponent's best is a draw at most
+
+
+def test_in_a_drawn_endgame_the_turns_kept_are_those_whose_first_action_holds_the_draw():
+    for state in _drawn_endgames():
+        bots.clear_endgame_tables()
+        turns = bots.plan_turns(state, random.Random(0), float("inf"))
+        kept = bots.holding_draw(state, turns, float("inf"))
+        assert kept == [t for t in turns if _holds_draw(state, t[1])][:bots.REPLIES]
+        assert kept  # a drawn position has an action that holds the draw
+
+
+def test_advanced_holds_a_proved_draw_with_the_action_its_turns_rank_best():
+    # not the first drawing action the search happens to find: where several hold the draw,
+    # the one that leaves the opponent the most chances to go wrong
+    positions = _drawn_endgames()
+    other_than_the_search = 0
+    for state in positions:
+        bots.clear_endgame_tables()
+        move, value = bots.advanced_choice(state, random.Random(0), 2.0)
+        assert value == 0 and _holds_draw(state, move)
+        other_than_the_search += move != bots.solve_endgame(state, float("inf"))[0]
+    assert len(positions) == 8 and other_than_the_search >= 2
