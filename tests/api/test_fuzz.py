@@ -42,14 +42,14 @@ def literal_siblings(paths) -> dict[str, set[str]]:
     /playtests/sweeps beside /playtests/{playtest_id}). OpenAPI matches a literal path before a
     templated one, so a generated id spelling one asks for another operation."""
     literals: dict[str, set[str]] = {}
-    for path in paths:
-        segments = path.split("/")
+    split = [path.split("/") for path in paths]
+    for segments in split:
         for i, segment in enumerate(segments):
             if segment.startswith("{"):
                 literals.setdefault(segment.strip("{}"), set()).update(
-                    other.split("/")[i] for other in paths
-                    if other.split("/")[:i] == segments[:i] and len(other.split("/")) > i
-                    and not other.split("/")[i].startswith("{"))
+                    other[i] for other in split
+                    if len(other) > i and other[:i] == segments[:i]
+                    and not other[i].startswith("{"))
     return literals
 
 
