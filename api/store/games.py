@@ -18,6 +18,7 @@ from api.notify.events import Moment, notices
 from api.play.record import GameRecord, Status
 from api.store import archive, keys
 from api.store.connection import durability
+from api.store.scripts import ThreadScripts
 
 DOCUMENTS = keys.documents_channel()
 
@@ -190,6 +191,7 @@ class GameStore:
         """`copy`: the process' copy of the games, which the documents this store reads and
         writes are kept in, and which `update_from_copy` makes a move from."""
         self.redis, self.copy = client, copy
+        self.scripts = ThreadScripts(client)
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
         self._move_from_copy = client.register_script(MOVE_FROM_COPY)
         self._version = client.register_script(VERSION)
@@ -277,13 +279,13 @@ class GameStore:
 
     def version(self, game_id: str) -> int | None:
         """The game's version (None: no such game), read without its document."""
-        return self._version(keys=[keys.game_key(game_id)])
+        return self.scripts.run(self._version, [keys.game_key(game_id)], [])
 
     def account_versions(self, account_id: str) -> list[list]:
         """[game id, version] of each of the account's games, newest first, in one round trip
         and without their documents: what a poll of the account's games needs to answer 304."""
-        raw = self._account_versions(keys=[keys.account_part_key(account_id, "games")],
-                                     args=[keys.game_key("")])
+        raw = self.scripts.run(self._account_versions,
+                               [keys.account_part_key(account_id, "games")], [keys.game_key("")])
         return versions_listed(raw)
 
     def update(self, game_id: str, change: Callable[[GameRecord], Change],
@@ -377,7 +379,7 @@ class GameStore:
     def _write(self, script, script_keys: list[str], args: list):
         """A write script's answer; with replicas to wait for, WAIT in the same round trip."""
         if not self.wait_replicas:
-            return script(keys=script_keys, args=args)
+            return self.scripts.run(script, script_keys, args)
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
             pipe.wait(self.wait_replicas, self.wait_ms)
@@ -409,8 +411,9 @@ class GameStore:
         """The seat of `game_id` that `token` belongs to, and the game's document as read with
         it (for `update`), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
-        return self._seat_of(game_id, token_hash, *self._seat_and_read(keys=[
-            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)]))
+        return self._seat_of(game_id, token_hash, *self.scripts.run(self._seat_and_read, [
+            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)],
+            []))
 
     def _seat_of(self, game_id: str, token_hash: str, raw: bytes | None, owner: bytes | None,
                  flat: list) -> tuple[int, bytes]:

@@ -98,6 +98,8 @@ def test_a_matching_poll_of_my_games_reads_their_versions_in_one_script(client, 
 
 def test_a_move_by_seat_token_is_one_read_and_one_write(uncopied, redis_client, round_trips):
     client = uncopied
+    warm = create(client, first=0)  # this thread's connection made, the scripts loaded
+    assert move(client, warm, warm["tokens"]["0"], {"type": "say", "number": 4}).status_code == 201
     game = create(client, first=0)
     moved = []
     trips, _ = round_trips(redis_client, lambda: moved.append(
