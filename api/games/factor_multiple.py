@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
-from typing import Any
+from typing import Any, Iterable
 
 from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
                             move_object)
@@ -99,7 +100,7 @@ class FactorMultipleState(State):
                 raise IllegalMove("The first number must be even.")
         elif k % self.current and self.current % k:
             raise IllegalMove(f"{k} is neither a factor nor a multiple of {self.current}.")
-        return dataclasses.replace(self, said=self.said + (k,))
+        return FactorMultipleState(self.n, self.even_start, self.first, self.said + (k,))
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -109,8 +110,8 @@ class FactorMultipleState(State):
         # asked several times of each state by one move (its checks, its record, its view),
         # and at n=1000 the first number's neighbours are a thousand numbers to look through
         used = set(self.said)
-        if self.current is None or any(k not in used for k in divisibility_neighbours(
-                self.current, self.n)):
+        if self.current is None or any(k not in used for k in _neighbours(self.current,
+                                                                           self.n)):
             return None
         return Outcome(winner=1 - self.mover, reason="no-moves")
 
@@ -125,6 +126,14 @@ class FactorMultipleState(State):
 
 def divisibility_neighbours(k: int, n: int) -> list[int]:
     """Every number in 1..n other than k that divides k or that k divides, in increasing order."""
+    return list(_neighbours(k, n))
+
+
+def _neighbours(k: int, n: int) -> Iterable[int]:
+    """`divisibility_neighbours`, the multiples made only as they are read (whether any is still
+    free is asked of every state, and it is nearly always one of the first)."""
+    if k == 1:
+        return range(2, n + 1)
     small = [d for d in range(1, math.isqrt(k) + 1) if k % d == 0]  # each pairs with k // d
     large = [k // d for d in reversed(small) if d * d != k and d != 1]
-    return small + large + list(range(2 * k, n + 1, k)) if k > 1 else list(range(2, n + 1))
+    return itertools.chain(small, large, range(2 * k, n + 1, k))
