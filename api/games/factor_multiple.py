@@ -100,7 +100,7 @@ class FactorMultipleState(State):
                 raise IllegalMove("The first number must be even.")
         elif k % self.current and self.current % k:
             raise IllegalMove(f"{k} is neither a factor nor a multiple of {self.current}.")
-        return FactorMultipleState(self.n, self.even_start, self.first, self.said + (k,))
+        return dataclasses.replace(self, said=self.said + (k,))
 
     def outcome(self) -> Outcome | None:
         return self._outcome
