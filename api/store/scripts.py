@@ -28,9 +28,10 @@ from redis.commands.core import Script
 
 
 # each pool's connections, one a thread: every store of a client shares them (a job makes its
-# stores anew, and a thread would otherwise hold a connection for each)
+# stores anew, and a thread would otherwise hold a connection for each). No lock: setdefault is
+# one step of the underlying dict, and a lock held by another thread at a fork would be held
+# for ever in the child (RQ forks a work-horse for each job beside the worker's own threads).
 _LOCALS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_LOCALS_LOCK = threading.Lock()
 
 
 class ThreadScripts:
@@ -38,8 +39,7 @@ class ThreadScripts:
 
     def __init__(self, client: redis.Redis):
         self.pool = client.connection_pool
-        with _LOCALS_LOCK:
-            self.local = _LOCALS.setdefault(self.pool, threading.local())
+        self.local = _LOCALS.setdefault(self.pool, threading.local())
 
     def run(self, script: Script, keys: list, args: list):
         connection, made = self._connection()
