@@ -3,9 +3,9 @@ send most (a move, the polls that find nothing new).
 
 redis-py's client takes a connection from its pool and gives it back for every command, checking
 the process and polling the socket on the way, and wraps the call in its retry and observability
-machinery. On this 2-core machine that cost a move about 50–90 µs of the web process' 400–450
-(measured in process, one thread, the same moves either way; `make bench` prints what it does to
-the move's rate). So each thread here keeps one connection, made as the pool makes its own
+machinery. On this 2-core machine that cost a move about 80–110 µs of the 460–505 it took in
+the web process (in process, one thread, the same moves either way; docs/deploy.md has what it
+did to the move's rate under gunicorn). So each thread here keeps one connection, made as the pool makes its own
 (under Sentinel it asks the sentinels for the master whenever it connects), and runs EVALSHA on
 it with redis-py's own `send_command` and `read_response`, which encode, parse and raise as the
 client does.
