@@ -5,10 +5,10 @@ redis-py's client takes a connection from its pool and gives it back for every c
 the process and polling the socket on the way, and wraps the call in its retry and observability
 machinery. On this 2-core machine that cost a move about 80–110 µs of the 460–505 it took in
 the web process (in process, one thread, the same moves either way; docs/deploy.md has what it
-did to the move's rate under gunicorn). So each thread here keeps one connection, made as the pool makes its own
-(under Sentinel it asks the sentinels for the master whenever it connects), and runs EVALSHA on
-it with redis-py's own `send_command` and `read_response`, which encode, parse and raise as the
-client does.
+did to the move's rate under gunicorn). So each thread here keeps one connection, made as the
+pool makes its own (under Sentinel it asks the sentinels for the master whenever it connects),
+and runs EVALSHA on it with redis-py's own `send_command` and `read_response`, which encode,
+parse and raise as the client does.
 
 What the client does besides, this does too: a script Redis does not know (it restarted, a new
 master) is loaded and run again; a connection that fails is dropped, and one that had served
