@@ -53,13 +53,11 @@ class ThreadScripts:
     def _run(self, connection, script: Script, keys: list, args: list):
         try:
             try:
-                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
-                return connection.read_response()
+                return _evalsha(connection, script, keys, args)
             except redis.exceptions.NoScriptError:
                 connection.send_command("SCRIPT", "LOAD", script.script)
                 connection.read_response()
-                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
-                return connection.read_response()
+                return _evalsha(connection, script, keys, args)
         except redis.ResponseError:  # an answer read whole: the connection is as it was
             raise
         except BaseException:  # anything else may leave an answer half read
@@ -81,3 +79,8 @@ class ThreadScripts:
     def _drop(self) -> None:
         connection, self.local.pid = self.local.connection, None
         connection.disconnect()
+
+
+def _evalsha(connection, script: Script, keys: list, args: list):
+    connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+    return connection.read_response()

@@ -29,7 +29,8 @@ def test_a_script_answers_as_redis_pys_own_call_of_it(redis_client):
     assert scripts.run(nothing, [], []) is None is nothing()
 
 
-def test_each_thread_keeps_one_connection_shared_by_every_store_of_the_client(redis_client):
+def test_each_thread_keeps_one_connection_shared_by_every_store_of_the_client(redis_client,
+                                                                             redis_url):
     echo = redis_client.register_script(ECHO)
     first, second = ThreadScripts(redis_client), ThreadScripts(redis_client)
     first.run(echo, ["k"], [1])
@@ -46,12 +47,7 @@ def test_each_thread_keeps_one_connection_shared_by_every_store_of_the_client(re
     assert seen and seen[0] is not mine
     assert ThreadScripts(redis.Redis(connection_pool=redis_client.connection_pool)).local \
         is first.local  # (the same pool)
-    assert ThreadScripts(redis.Redis.from_url(_url(redis_client))).local is not first.local
-
-
-def _url(client: redis.Redis) -> str:
-    kwargs = client.connection_pool.connection_kwargs
-    return f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"
+    assert ThreadScripts(redis.Redis.from_url(redis_url)).local is not first.local
 
 
 def test_a_script_redis_has_forgotten_is_loaded_and_run_again(redis_client):
