@@ -4,7 +4,7 @@ cases are each way the API and the workers change a game, so that a write path t
 would fail here."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -159,7 +159,7 @@ def case_vacation(client, store):
 
 
 def case_account_deleted(client, store):
-    game, ada, bob = _challenge(client)
+    game, _, bob = _challenge(client)
     _post(client, f"/api/v1/games/{game['id']}/accept", bob["token"])()
 
     def write():
