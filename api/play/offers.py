@@ -81,10 +81,8 @@ def answer(store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: b
         # write (a move) would fail this change's compare-and-set, and a move clears the offer
         state = position(store, record, record.undo["ply"])
         dropped = record.take_back(state, now)
-        record.touch(now)
-        return Change(record, drop=dropped)
-    record.touch(now)
-    return Change(record)
+        return Change(record, drop=dropped, at=now)
+    return Change(record, at=now)
 
 
 def answer_as_bot(store: GameStore, followups: Followups, game_id: str, ply: int,
@@ -142,8 +140,7 @@ def _propose(accounts: AccountStore, record: GameRecord, seat: int, offer: Offer
             raise Conflict("This is a rated game: takebacks are allowed only when both "
                            "players allow them in their settings.")
     record.offers[offer.value] = seat
-    record.touch(now)
-    return Change(record)
+    return Change(record, at=now)
 
 
 def _check_running(record: GameRecord, now: float) -> None:

@@ -1,5 +1,5 @@
 """The stored game: one typed record, built in one place (`GameRecord.create`), ended only by
-`finish` and bumped only by `touch`. It serialises to the JSON document the store keeps, key for
+`finish`; the store gives it its next version on every write. It serialises to the JSON document the store keeps, key for
 key as earlier versions stored it, so games saved before this class existed still load.
 """
 from __future__ import annotations
@@ -360,7 +360,7 @@ class GameRecord:
                 if any(since <= now < until for since, until in spans)}
         return [i for i, seat in enumerate(self.seats) if seat.account in away]
 
-    # -- the only ways to end or bump a game ---------------------------------------------
+    # -- the only ways to end a game -------------------------------------------------------
 
     def finish(self, outcome: Outcome) -> None:
         """End the game: every way a game ends (its rules, resignation, time, a background rule,
@@ -373,11 +373,6 @@ class GameRecord:
         outcome = self.state().outcome()
         if outcome is not None:
             self.finish(outcome)
-
-    def touch(self, now: float) -> None:
-        """Mark the record changed: a new version (and so a new ETag)."""
-        self.version += 1
-        self.updated_ts = now
 
     def take_seat(self, index: int, seat: Seat, now: float) -> None:
         """Someone takes the open seat `index`; once no seat is open, the game and the first

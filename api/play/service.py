@@ -108,8 +108,7 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
         ratings_of.check_joiner(ratings, record, record.seats[joinable[0]], account)
         record.take_seat(joinable[0], Seat.human(name) if account is None else
                          Seat.for_account(account.id, account.username), now)
-        record.touch(now)
-        return Change(record, tokens={joinable[0]: token})
+        return Change(record, tokens={joinable[0]: token}, at=now)
 
     written = _update(store, game_id, change)
     followups.after_change(written.record)
@@ -126,8 +125,7 @@ def accept(store: GameStore, followups: Followups, game_id: str, account: Princi
     def change(record: GameRecord) -> Change:
         seat = _invitation(record, account)
         record.take_seat(seat, Seat.for_account(account.id, account.username), now)
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     record = _update(store, game_id, change).record
     followups.after_change(record)
@@ -161,8 +159,7 @@ def claim(store: GameStore, game_id: str, seat_token: str, account: Principal,
             raise Conflict("That seat is another account's already.")
         record.seats[seat] = dataclasses.replace(held, name=account.username,
                                                  account=account.id)
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     return _update(store, game_id, change).record
 
@@ -235,8 +232,7 @@ def forget_account(store: GameStore, accounts: AccountStore, account_id: str,
     def change(record: GameRecord) -> Change:
         for i in record.seats_of(account_id):
             record.seats[i] = dataclasses.replace(record.seats[i], name="(deleted)")
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     for game_id in accounts.game_ids(account_id):
         store.update(game_id, change)
@@ -341,8 +337,7 @@ def _move_change(seat: int, move: Move | Any, ply: int, now: float,
             if only_from_read:
                 raise Stale
             record.end_on_time()
-            record.touch(now)
-            return Change(record)
+            return Change(record, at=now)
         after = record.state().apply(typed)
         entries = [history_entry(record.ply, seat, typed, now)]
         after, forced = _forced_moves(after, record.ply + 1, now)
@@ -351,8 +346,7 @@ def _move_change(seat: int, move: Move | Any, ply: int, now: float,
             record.first_move_ts = now
         record.set_state(after, record.ply + len(entries) + len(forced))
         record.finish_if_over()
-        record.touch(now)
-        return Change(record, entries + forced)
+        return Change(record, entries + forced, at=now)
 
     return change
 
@@ -402,8 +396,7 @@ def end_on_time(store: GameStore, followups: Followups, game_id: str, deadline_t
         if record.deadline() != deadline_ts or now < deadline_ts:
             raise Stale
         record.end_on_time()
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     return _update_unless_stale(store, followups, game_id, change)
 
@@ -516,8 +509,7 @@ def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, pl
 def _ending(record: GameRecord, outcome: Outcome, now: float) -> Change:
     """The change that ends the game with `outcome` now."""
     record.finish(outcome)
-    record.touch(now)
-    return Change(record)
+    return Change(record, at=now)
 
 
 def _check_turn(record: GameRecord, seat: int, ply: int) -> None:

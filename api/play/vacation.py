@@ -169,8 +169,7 @@ def _tell(store: GameStore, game_id: str, lasts: dict[str, tuple[float, float] |
         learned = [_learn(record, account_id, last) for account_id, last in lasts.items()]
         if record.status is not Status.ACTIVE or not any(learned):
             raise Stale
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     try:
         return store.update(game_id, change).record

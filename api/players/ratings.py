@@ -226,8 +226,7 @@ def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
             {"before": round(b.rating, 1), "after": round(a.rating, 1),
              "rd_before": round(b.rd, 1), "rd_after": round(a.rd, 1),
              "provisional": a.provisional} for b, a in zip(before, after)]
-        record.touch(now)
-        return Change(record, guards=guards, writes=writes)
+        return Change(record, guards=guards, writes=writes, at=now)
 
     try:
         return games.update(game_id, change).record.rating_changes

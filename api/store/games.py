@@ -1,7 +1,8 @@
 """Games in Redis: one JSON document per game record (`api.play.record.GameRecord`), its
 history, seat tokens and the lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency:
 its writes land, in one script, only while the stored document is the one the change was made
-from, so two changes made from the same version can never both land.
+from, so two changes made from the same version can never both land. Each write is the record's
+next version, set here and by no caller (its ETag, and the 304 polls' answer, name it).
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import dataclasses
 import hashlib
 import hmac
 import json
+import time
 from typing import Callable, Protocol
 
 import redis
@@ -46,7 +48,8 @@ class Change:
     """What one update writes: the new record, history entries to append (after removing the
     last `drop` ones: a takeback), seat tokens to add, chat messages to append; and other keys
     the change read (`guards`: key -> the value read, b"" when absent), which must still hold
-    those values for its further `writes` (Redis commands) to land with it."""
+    those values for its further `writes` (Redis commands) to land with it. `at`: when the change
+    was made, the record's `updated_ts` (None: now, by this machine's clock)."""
 
     record: GameRecord
     moves: list[dict] = dataclasses.field(default_factory=list)
@@ -55,6 +58,7 @@ class Change:
     writes: list[list] = dataclasses.field(default_factory=list)
     drop: int = 0
     chat: list[dict] = dataclasses.field(default_factory=list)
+    at: float | None = None
 
 
 def hash_token(token: str) -> str:
@@ -345,8 +349,10 @@ class GameStore:
         """`change` made to the document `raw` (its `record`, when parsed already): what it
         wrote, and the write script's keys and arguments that store it."""
         record = _record(raw) if record is None else record
+        version = record.version
         before = Standing.of(record)  # before `change` edits the record in place
         result = change(record)
+        _advance(result, version)
         writes = _writes(before, result)
         if result.record.status is Status.FINISHED:
             writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
@@ -505,6 +511,14 @@ def _record(raw: bytes) -> GameRecord:
     """The record of a stored document: JSON, or an archive."""
     return GameRecord.from_dict(archive.decode(raw)[0] if archive.is_archive(raw)
                                 else jsontext.loads(raw))
+
+
+def _advance(change: Change, version: int) -> None:
+    """The record a change writes is the next version of the one it was made from, stamped with
+    the change's time: set here, for every write, so that no change can forget it (a version
+    left as it was would let a poll's ETag hide the change)."""
+    change.record.version = version + 1
+    change.record.updated_ts = time.time() if change.at is None else change.at
 
 
 def _archived(writes: list[list], change: Change, history: list[dict],

@@ -47,12 +47,6 @@ def test_finish_ends_the_game_and_refuses_an_unknown_reason():
     assert record.to_move is None
 
 
-def test_touch_bumps_the_version_and_the_time():
-    record = new_record()
-    record.touch(1010.5)
-    assert record.version == 2 and record.updated_ts == 1010.5
-
-
 def test_the_flag_falls_at_the_deadline_and_not_before():
     record = new_record(time_control=BYOYOMI)
     assert record.deadline() == 1000.0 + 10 + 3 * 30

@@ -34,7 +34,6 @@ def _due_in(store, game_id: str, seconds: float) -> float:
 
     def change(record):
         record.turn_started_ts = time.time() - DAY_S + seconds
-        record.touch(time.time())
         return Change(record)
 
     return store.update(game_id, change).record.deadline()
