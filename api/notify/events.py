@@ -32,6 +32,7 @@ class Event(str, enum.Enum):
     DRAW_OFFER = "draw-offer"
     TAKEBACK = "takeback"
     CHAT = "chat"
+    REMINDER = "reminder"  # not derived from a change: the workers' check before a deadline
 
 
 @dataclasses.dataclass(frozen=True)

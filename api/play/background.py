@@ -1,7 +1,8 @@
 """What every worker does besides its RQ jobs, in a thread of its own, so that nothing a game is
 owed is lost when a process dies:
 
-- **due checks** (turn deadlines, background rules) are claimed from one sorted set that every
+- **due checks** (turn deadlines, the reminders before them, background rules, the accounts'
+  daily e-mails) are claimed from one sorted set that every
   worker polls, run in this thread (no fork per check), and released when done; a worker that
   dies mid-check leaves its claim to run out, and another worker takes the check over;
 - **a heartbeat**, so /health counts only live workers, and the reconciler knows whose jobs are
@@ -26,10 +27,12 @@ from rq.job import Job, JobStatus
 
 from api import metrics
 from api.followups import RQFollowups, bot_job_id, ratings_job_id
+from api.notify import digests
 from api.play import service, vacation
 from api.store.accounts import AccountStore
 from api.store import keys
 from api.store.games import DueCheck, GameStore
+from api.store.mail import MailStore
 from api.store.playtests import PlaytestStore
 from api.store.ratings import RatingStore
 from api.store.sweeps import SweepStore
@@ -58,6 +61,7 @@ class Background:
         self.ratings = RatingStore(client)
         self.accounts = AccountStore(client)
         self.followups = RQFollowups(client)
+        self.mails = MailStore(client)
 
     def run(self, stop: threading.Event) -> None:
         """Until `stop` is set: checks as they fall due, a heartbeat, and reconciling when
@@ -113,6 +117,10 @@ class Background:
                                  check.due, now)
         elif check.check == "abandoned":
             service.abort_abandoned(self.store, self.followups, check.game_id, now)
+        elif check.check == "reminder":
+            digests.run_reminders(self.accounts, self.store, self.mails, check.game_id, now)
+        elif check.check == "digest":  # an account's check: its "game id" is the account's
+            digests.run_digest(self.accounts, self.store, self.mails, check.game_id, now)
         elif check.check.startswith("rule:"):
             service.check_background_rule(self.store, self.followups, check.game_id,
                                           check.check.removeprefix("rule:"), now)

@@ -219,8 +219,10 @@ class GameRecord:
 
     def due_checks(self) -> dict[str, float]:
         """What the workers owe this game while it stands as it is, and when: the turn's
-        deadline, and each background rule once it counts (from its start, then after every
-        change). Every other check the game could have (`possible_checks`) is not due."""
+        deadline, the reminders before it when an account is to move (first looked at when the
+        turn starts: the thresholds are the account's, `api.notify.digests`), and each
+        background rule once it counts (from its start, then after every change). Every other
+        check the game could have (`possible_checks`) is not due."""
         due: dict[str, float] = {}
         if self.status is Status.WAITING:
             return {"abandoned": self.created_ts + (UNANSWERED_S if self.invited
@@ -232,6 +234,8 @@ class GameRecord:
         deadline = self.deadline()
         if deadline is not None:
             due["deadline"] = deadline
+            if self.seats[self.to_move].account is not None:
+                due["reminder"] = self.turn_started_ts
         for rule in get_game(self.kind).background_rules:
             start = rule.starts_at(self.options, self.first_move_ts)
             if start is not None:
@@ -240,7 +244,7 @@ class GameRecord:
 
     def possible_checks(self) -> list[str]:
         rules = get_game(self.kind).background_rules
-        return ["abandoned", "deadline", *(f"rule:{rule.name}" for rule in rules)]
+        return ["abandoned", "deadline", "reminder", *(f"rule:{rule.name}" for rule in rules)]
 
     def abandoned(self, now: float) -> bool:
         """Whether nobody came: still waiting for a player, or for the first move of an

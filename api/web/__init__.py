@@ -13,6 +13,7 @@ from api.store.connection import RedisConfig
 from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
+from api.store.mail import MailStore
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
 from api.web.fast_games import GameAnswers
@@ -95,13 +96,14 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "accounts": AccountStore(client),
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),
-                                  "webhooks": WebhookStore(client)}
+                                  "webhooks": WebhookStore(client),
+                                  "mails": MailStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import (accounts, games, in_game, kinds, playtests, ratings, sweeps, system,
-                         webhooks)
+    from api.web import (accounts, email, games, in_game, kinds, playtests, ratings, sweeps,
+                         system, webhooks)
 
-    for module in (kinds, games, in_game, accounts, ratings, webhooks, playtests, sweeps,
+    for module in (kinds, games, in_game, accounts, email, ratings, webhooks, playtests, sweeps,
                    system):
         api.register_blueprint(module.blp)
 

@@ -6,6 +6,8 @@ import functools
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.notify.chat_apps import FORMATS
+from api.notify.digests import zone
 from api.play.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
@@ -407,12 +409,62 @@ class PasswordSchema(StrictSchema):
     password = fields.String(required=True, validate=validate.Length(max=1024))
 
 
+MAX_REMINDERS = 5
+
+
+def _a_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise ma.ValidationError(Unacceptable(f"The formats are {', '.join(FORMATS)}."))
+
+
+def _at_least_one_minute(minutes: int) -> None:
+    if not 1 <= minutes <= 60 * 1440:
+        raise ma.ValidationError(Unacceptable("A reminder is 1 to 86400 minutes before the "
+                                              "deadline."))
+
+
+def _at_most_reminders(thresholds: list) -> None:
+    if len(thresholds) > MAX_REMINDERS:
+        raise ma.ValidationError(Unacceptable(f"At most {MAX_REMINDERS} reminders."))
+
+
+def _an_hour(hour: int) -> None:
+    if not 0 <= hour <= 23:
+        raise ma.ValidationError(Unacceptable("digest_hour is an hour from 0 to 23."))
+
+
+def _a_time_zone(name: str) -> None:
+    try:
+        zone(name)
+    except ValueError as bad:
+        raise ma.ValidationError(Unacceptable(str(bad))) from None
+
+
 class SettingsSchema(StrictSchema):
     allow_takebacks = StrictBoolean()
     notify = fields.Dict(keys=fields.String(validate=validate.OneOf(
         ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"])),
         values=StrictBoolean())
     bot = StrictBoolean(metadata={"description": "True marks an account run by a program."})
+    reminder_minutes = fields.List(
+        fields.Integer(strict=True, validate=_at_least_one_minute), validate=_at_most_reminders,
+        metadata={"description": "Minutes before a deadline to be reminded at, each at least "
+                                 "1 (default [1440, 60]); each fires once per turn, when the "
+                                 "turn started with more time than it.", "example": [1440, 60]})
+    digest_hour = fields.Integer(strict=True, validate=_an_hour, metadata={
+        "description": "The hour (0-23, in `timezone`) of the daily e-mail of the games "
+                       "awaiting your move (default 8)."})
+    timezone = fields.String(validate=_a_time_zone, metadata={
+        "description": "An IANA time zone name (default UTC).", "example": "Europe/Paris"})
+
+
+class EmailSchema(ma.Schema):
+    address = fields.String()
+    verified = fields.Boolean(metadata={"description": "False until the link mailed to the "
+                                                       "address is opened."})
+    off = fields.List(fields.String(), metadata={
+        "description": "The kinds of mail (digest, challenge, reminder, tournament) "
+                       "unsubscribed from."})
 
 
 class AccountSchema(ma.Schema):
@@ -423,6 +475,8 @@ class AccountSchema(ma.Schema):
     ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
     vacation = fields.Dict(metadata={"description": "On or off, the days left, and more: as "
                                                     "GET /me/vacation shows it."})
+    email = fields.Nested(EmailSchema, allow_none=True, metadata={
+        "description": "Your e-mail address, if you gave one (PUT /me/email)."})
     webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={
         "description": "GET /me: your webhooks the server disabled after deliveries kept "
                        "failing."})
@@ -469,7 +523,8 @@ class MyGamesArgsSchema(ma.Schema):
 
 # --- webhooks ---
 
-WEBHOOK_EVENTS = ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"]
+WEBHOOK_EVENTS = ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat",
+                  "reminder"]
 
 
 class WebhookCreateSchema(StrictSchema):
@@ -479,12 +534,18 @@ class WebhookCreateSchema(StrictSchema):
     events = fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)), required=True,
                          validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
                          metadata={"example": ["turn", "challenge"]})
+    format = fields.String(validate=_a_format, load_default="standard", metadata={
+        "enum": list(FORMATS),
+        "description": "standard: Standard Webhooks, signed; discord or slack: that service's "
+                       "incoming-webhook JSON (a line of text and a link to the game), "
+                       "unsigned."})
 
 
 class WebhookSchema(ma.Schema):
     id = fields.String()
     url = fields.String()
     events = fields.List(fields.String(metadata={"enum": WEBHOOK_EVENTS}))
+    format = fields.String(metadata={"enum": list(FORMATS)})
     created_at = fields.String()
     disabled = fields.Boolean(metadata={
         "description": "True once deliveries kept failing for the whole retry window."})
