@@ -7,7 +7,7 @@ from marshmallow import fields, validate
 
 from api.play import archive
 from api.play.record import Reason
-from api.web.game_shapes import PLAYED_MOVES, MoveField
+from api.web.game_shapes import MoveField
 from api.web.schemas import ChatText, PlayerName, StrictBoolean, StrictSchema
 
 
@@ -67,7 +67,7 @@ class ExportResultSchema(StrictSchema):
 class ExportEntrySchema(StrictSchema):
     ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
     seat = fields.Integer(required=True, strict=True, validate=validate.OneOf([0, 1]))
-    move = MoveField(PLAYED_MOVES, required=True)
+    move = MoveField("played", required=True)
     at = fields.String(required=True, validate=validate.Length(max=40))
 
 

@@ -9,7 +9,7 @@ from marshmallow import fields, validate
 from api.play.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
-from api.web.game_shapes import LISTED_MOVES, PLAYED_MOVES, PLAYER_MOVES, MoveField
+from api.web.game_shapes import MoveField
 
 
 class StrictSchema(ma.Schema):
@@ -164,7 +164,7 @@ class JoinSchema(StrictSchema):
 
 
 class MoveBodySchema(StrictSchema):
-    move = MoveField(PLAYER_MOVES, required=True, metadata={
+    move = MoveField("player", required=True, metadata={
         "description": "The move, in the game's shape.", "example": {"type": "say", "number": 98}})
     ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                          metadata={"description": "The game's ply as you saw it."})
@@ -261,7 +261,7 @@ class GameWithTokenSchema(GameSchema):
 class HistoryEntrySchema(ma.Schema):
     ply = fields.Integer()
     seat = fields.Integer()
-    move = MoveField(PLAYED_MOVES)
+    move = MoveField("played")
     at = fields.String()
 
 
@@ -282,7 +282,7 @@ class PositionSchema(ma.Schema):
 class LegalMovesSchema(ma.Schema):
     seat = fields.Integer(allow_none=True)
     ply = fields.Integer()
-    moves = fields.List(MoveField(LISTED_MOVES))
+    moves = fields.List(MoveField("listed"))
     complete = fields.Boolean(metadata={"description": "False when some moves are not listed."})
     note = fields.String(allow_none=True)
 
@@ -331,7 +331,7 @@ class AnalysisSchema(ma.Schema):
     value = fields.Float(allow_none=True, metadata={
         "description": "For the seat to move: 1 wins, -1 loses, 0 a draw (exact), or an "
                        "estimate between; null once the game is over."})
-    best = MoveField(PLAYED_MOVES, allow_none=True, metadata={
+    best = MoveField("played", allow_none=True, metadata={
         "description": "The best move found (null once the game is over)."})
     winner = fields.Integer(allow_none=True, metadata={
         "description": "Once the game is over: the winning seat, null for a draw."})
@@ -346,8 +346,8 @@ class AnalysisSchema(ma.Schema):
 class JudgedMoveSchema(ma.Schema):
     ply = fields.Integer(metadata={"description": "The move's ply, as in the history."})
     seat = fields.Integer()
-    move = MoveField(PLAYED_MOVES)
-    best = MoveField(PLAYED_MOVES, metadata={
+    move = MoveField("played")
+    best = MoveField("played", metadata={
         "description": "The best move of the position the move was made in."})
     verdict = fields.String(validate=validate.OneOf(["win", "draw", "loss"]), metadata={
         "description": "Exact analyses: what the move left its mover under perfect play."})
