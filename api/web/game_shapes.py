@@ -138,6 +138,24 @@ def move_union_property(self, field: fields.Field, **kwargs) -> dict:
                               "mapping": {name: ref["$ref"] for name, ref in refs.items()}}}
 
 
+class OneOfField(fields.Raw):
+    """A value read and written as it is (the layer below checks it and writes it exactly),
+    documented as `schema`, a OneOfSchema: a `oneOf` of its variants with a discriminator (time
+    controls)."""
+
+    def __init__(self, schema: type[OneOfSchema], **kwargs):
+        super().__init__(**kwargs)
+        self.schema = schema
+
+
+def one_of_property(self, field: fields.Field, **kwargs) -> dict:
+    """apispec attribute function (bound to the converter) documenting a OneOfField."""
+    if not isinstance(field, OneOfField):
+        return {}
+    ref = self.resolve_nested_schema(field.schema)
+    return {"anyOf": [{"type": "object", "nullable": True}, ref]} if field.allow_none else ref
+
+
 def state_schema(slug: str) -> type[ShapeSchema]:
     """The schema of a kind's state, from its state's declared shape."""
     return schema_for(GAMES[slug].state_class.shape)
@@ -175,11 +193,13 @@ def per_kind(base: type[ma.Schema]) -> type[KindUnionSchema]:
 
 
 class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
-    """apispec's marshmallow plugin, with `oneOf`s for KindUnionSchema and MoveField."""
+    """apispec's marshmallow plugin, with `oneOf`s for KindUnionSchema, MoveField and
+    OneOfField."""
 
     def init_spec(self, spec):
         super().init_spec(spec)
         self.converter.add_attribute_function(move_union_property)
+        self.converter.add_attribute_function(one_of_property)
 
 
 def _camel(slug: str) -> str:

@@ -5,11 +5,13 @@ import functools
 
 import marshmallow as ma
 from marshmallow import fields, validate
+from marshmallow_oneofschema import OneOfSchema
 
 from api.play.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
-from api.web.game_shapes import MoveField
+from api import clocks
+from api.web.game_shapes import MoveField, OneOfField
 
 
 class StrictSchema(ma.Schema):
@@ -142,6 +144,28 @@ class SeatRequestSchema(ma.Schema):
                           rating_range=None if bounds is None else (bounds["min"], bounds["max"]))
 
 
+def _time_control_schema(variant: type[clocks.TimeControl]) -> type[StrictSchema]:
+    """One kind of time control, from its dataclass (its fields and their bounds)."""
+    declared = {"type": fields.String(required=True, validate=validate.OneOf([variant.type]))}
+    for name, (lo, hi) in clocks.bounds(variant).items():
+        declared[name] = fields.Float(required=True, validate=validate.Range(lo, hi))
+    return StrictSchema.from_dict(declared, name=f"{variant.type.capitalize()}TimeControlSchema")
+
+
+class TimeControlSchema(OneOfSchema):
+    """A time control: a `oneOf` of its kinds with a discriminator on `type`, for the document.
+    Read and written as it is (OneOfField): `api.clocks.check` reads it, naming the field at
+    fault, and a record writes it exactly."""
+
+    type_field = "type"
+    type_field_remove = False
+    type_schemas = {name: _time_control_schema(variant)
+                    for name, variant in clocks.VARIANTS.items()}
+
+    def get_obj_type(self, obj: dict) -> str:
+        return obj["type"]
+
+
 class GameCreateSchema(StrictSchema):
     kind = fields.String(required=True, metadata={"example": "factor-multiple"})
     options = fields.Dict(keys=fields.String(), load_default=dict,
@@ -151,8 +175,8 @@ class GameCreateSchema(StrictSchema):
                         metadata={"description": "Two seats. " + SEAT_SHAPES,
                                   "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
     first = FirstSeat(load_default="random")
-    time_control = fields.Dict(load_default=None, allow_none=True,
-                               metadata={"description": "See GET /kinds for the shapes."})
+    time_control = OneOfField(TimeControlSchema, load_default=None, allow_none=True, metadata={
+        "description": "The game's default (GET /kinds) when left out or null."})
     rated = StrictBoolean(load_default=None, allow_none=True, metadata={
         "description": "false: a casual game. By default a game is rated when every person "
                        "plays it as an account (signed in, or challenged by name), against "
@@ -218,7 +242,7 @@ class GameSchema(ma.Schema):
     version = fields.Integer()
     state = fields.Dict(metadata={"description": "Game-specific; see the API document."})
     result = fields.Nested(ResultSchema, allow_none=True)
-    time_control = fields.Dict()
+    time_control = OneOfField(TimeControlSchema)
     clocks = fields.List(fields.Dict(), allow_none=True)
     deadline = fields.String(allow_none=True)
     created_at = fields.String()
@@ -299,7 +323,7 @@ class KindSchema(ma.Schema):
     options = fields.List(fields.Dict())
     bots = fields.List(fields.Nested(BotSchema))
     time_controls = fields.Dict()
-    default_time_control = fields.Dict()
+    default_time_control = OneOfField(TimeControlSchema)
 
 
 class RulesSchema(ma.Schema):
