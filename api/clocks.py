@@ -163,7 +163,8 @@ def check(tc: object) -> TimeControl:
     already typed is taken as it is."""
     if isinstance(tc, TimeControl):
         return tc
-    if not isinstance(tc, dict) or tc.get("type") not in VARIANTS:
+    kind = tc.get("type") if isinstance(tc, dict) else None
+    if not isinstance(kind, str) or kind not in VARIANTS:
         raise BadTimeControl("time_control.type",
                              f"Time control type must be one of {', '.join(VARIANTS)}.")
     variant = VARIANTS[tc["type"]]

@@ -87,6 +87,8 @@ def test_time_out_aborts_a_game_whose_first_move_never_came():
 
 @pytest.mark.parametrize("tc, field", [
     ({"type": "sundial"}, "time_control.type"),
+    ({"type": {}}, "time_control.type"),
+    ("fischer", "time_control.type"),
     ({"type": "fischer", "initial_s": 60}, "time_control.increment_s"),
     ({"type": "byoyomi", "main_s": 0, "periods": 0, "period_s": 60}, "time_control.periods"),
     ({"type": "none", "extra": 1}, "time_control.extra"),
