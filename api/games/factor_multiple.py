@@ -14,10 +14,10 @@ import dataclasses
 import functools
 import itertools
 import math
-from typing import Any, Iterable
+from typing import Iterable
 
-from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
-                            move_object)
+from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Option,
+                            Outcome, Shape, State, Whole, wire)
 from api.games.registry import register
 
 MIN_N, MAX_N, DEFAULT_N = 10, 1000, 100
@@ -25,10 +25,10 @@ MIN_N, MAX_N, DEFAULT_N = 10, 1000, 100
 
 @dataclasses.dataclass(frozen=True)
 class Say(Move):
-    number: int
+    """Say a number."""
 
-    def to_dict(self) -> dict:
-        return {"type": "say", "number": self.number}
+    move_type = "say"
+    number: int = wire(Whole())
 
 
 @register
@@ -41,15 +41,12 @@ class FactorMultiple(Game):
         Option("n", "int", DEFAULT_N, "Numbers run from 1 to n.", min=MIN_N, max=MAX_N),
         Option("even_start", "bool", True, "The first number said must be even."),
     )
+    moves = (Say,)
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "FactorMultipleState":
         return FactorMultipleState(options["n"], options["even_start"], first, ())
 
-    @classmethod
-    def parse_move(cls, data: Any) -> Say:
-        move_object(data, {"say": ("number",)})
-        return Say(int_field(data, "number"))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -60,6 +57,9 @@ class FactorMultipleState(State):
     said: tuple[int, ...]
 
     game = FactorMultiple
+    shape = Shape("FactorMultipleState", (
+        Field("n", Whole(MIN_N, MAX_N)), Field("even_start", Boolean()), Field("first", Whole()),
+        Field("said", ListOf(Whole())), Field("current", Maybe(Whole()))))
 
     @property
     def current(self) -> int | None:

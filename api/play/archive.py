@@ -34,7 +34,7 @@ def export(store: GameStore, game_id: str) -> dict:
     return {"format": FORMAT, "version": VERSION, "id": record.id, "kind": record.kind,
             "options": record.options, "seed": record.seed, "first": record.first,
             "seats": [{"name": s.name, "bot": s.bot} for s in record.seats],
-            "time_control": record.time_control, "status": record.status.value,
+            "time_control": record.time_control.to_dict(), "status": record.status.value,
             "result": None if record.result is None else record.result.to_dict(),
             "imported": record.imported, "created_at": iso(record.created_ts),
             "updated_at": iso(record.updated_ts), "moves": store.moves(game_id)}
@@ -49,7 +49,7 @@ def import_game(store: GameStore, document: dict, now: float | None = None) -> G
     options = game.check_options(document["options"])
     tc = clocks.check(document["time_control"])
     for rule in game.background_rules:
-        options = rule.settle(options, tc)
+        options = rule.settle(options, tc.to_dict())
     seats = [Seat(s["name"], bot=s.get("bot")) for s in document["seats"]]
     _check_bots(game, seats, options)
     if document["result"] is None:

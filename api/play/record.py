@@ -9,7 +9,8 @@ import enum
 from typing import Any
 
 from api import clocks
-from api.clocks import DAY_S, iso, parse_iso
+from api.clocks import DAY_S, NoClock, TimeControl, iso, parse_iso
+from api.clocks import check as check_time_control
 from api.games import Move, Outcome, State, get_game
 
 
@@ -147,7 +148,7 @@ class GameRecord:
     ply: int
     version: int
     state_data: dict  # the engine state's exact JSON form; `state()` gives the typed one
-    time_control: dict
+    time_control: TimeControl
     clocks: list[dict] | None
     turn_started_ts: float
     created_ts: float
@@ -176,7 +177,8 @@ class GameRecord:
 
     @classmethod
     def create(cls, game_id: str, kind: str, options: dict, seed: int, first: int,
-               seats: list[Seat], state: State, ply: int, time_control: dict,
+               seats: list[Seat], state: State, ply: int,
+               time_control: TimeControl | dict,
                clocks: list[dict] | None, now: float, playtest: dict | None = None,
                rated: bool | None = None) -> "GameRecord":
         """A new game at `state`, `ply` moves in (the server's forced moves at the start, or a
@@ -184,8 +186,8 @@ class GameRecord:
         finished at once when `state` is over."""
         record = cls(game_id, kind, options, seed, first, seats,
                      Status.WAITING if any(s.open for s in seats) else Status.ACTIVE, ply, 1,
-                     state.to_dict(), time_control, clocks, now, now, now, playtest=playtest,
-                     rated=rated, _state=state)
+                     state.to_dict(), check_time_control(time_control), clocks, now, now, now,
+                     playtest=playtest, rated=rated, _state=state)
         record.finish_if_over()
         return record
 
@@ -229,7 +231,7 @@ class GameRecord:
                                                     else UNJOINED_S)}
         if self.status is not Status.ACTIVE:
             return due
-        if self.first_move_ts is None and self.time_control["type"] == "none":
+        if self.first_move_ts is None and isinstance(self.time_control, NoClock):
             due["abandoned"] = self.turn_started_ts + UNSTARTED_S
         deadline = self.deadline()
         if deadline is not None:
@@ -306,7 +308,7 @@ class GameRecord:
         """When the seat to move loses on time; None without a clock or a running turn. Its
         players' vacations move it on by the time they stand the clock still."""
         mover = self.to_move
-        if mover is None or self.time_control["type"] == "none":
+        if mover is None or isinstance(self.time_control, NoClock):
             return None
         return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts,
                                   self.pauses)
@@ -395,7 +397,7 @@ class GameRecord:
             "first": self.first, "unlisted": self.unlisted, "ply": self.ply,
             "version": self.version, "state": self.state_data,
             "result": None if self.result is None else self.result.to_dict(),
-            "time_control": self.time_control, "clocks": self.clocks,
+            "time_control": self.time_control.to_dict(), "clocks": self.clocks,
             "turn_started_ts": self.turn_started_ts, "created_at": iso(self.created_ts),
             "updated_at": iso(self.updated_ts), "created_ts": self.created_ts,
             "updated_ts": self.updated_ts,
@@ -421,7 +423,8 @@ class GameRecord:
         return cls(
             data["id"], data["kind"], data["options"], data["seed"], data["first"],
             [Seat.from_dict(s) for s in data["seats"]], Status(data["status"]), data["ply"],
-            data["version"], data["state"], data.get("time_control") or {"type": "none"},
+            data["version"], data["state"],
+            clocks.load(data.get("time_control") or {"type": "none"}),
             data.get("clocks"), data["turn_started_ts"], data["created_ts"],
             data.get("updated_ts") or parse_iso(data["updated_at"]),
             None if result is None else Outcome.from_dict(result),

@@ -73,7 +73,7 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     rated = ratings_of.decide_rated(seats, rated)
     tc = clocks.check(time_control if time_control is not None else game.default_time_control)
     for rule in game.background_rules:
-        checked = rule.settle(checked, tc)
+        checked = rule.settle(checked, tc.to_dict())
     first = secrets.randbelow(2) if first == "random" else first
     seed = secrets.randbits(32)
     state, forced = _forced_moves(game.new(checked, first, seed), 0, now)

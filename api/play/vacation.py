@@ -147,7 +147,7 @@ def end_on_time(store: GameStore, accounts: AccountStore, followups: service.Fol
     learns it (its deadline moves on); otherwise as `service.end_on_time`."""
     now = time.time() if now is None else now
     record = store.load(game_id)
-    if record is not None and record.time_control["type"] in PAUSED_CLOCKS:
+    if record is not None and record.time_control.type in PAUSED_CLOCKS:
         lasts = {}
         for account_id in sorted(record.accounts):
             account = accounts.load(account_id)
@@ -183,7 +183,7 @@ def _learn(record: GameRecord, account_id: str, last: tuple[float, float] | None
     (it lasts into the running turn, or the game knows it with another end: switched off since,
     or not yet); spans over before the turn began are dropped. Whether that changes the
     record."""
-    if record.time_control["type"] not in PAUSED_CLOCKS or account_id not in record.accounts:
+    if record.time_control.type not in PAUSED_CLOCKS or account_id not in record.accounts:
         return False
     known = [span for span in record.vacations.get(account_id, [])
              if span[1] > record.turn_started_ts]

@@ -24,8 +24,8 @@ def describe(slug: str) -> dict:
     return {**game.describe(),
             "bots": [{"level": b.level, "line": b.line} for b in levels(slug).values()],
             "time_controls": {kind: {name: {"min": lo, "max": hi}
-                                     for name, (lo, hi) in shape.items()}
-                              for kind, shape in clocks.SHAPES.items()}}
+                                     for name, (lo, hi) in clocks.bounds(variant).items()}
+                              for kind, variant in clocks.VARIANTS.items()}}
 
 
 @blp.route("")

@@ -5,13 +5,15 @@ import functools
 
 import marshmallow as ma
 from marshmallow import fields, validate
+from marshmallow_oneofschema import OneOfSchema
 
 from api.notify.chat_apps import FORMATS
 from api.notify.digests import zone
 from api.play.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
-from api.web.game_shapes import LISTED_MOVES, PLAYED_MOVES, PLAYER_MOVES, MoveField
+from api import clocks
+from api.web.game_shapes import MoveField, OneOfField
 
 
 class StrictSchema(ma.Schema):
@@ -144,6 +146,28 @@ class SeatRequestSchema(ma.Schema):
                           rating_range=None if bounds is None else (bounds["min"], bounds["max"]))
 
 
+def _time_control_schema(variant: type[clocks.TimeControl]) -> type[StrictSchema]:
+    """One kind of time control, from its dataclass (its fields and their bounds)."""
+    declared = {"type": fields.String(required=True, validate=validate.OneOf([variant.type]))}
+    for name, (lo, hi) in clocks.bounds(variant).items():
+        declared[name] = fields.Float(required=True, validate=validate.Range(lo, hi))
+    return StrictSchema.from_dict(declared, name=f"{variant.type.capitalize()}TimeControlSchema")
+
+
+class TimeControlSchema(OneOfSchema):
+    """A time control: a `oneOf` of its kinds with a discriminator on `type`, for the document.
+    Read and written as it is (OneOfField): `api.clocks.check` reads it, naming the field at
+    fault, and a record writes it exactly."""
+
+    type_field = "type"
+    type_field_remove = False
+    type_schemas = {name: _time_control_schema(variant)
+                    for name, variant in clocks.VARIANTS.items()}
+
+    def get_obj_type(self, obj: dict) -> str:
+        return obj["type"]
+
+
 class GameCreateSchema(StrictSchema):
     kind = fields.String(required=True, metadata={"example": "factor-multiple"})
     options = fields.Dict(keys=fields.String(), load_default=dict,
@@ -153,8 +177,8 @@ class GameCreateSchema(StrictSchema):
                         metadata={"description": "Two seats. " + SEAT_SHAPES,
                                   "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
     first = FirstSeat(load_default="random")
-    time_control = fields.Dict(load_default=None, allow_none=True,
-                               metadata={"description": "See GET /kinds for the shapes."})
+    time_control = OneOfField(TimeControlSchema, load_default=None, allow_none=True, metadata={
+        "description": "The game's default (GET /kinds) when left out or null."})
     rated = StrictBoolean(load_default=None, allow_none=True, metadata={
         "description": "false: a casual game. By default a game is rated when every person "
                        "plays it as an account (signed in, or challenged by name), against "
@@ -166,7 +190,7 @@ class JoinSchema(StrictSchema):
 
 
 class MoveBodySchema(StrictSchema):
-    move = MoveField(PLAYER_MOVES, required=True, metadata={
+    move = MoveField("player", required=True, metadata={
         "description": "The move, in the game's shape.", "example": {"type": "say", "number": 98}})
     ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                          metadata={"description": "The game's ply as you saw it."})
@@ -220,7 +244,7 @@ class GameSchema(ma.Schema):
     version = fields.Integer()
     state = fields.Dict(metadata={"description": "Game-specific; see the API document."})
     result = fields.Nested(ResultSchema, allow_none=True)
-    time_control = fields.Dict()
+    time_control = OneOfField(TimeControlSchema)
     clocks = fields.List(fields.Dict(), allow_none=True)
     deadline = fields.String(allow_none=True)
     created_at = fields.String()
@@ -263,7 +287,7 @@ class GameWithTokenSchema(GameSchema):
 class HistoryEntrySchema(ma.Schema):
     ply = fields.Integer()
     seat = fields.Integer()
-    move = MoveField(PLAYED_MOVES)
+    move = MoveField("played")
     at = fields.String()
 
 
@@ -284,7 +308,7 @@ class PositionSchema(ma.Schema):
 class LegalMovesSchema(ma.Schema):
     seat = fields.Integer(allow_none=True)
     ply = fields.Integer()
-    moves = fields.List(MoveField(LISTED_MOVES))
+    moves = fields.List(MoveField("listed"))
     complete = fields.Boolean(metadata={"description": "False when some moves are not listed."})
     note = fields.String(allow_none=True)
 
@@ -301,7 +325,7 @@ class KindSchema(ma.Schema):
     options = fields.List(fields.Dict())
     bots = fields.List(fields.Nested(BotSchema))
     time_controls = fields.Dict()
-    default_time_control = fields.Dict()
+    default_time_control = OneOfField(TimeControlSchema)
 
 
 class RulesSchema(ma.Schema):
@@ -333,7 +357,7 @@ class AnalysisSchema(ma.Schema):
     value = fields.Float(allow_none=True, metadata={
         "description": "For the seat to move: 1 wins, -1 loses, 0 a draw (exact), or an "
                        "estimate between; null once the game is over."})
-    best = MoveField(PLAYED_MOVES, allow_none=True, metadata={
+    best = MoveField("played", allow_none=True, metadata={
         "description": "The best move found (null once the game is over)."})
     winner = fields.Integer(allow_none=True, metadata={
         "description": "Once the game is over: the winning seat, null for a draw."})
@@ -348,8 +372,8 @@ class AnalysisSchema(ma.Schema):
 class JudgedMoveSchema(ma.Schema):
     ply = fields.Integer(metadata={"description": "The move's ply, as in the history."})
     seat = fields.Integer()
-    move = MoveField(PLAYED_MOVES)
-    best = MoveField(PLAYED_MOVES, metadata={
+    move = MoveField("played")
+    best = MoveField("played", metadata={
         "description": "The best move of the position the move was made in."})
     verdict = fields.String(validate=validate.OneOf(["win", "draw", "loss"]), metadata={
         "description": "Exact analyses: what the move left its mover under perfect play."})

@@ -14,7 +14,7 @@ BYOYOMI = {"type": "byoyomi", "main_s": 10, "periods": 3, "period_s": 30}
 def new_record(seats=None, time_control=None, now=1000.0) -> GameRecord:
     game = get_game("factor-multiple")
     options = game.check_options({"n": 10})
-    tc = time_control or {"type": "none"}
+    tc = clocks.check(time_control or {"type": "none"})
     return GameRecord.create("g1", game.slug, options, 7, 0,
                              seats or [Seat.human("Ada"), Seat.for_bot("greedy")],
                              game.new(options, 0, 7), 0, tc, clocks.start(tc), now)
