@@ -14,7 +14,7 @@ import functools
 import math
 from datetime import datetime, timezone
 
-from api.games import Outcome
+from api.games import Outcome, Reason
 
 DAY_S = 86400
 
@@ -119,8 +119,8 @@ def time_out(tc: dict, ply: int, mover: int) -> tuple[dict, Outcome]:
     """`mover`'s emptied clock and the game's outcome when their time runs out: they lose, or
     the game is aborted when its very first move never came."""
     if ply == 0:
-        return _empty(tc), Outcome(None, "aborted")
-    return _empty(tc), Outcome(1 - mover, "time")
+        return _empty(tc), Outcome(None, Reason.ABORTED)
+    return _empty(tc), Outcome(1 - mover, Reason.TIME)
 
 
 def charge(tc: dict, clocks: list[dict] | None, turn_started_ts: float, seat: int, now: float,

@@ -21,7 +21,7 @@ from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry,
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from api.play.record import Status
+from api.record import Status
 from api.store import keys
 
 # from a 304 (a millisecond) to a slow sign-in (argon2, a quarter second) and a stalled Redis

@@ -22,8 +22,8 @@ from typing import Any
 
 import sympy
 
-from api.games.base import (Game, IllegalMove, MalformedMove, Move, Option, Outcome, State,
-                            int_field, move_object)
+from api.games.base import (Game, IllegalMove, MalformedMove, Move, Option, Outcome, Reason,
+                            State, int_field, move_object)
 from api.games.registry import register
 
 NUMBERS: tuple[int, ...] = tuple(sympy.divisors(720))
@@ -207,7 +207,7 @@ class FactorBingoState(State):
             winner = 0 if lines[0] > lines[1] else 1
         else:  # equal lines: whoever made the last call loses
             winner = (self.starter + 1 + len(self.called)) % 2
-        return Outcome(winner, "bingo", lines)
+        return Outcome(winner, Reason.BINGO, lines)
 
     def to_dict(self) -> dict:
         filled = dict(self.fills)

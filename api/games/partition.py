@@ -39,8 +39,8 @@ import itertools
 import random
 from typing import Any, NamedTuple
 
-from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
-                            move_object, pair_field)
+from api.games.base import (Game, IllegalMove, Move, Option, Outcome, Reason, State,
+                            int_field, move_object, pair_field)
 from api.games.bits import set_bits as hexes_of  # the hex ids in a bit mask, increasing
 from api.games.registry import register
 
@@ -375,7 +375,7 @@ class PartitionState(State):
             return None
         totals = self.totals()
         winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
-        return Outcome(winner, "score", totals)
+        return Outcome(winner, Reason.SCORE, totals)
 
     def closed_regions(self) -> list[list[int]]:
         return [list(hexes_of(r)) for r in self.closed]

@@ -23,8 +23,8 @@ import dataclasses
 import functools
 from typing import Any
 
-from api.games.base import (Game, IllegalMove, MalformedMove, Move, Option, Outcome, Pass, State,
-                            int_field, move_object)
+from api.games.base import (Game, IllegalMove, MalformedMove, Move, Option, Outcome, Pass, Reason,
+                            State, int_field, move_object)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -173,7 +173,7 @@ class PloidState(State):
             return None
         scores = [self.placed(0), self.placed(1)]
         winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-        return Outcome(winner=winner, reason="score", scores=scores)
+        return Outcome(winner=winner, reason=Reason.SCORE, scores=scores)
 
     def to_dict(self) -> dict:
         cols = self.cols

@@ -25,7 +25,7 @@ from typing import Any, Iterable, NamedTuple
 import flint
 
 from api.games.base import (BackgroundRule, Game, IllegalMove, MalformedMove, Move, Option, Outcome,
-                            Pass, State, int_field, known_fields, move_object,
+                            Pass, Reason, State, int_field, known_fields, move_object,
                             pair_field)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
@@ -151,7 +151,7 @@ class TimeoutRule(BackgroundRule):
         rule = options["timeout_rule"]
         winner = timeout_rule_winner([(at_s, state.tiles_left) for at_s, state in turns],
                                      rule["after_s"], rule["streak"])
-        return None if winner is None else Outcome(winner, "timeout-rule")
+        return None if winner is None else Outcome(winner, Reason.TIMEOUT_RULE)
 
 
 @register
@@ -315,10 +315,10 @@ class PrimeDropState(State):
         # Only the mover's own drops empty a pile, so an empty pile is its owner's win.
         for seat in (0, 1):
             if not any(self.piles[seat]):
-                return Outcome(winner=seat, reason="all-tiles-played")
+                return Outcome(winner=seat, reason=Reason.ALL_TILES_PLAYED)
         if self.occurrences >= REPETITIONS:
             a, b = self.tiles_left
-            return Outcome(winner=None if a == b else int(b < a), reason="repetition")
+            return Outcome(winner=None if a == b else int(b < a), reason=Reason.REPETITION)
         return None
 
     @functools.cached_property

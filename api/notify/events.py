@@ -6,7 +6,7 @@ workers deliver them (`api.notify.delivery`).
 
 Each event is one row of `EVENTS`: its name and who is told, a function of the two moments.
 
->>> from api.play.record import Status
+>>> from api.record import Status
 >>> before = Moment(Status.ACTIVE, 3, 0, ("ada", "bob"), frozenset(), {}, 0, None)
 >>> after = Moment(Status.ACTIVE, 4, 1, ("ada", "bob"), frozenset(), {}, 0, None)
 >>> derive(before, after)
@@ -21,7 +21,7 @@ import uuid
 from typing import Callable
 
 from api.clocks import iso
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.play.view import game_view
 
 

@@ -11,9 +11,9 @@ import uuid
 from api import clocks
 from api.bots.match import PLY_LIMIT
 from api.clocks import iso, parse_iso
-from api.games import Game, Outcome, State
-from api.play.errors import BadField, NotFound
-from api.play.record import GameRecord, Reason, Seat, Status
+from api.games import Game, Outcome, Reason, State
+from api.record.errors import BadField, NotFound
+from api.record import GameRecord, Seat, Status
 from api.play.service import _check_bots, _game_for
 from api.store.games import GameStore
 

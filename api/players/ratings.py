@@ -27,8 +27,8 @@ from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT, play_game
 from api.clocks import iso
 from api.games import GAMES, BadOption, get_game
-from api.play.errors import NotEligible, Stale
-from api.play.record import GameRecord, Seat
+from api.record.errors import NotEligible, Stale
+from api.record import GameRecord, Seat
 from api.players.accounts import BOT_PREFIX, DEFAULT_SETTINGS, Principal
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore

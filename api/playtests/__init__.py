@@ -115,7 +115,7 @@ def play(spec: dict, index: int) -> PlayedGame:
 def record_of(index: int, game: PlayedGame, game_id: str | None = None) -> dict:
     """What the report needs of one game (`game_id` when the game was stored to replay)."""
     return {"index": index, "levels": list(game.levels), "first": game.first,
-            "winner": game.outcome.winner, "reason": game.outcome.reason,
+            "winner": game.outcome.winner, "reason": game.outcome.reason.value,
             "scores": game.outcome.scores, "plies": len(game.history), "game_id": game_id}
 
 

@@ -1,4 +1,4 @@
-"""Games in Redis: one JSON document per game record (`api.play.record.GameRecord`), its
+"""Games in Redis: one JSON document per game record (`api.record.GameRecord`), its
 history, seat tokens and the lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency:
 its writes land, in one script, only while the stored document is the one the change was made
 from, so two changes made from the same version can never both land.
@@ -15,7 +15,7 @@ import redis
 
 from api import jsontext
 from api.notify.events import Moment, notices
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.store import archive, keys
 from api.store.connection import durability
 from api.store.scripts import ThreadScripts

@@ -24,9 +24,9 @@ from rq.job import Job, JobStatus
 from api import playtests
 from api.bots.match import PlayedGame
 from api.clocks import iso
-from api.play.errors import Busy
+from api.record.errors import Busy
 from api.followups import PLAYTEST_QUEUE
-from api.play.record import GameRecord, Seat, history_entry
+from api.record import GameRecord, Seat, history_entry
 from api.store.games import GameStore, hash_token
 from api.store.keys import client_playtests_key, playtest_key
 

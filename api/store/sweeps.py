@@ -16,7 +16,7 @@ import time
 
 import redis
 
-from api.play.errors import Busy
+from api.record.errors import Busy
 from api.playtests import sweeps
 from api.store.games import GameStore, hash_token
 from api.store.keys import client_sweeps_key, sweep_key

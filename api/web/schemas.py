@@ -6,7 +6,7 @@ import functools
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from api.play.record import Seat
+from api.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
 from api.web.game_shapes import LISTED_MOVES, PLAYED_MOVES, PLAYER_MOVES, MoveField

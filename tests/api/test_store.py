@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 from api.games import get_game
-from api.play.record import GameRecord, Seat
+from api.record import GameRecord, Seat
 from api.store import keys
 from api.store.games import Change, GameStore
 from tests.api.helpers import create, move

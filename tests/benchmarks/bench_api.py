@@ -28,7 +28,7 @@ from rq import Queue
 from api.cli import gunicorn_options
 from api.followups import QUEUE, RQFollowups
 from api.play import service
-from api.play.record import Seat
+from api.record import Seat
 from api.players import accounts as players
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port, start_redis

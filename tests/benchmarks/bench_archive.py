@@ -18,7 +18,7 @@ import redis
 
 from api.games import GAMES
 from api.play import archive, service
-from api.play.record import Seat
+from api.record import Seat
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 from api.web.input_bounds import MAX_BODY_BYTES

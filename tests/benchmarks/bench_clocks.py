@@ -18,7 +18,7 @@ from rq import Queue
 
 from api.followups import RQFollowups
 from api.play import service
-from api.play.record import Seat, Status
+from api.record import Seat, Status
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 

@@ -34,7 +34,7 @@ from api.bots import choose_move, levels
 from api.clocks import iso, parse_iso
 from api.games import GAMES, Outcome, get_game
 from api.games.base import play_forced
-from api.play.record import GameRecord, Seat, history_entry
+from api.record import GameRecord, Seat, history_entry
 from api.store import keys
 from api.store.embedded import start_redis
 from api.store.games import Change, GameStore, _archived, _writes

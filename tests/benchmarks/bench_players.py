@@ -16,7 +16,7 @@ import redis
 from api import playtests
 from api.followups import RQFollowups
 from api.play import service
-from api.play.record import Seat
+from api.record import Seat
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 from api.store.playtests import PlaytestStore

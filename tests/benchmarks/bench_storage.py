@@ -12,7 +12,7 @@ import redis
 from api.bots import levels
 from api.bots.match import PLY_LIMIT, play_game
 from api.games import GAMES
-from api.play.record import GameRecord, Seat, history_entry
+from api.record import GameRecord, Seat, history_entry
 from api.store import keys
 from api.store.embedded import start_redis
 from api.store.games import GameStore

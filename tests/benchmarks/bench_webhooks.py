@@ -22,7 +22,7 @@ from api.followups import QUEUE, RQFollowups
 from api.notify import endpoints
 from api.play.background import live_workers
 from api.play import service
-from api.play.record import Seat, Status
+from api.record import Seat, Status
 from api.players import accounts as players
 from api.store.accounts import AccountStore
 from api.store.embedded import start_redis

@@ -32,7 +32,7 @@ import requests
 
 from api.followups import RQFollowups
 from api.games import get_game
-from api.play.record import GameRecord, Seat
+from api.record import GameRecord, Seat
 from api.players.accounts import SCOPES, TOKEN_PREFIX, _hasher
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port, start_redis

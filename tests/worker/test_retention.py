@@ -8,7 +8,7 @@ import time
 
 from api.games import Outcome
 from api.play.background import PLAYTEST_KEPT_S, Background, collect_garbage
-from api.play.record import EMPTY_KEPT_S, UNJOINED_S, UNSTARTED_S, Status
+from api.record import EMPTY_KEPT_S, UNJOINED_S, UNSTARTED_S, Status
 from api.store.playtests import PlaytestStore, sample_game_id
 from tests.api.helpers import create, move
 
