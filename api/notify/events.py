@@ -1,8 +1,8 @@
 """The events a change to a game tells its players' accounts of, derived in one place: from what
-the game record was before the change (`Moment`, kept by the store with the indexes' `Standing`)
+the game record was before the change (`Moment`, kept by the store before it applies the change)
 and what it is after. The store writes each event to the outbox in the same Redis script as the
-change itself (`api.store.games`), so none is lost when a process dies between two writes; the
-workers deliver them (`api.notify.delivery`).
+change itself (`api.store.games`, which is given `GAME_EVENTS`), so none is lost when a process
+dies between two writes; the workers deliver them (`api.notify.delivery`).
 
 Each event is one row of `EVENTS`: its name and who is told, a function of the two moments.
 
@@ -23,6 +23,7 @@ from typing import Callable
 from api.clocks import iso
 from api.record import GameRecord, Status
 from api.play.view import game_view
+from api.store.games import Events
 
 
 class Event(str, enum.Enum):
@@ -153,3 +154,7 @@ def notices(before: Moment | None, record: GameRecord,
                                 separators=(",", ":"))}
             for event, account in found]
 
+
+
+# what every game store derives a change's events with: `GameStore(client, GAME_EVENTS)`
+GAME_EVENTS = Events(moment=Moment.of, notices=notices)

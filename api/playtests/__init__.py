@@ -34,7 +34,6 @@ DEFAULT_SAMPLES = 4  # games 0..3: each bot in each seat, moving first and secon
 MAX_SAMPLES = 20
 HISTOGRAM_BINS = 20
 Z_95 = 1.959963984540054
-RUNNING_STATUSES = ("running", "cancelling")  # a playtest's statuses while a chunk may still play
 
 
 def check_request(kind: str, options: dict | None, bots: list[str], games: int,

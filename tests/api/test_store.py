@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 from api.games import get_game
+from api.notify.events import GAME_EVENTS
 from api.record import GameRecord, Seat
 from api.store import keys
 from api.store.games import Change, GameStore
@@ -11,7 +12,7 @@ from tests.api.helpers import create, move
 
 
 def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_client):
-    store = GameStore(redis_client)
+    store = GameStore(redis_client, GAME_EVENTS)
     game = get_game("factor-multiple")
     options = game.check_options({})
     store.create(GameRecord.create("g1", game.slug, options, 1, 0,
