@@ -255,6 +255,8 @@ class Game(abc.ABC):
     slug: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str] = ""
+    # the rules' own endings: every outcome its states and background rules give is one of these
+    reasons: ClassVar[tuple[Reason, ...]] = ()
     options: ClassVar[tuple[Option, ...]] = ()
     default_time_control: ClassVar[dict] = {"type": "none"}
     background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()

@@ -72,6 +72,7 @@ class Call(Move):
 class FactorBingo(Game):
     slug = "factor-bingo"
     title = "Factor Bingo"
+    reasons = (Reason.BINGO,)
     summary = ("Write the 30 divisors of 720 onto two shared bingo boards, then take turns calling "
                "numbers, each a divisor or multiple of the last. The first line ends the game.")
     options = (

@@ -35,6 +35,7 @@ class Say(Move):
 class FactorMultiple(Game):
     slug = "factor-multiple"
     title = "Factor/Multiple"
+    reasons = (Reason.NO_MOVES,)
     summary = ("Say numbers from 1 to n in turn; each must be a factor or a multiple of the last "
                "one, and none twice. Whoever cannot say a number loses.")
     options = (

@@ -122,6 +122,7 @@ def _check_layout(value: Any) -> list[str] | None:
 class Partition(Game):
     slug = "partition"
     title = "Partition"
+    reasons = (Reason.SCORE,)
     summary = ("Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
                "colourful regions for points, claim two colours, and own the most regions.")
     options = (

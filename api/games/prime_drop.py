@@ -158,6 +158,7 @@ class TimeoutRule(BackgroundRule):
 class PrimeDrop(Game):
     slug = "prime-drop"
     title = "Prime Drop"
+    reasons = (Reason.ALL_TILES_PLAYED, Reason.REPETITION, Reason.TIMEOUT_RULE)
     summary = ("Lay digit tiles on a square board; every line of tiles is a number read both ways. "
                "Challenge a composite with a factor to send its tiles to your opponent. "
                "First to empty their pile wins.")
