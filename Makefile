@@ -18,7 +18,9 @@ $(STAMP): pyproject.toml setup.py api/bots/_partition_endgame.c
 run: $(STAMP)
 	$(VENV)/bin/postplay run
 
+# the layers' import contracts first ([tool.importlinter] in pyproject.toml), then every test
 test: $(STAMP)
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q --doctest-modules api tests
 
 # schemathesis against the OpenAPI document, long (make test runs a short pass): its figures at the end

@@ -20,7 +20,7 @@ import math
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
-from api.games import Outcome
+from api.games import Outcome, Reason
 
 DAY_S = 86400
 
@@ -231,8 +231,8 @@ def time_out(tc: TimeControl, ply: int, mover: int) -> tuple[dict, Outcome]:
     """`mover`'s emptied clock and the game's outcome when their time runs out: they lose, or
     the game is aborted when its very first move never came."""
     if ply == 0:
-        return tc.empty(), Outcome(None, "aborted")
-    return tc.empty(), Outcome(1 - mover, "time")
+        return tc.empty(), Outcome(None, Reason.ABORTED)
+    return tc.empty(), Outcome(1 - mover, Reason.TIME)
 
 
 def charge(tc: TimeControl, clocks: list[dict] | None, turn_started_ts: float, seat: int,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import enum
 import functools
 from typing import Any, Callable, ClassVar
 
@@ -60,20 +61,47 @@ class BadOption(ValueError):
         self.field = field
 
 
+class Reason(str, enum.Enum):
+    """Why a game ended, as python-chess's `Termination` says it: first the rules' own endings,
+    which an engine's `outcome` (or a background rule's `verdict`) gives, then those every game
+    can end by outside its rules. Their words are the record's (`api.record.reasons`)."""
+
+    ALL_TILES_PLAYED = "all-tiles-played"
+    NO_MOVES = "no-moves"
+    SCORE = "score"
+    BINGO = "bingo"
+    TIMEOUT_RULE = "timeout-rule"
+    REPETITION = "repetition"  # Prime Drop: the same position for the third time
+    RESIGN = "resign"
+    TIME = "time"
+    ABORTED = "aborted"
+    AGREEMENT = "agreement"  # a draw offered and accepted
+
+
 @dataclasses.dataclass(frozen=True)
 class Outcome:
-    """How a game ended: `winner` is a seat, or None for a draw or an abort."""
+    """How a game ended: `winner` is a seat, or None for a draw or an abort; `reason` says why.
+
+    >>> Outcome(1, "resign")
+    Outcome(winner=1, reason=<Reason.RESIGN: 'resign'>, scores=None)
+    >>> Outcome(0, Reason.SCORE, [5, 3]).to_dict()
+    {'winner': 0, 'reason': 'score', 'scores': [5, 3]}
+    """
 
     winner: int | None
-    reason: str
+    reason: Reason
     scores: list[int] | None = None
 
+    def __post_init__(self):
+        if type(self.reason) is not Reason:  # given as its string: typed (unknown: ValueError)
+            object.__setattr__(self, "reason", Reason(self.reason))
+
     def to_dict(self) -> dict:
-        return {"winner": self.winner, "reason": self.reason, "scores": self.scores}
+        return {"winner": self.winner, "reason": self.reason.value, "scores": self.scores}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Outcome":
-        return cls(data["winner"], data["reason"], data.get("scores"))
+        return cls(data["winner"], Reason(data["reason"]), data.get("scores"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -243,6 +271,8 @@ class Game(abc.ABC):
     slug: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str] = ""
+    # the rules' own endings: every outcome its states and background rules give is one of these
+    reasons: ClassVar[tuple[Reason, ...]] = ()
     options: ClassVar[tuple[Option, ...]] = ()
     default_time_control: ClassVar[dict] = {"type": "none"}
     background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()

@@ -22,7 +22,7 @@ import random
 import sympy
 
 from api.games.base import (Either, Field, Game, IllegalMove, ListOf, MapOf, Maybe, Move, Option,
-                            Outcome, Pair, Shape, State, Text, Whole, per_seat, wire)
+                            Outcome, Pair, Reason, Shape, State, Text, Whole, per_seat, wire)
 from api.games.registry import register
 
 NUMBERS: tuple[int, ...] = tuple(sympy.divisors(720))
@@ -71,6 +71,7 @@ class Call(Move):
 class FactorBingo(Game):
     slug = "factor-bingo"
     title = "Factor Bingo"
+    reasons = (Reason.BINGO,)
     summary = ("Write the 30 divisors of 720 onto two shared bingo boards, then take turns calling "
                "numbers, each a divisor or multiple of the last. The first line ends the game.")
     options = (
@@ -206,7 +207,7 @@ class FactorBingoState(State):
             winner = 0 if lines[0] > lines[1] else 1
         else:  # equal lines: whoever made the last call loses
             winner = (self.starter + 1 + len(self.called)) % 2
-        return Outcome(winner, "bingo", lines)
+        return Outcome(winner, Reason.BINGO, lines)
 
     def to_dict(self) -> dict:
         filled = dict(self.fills)

@@ -6,7 +6,7 @@ Rules: ../../seeds/factor-multiple.md. The seed's example game replays to its st
 >>> for k in (98, 49, 7, 77, 11, 55, 1, 97):
 ...     state = state.apply(Say(k))
 >>> state.outcome()
-Outcome(winner=1, reason='no-moves', scores=None)
+Outcome(winner=1, reason=<Reason.NO_MOVES: 'no-moves'>, scores=None)
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import itertools
 import math
 from typing import Iterable
 
-from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Option,
-                            Outcome, Shape, State, Whole, wire)
+from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Option, Outcome,
+                            Reason, Shape, State, Whole, wire)
 from api.games.registry import register
 
 MIN_N, MAX_N, DEFAULT_N = 10, 1000, 100
@@ -35,6 +35,7 @@ class Say(Move):
 class FactorMultiple(Game):
     slug = "factor-multiple"
     title = "Factor/Multiple"
+    reasons = (Reason.NO_MOVES,)
     summary = ("Say numbers from 1 to n in turn; each must be a factor or a multiple of the last "
                "one, and none twice. Whoever cannot say a number loses.")
     options = (
@@ -113,7 +114,7 @@ class FactorMultipleState(State):
         if self.current is None or any(k not in used for k in _neighbours(self.current,
                                                                            self.n)):
             return None
-        return Outcome(winner=1 - self.mover, reason="no-moves")
+        return Outcome(winner=1 - self.mover, reason=Reason.NO_MOVES)
 
     def to_dict(self) -> dict:
         return {"n": self.n, "even_start": self.even_start, "first": self.first,

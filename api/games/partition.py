@@ -40,7 +40,7 @@ import random
 from typing import Any, NamedTuple
 
 from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
-                            Outcome, Pair, Shape, State, Text, Whole, per_seat, wire)
+                            Outcome, Pair, Reason, Shape, State, Text, Whole, per_seat, wire)
 from api.games.bits import set_bits as hexes_of  # the hex ids in a bit mask, increasing
 from api.games.registry import register
 
@@ -115,6 +115,7 @@ def _check_layout(value: Any) -> list[str] | None:
 class Partition(Game):
     slug = "partition"
     title = "Partition"
+    reasons = (Reason.SCORE,)
     summary = ("Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
                "colourful regions for points, claim two colours, and own the most regions.")
     options = (
@@ -369,7 +370,7 @@ class PartitionState(State):
             return None
         totals = self.totals()
         winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
-        return Outcome(winner, "score", totals)
+        return Outcome(winner, Reason.SCORE, totals)
 
     def closed_regions(self) -> list[list[int]]:
         return [list(hexes_of(r)) for r in self.closed]

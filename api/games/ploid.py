@@ -23,7 +23,7 @@ import dataclasses
 import functools
 
 from api.games.base import (Either, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
-                            Outcome, Pass, Shape, State, Text, Whole, per_seat, wire)
+                            Outcome, Pass, Reason, Shape, State, Text, Whole, per_seat, wire)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -47,6 +47,7 @@ class Place(Move):
 class Ploid(Game):
     slug = "ploid"
     title = "Ploid"
+    reasons = (Reason.SCORE,)
     summary = ("Place numbered and blank pieces on an n x (n+1) board; no group may hold more "
                "pieces than its smallest number. Whoever places more pieces wins.")
     options = (
@@ -170,7 +171,7 @@ class PloidState(State):
             return None
         scores = [self.placed(0), self.placed(1)]
         winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-        return Outcome(winner=winner, reason="score", scores=scores)
+        return Outcome(winner=winner, reason=Reason.SCORE, scores=scores)
 
     def to_dict(self) -> dict:
         cols = self.cols

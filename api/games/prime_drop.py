@@ -25,8 +25,8 @@ from typing import Any, Iterable, NamedTuple
 import flint
 
 from api.games.base import (BackgroundRule, Boolean, Field, Game, IllegalMove, ListOf, MapOf, Maybe,
-                            Move, Obj, Option, Outcome, Pair, Pass, Shape, State, Text, Whole,
-                            per_seat, shape_of, wire)
+                            Move, Obj, Option, Outcome, Pair, Pass, Reason, Shape, State, Text,
+                            Whole, per_seat, shape_of, wire)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -166,13 +166,14 @@ class TimeoutRule(BackgroundRule):
         rule = options["timeout_rule"]
         winner = timeout_rule_winner([(at_s, state.tiles_left) for at_s, state in turns],
                                      rule["after_s"], rule["streak"])
-        return None if winner is None else Outcome(winner, "timeout-rule")
+        return None if winner is None else Outcome(winner, Reason.TIMEOUT_RULE)
 
 
 @register
 class PrimeDrop(Game):
     slug = "prime-drop"
     title = "Prime Drop"
+    reasons = (Reason.ALL_TILES_PLAYED, Reason.REPETITION, Reason.TIMEOUT_RULE)
     summary = ("Lay digit tiles on a square board; every line of tiles is a number read both ways. "
                "Challenge a composite with a factor to send its tiles to your opponent. "
                "First to empty their pile wins.")
@@ -325,10 +326,10 @@ class PrimeDropState(State):
         # Only the mover's own drops empty a pile, so an empty pile is its owner's win.
         for seat in (0, 1):
             if not any(self.piles[seat]):
-                return Outcome(winner=seat, reason="all-tiles-played")
+                return Outcome(winner=seat, reason=Reason.ALL_TILES_PLAYED)
         if self.occurrences >= REPETITIONS:
             a, b = self.tiles_left
-            return Outcome(winner=None if a == b else int(b < a), reason="repetition")
+            return Outcome(winner=None if a == b else int(b < a), reason=Reason.REPETITION)
         return None
 
     @functools.cached_property

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from api import clocks
 from api.clocks import iso
 from api.notify import mail
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.play.view import game_view
 from api.players.accounts import DEFAULT_SETTINGS
 from api.store import keys

@@ -13,7 +13,7 @@ from api.clocks import iso
 from api.notify.addresses import AddressRefused, target
 from api.notify.chat_apps import FORMATS
 from api.notify.events import Event
-from api.play.errors import BadField, NotFound
+from api.record.errors import BadField, NotFound
 from api.players.accounts import Principal
 from api.store.webhooks import WebhookStore
 

@@ -13,7 +13,7 @@ from email.headerregistry import Address
 
 from api.notify import mail
 from api.notify.digests import schedule_digest
-from api.play.errors import BadField, NotFound
+from api.record.errors import BadField, NotFound
 from api.players.accounts import Principal
 from api.store.accounts import AccountStore
 from api.store.mail import MailStore

@@ -11,19 +11,20 @@ import uuid
 from api import clocks
 from api.bots.match import PLY_LIMIT
 from api.clocks import iso, parse_iso
-from api.games import Game, Outcome, State
-from api.play.errors import BadField, NotFound
-from api.play.record import GameRecord, Reason, Seat, Status
+from api.games import Game, Outcome, Reason, State
+from api.record.errors import BadField, NotFound
+from api.record import GameRecord, Seat, Status
+from api.record.reasons import REASONS
 from api.play.service import _check_bots, _game_for
 from api.store.games import GameStore
 
 FORMAT = "postplay-game"
 VERSION = 1
 MAX_PLIES = PLY_LIMIT  # as long as a game between two bots may last
-# the ways the server (not the rules) ends a game, and whom each lets win: a seat, nobody, either
-SERVER_ENDINGS = {Reason.RESIGN: "seat", Reason.TIME: "seat", Reason.TIMEOUT_RULE: "seat",
-                  Reason.AGREEMENT: "nobody", Reason.ABORTED: "nobody",
-                  Reason.REPETITION: "either"}
+# the ways the server (not the moves alone) ends a game, and whom each lets win: a seat, nobody,
+# either
+SERVER_ENDINGS = {reason: ending.winner for reason, ending in REASONS.items()
+                  if not ending.by_moves}
 
 
 def export(store: GameStore, game_id: str) -> dict:

@@ -28,7 +28,9 @@ from rq.job import Job, JobStatus
 from api import metrics
 from api.followups import RQFollowups, bot_job_id, ratings_job_id
 from api.notify import digests
+from api.notify.events import GAME_EVENTS
 from api.play import service, vacation
+from api.playtests.storage import REPORTS
 from api.store.accounts import AccountStore
 from api.store import keys
 from api.store.games import DueCheck, GameStore
@@ -57,7 +59,7 @@ class Background:
     def __init__(self, client: redis.Redis, worker_name: str):
         self.redis = client
         self.name = worker_name
-        self.store = GameStore(client)
+        self.store = GameStore(client, GAME_EVENTS)
         self.ratings = RatingStore(client)
         self.accounts = AccountStore(client)
         self.followups = RQFollowups(client)
@@ -182,31 +184,18 @@ def collect_garbage(client: redis.Redis, now: float) -> dict[str, int]:
     (lobby games nobody joined, untimed games never started: their abort is a due check), and
     playtests and sweeps older than POSTPLAY_PLAYTEST_RETENTION_DAYS, with their sample games.
     How many of each went."""
-    games = GameStore(client)
+    games = GameStore(client, GAME_EVENTS)
     deleted = {"games": 0, "playtests": 0, "sweeps": 0}
     while batch := games.deletable(now):
         deleted["games"] += sum(games.delete(game_id) for game_id in batch)
-    playtests = PlaytestStore(client)
+    playtests = PlaytestStore(client, REPORTS)
     while batch := playtests.ended_before(now - PLAYTEST_KEPT_S):
         for playtest_id in batch:
             playtests.delete(playtest_id, games)
         deleted["playtests"] += len(batch)
-    sweeps = SweepStore(client)
+    sweeps = SweepStore(client, REPORTS)
     while batch := sweeps.ended_before(now - PLAYTEST_KEPT_S):
         for sweep_id in batch:
             sweeps.delete(sweep_id, games)
         deleted["sweeps"] += len(batch)
     return deleted
-
-
-def live_workers(client: redis.Redis) -> int:
-    """Workers whose heartbeat is fresh; the names of dead ones are dropped on the way."""
-    names = [n.decode() for n in client.smembers(keys.workers_key())]
-    with client.pipeline(transaction=False) as pipe:
-        for name in names:
-            pipe.exists(keys.worker_key(name))
-        flags = pipe.execute()
-    dead = [n for n, flag in zip(names, flags) if not flag]
-    if dead:
-        client.srem(keys.workers_key(), *dead)
-    return len(names) - len(dead)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 
 from api.clocks import iso
-from api.play.errors import Conflict, Forbidden, NotFound
-from api.play.record import GameRecord, Status
+from api.record.errors import Conflict, Forbidden, NotFound
+from api.record import GameRecord, Status
 from api.play.service import _update
 from api.store.games import Change, GameStore
 

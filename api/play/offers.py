@@ -19,9 +19,9 @@ import enum
 import time
 
 from api.bots import accepts_draw
-from api.games import Outcome
-from api.play.errors import Conflict, GameOver, NotStarted, NotYourTurn, Stale, TimeRanOut
-from api.play.record import GameRecord, Offer, Status
+from api.games import Outcome, Reason
+from api.record.errors import Conflict, GameOver, NotStarted, NotYourTurn, Stale, TimeRanOut
+from api.record import GameRecord, Offer, Status
 from api.play.service import Followups, _ending, _update, play_bot_move, position
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore
@@ -75,7 +75,7 @@ def answer(store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: b
         raise Conflict(f"Your opponent answers your {what}, not you.")
     record.offers[offer.value] = None
     if yes and offer is Offer.DRAW:
-        return _ending(record, Outcome(None, "agreement"), now)
+        return _ending(record, Outcome(None, Reason.AGREEMENT), now)
     if yes:
         # the state before the move, replayed from the history the store holds now: a newer
         # write (a move) would fail this change's compare-and-set, and a move clears the offer

@@ -20,11 +20,12 @@ from api.bots import levels as bot_levels
 from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
-from api.games import GAMES, BadOption, Game, IllegalMove, Move, Outcome, State, get_game
+from api.games import (GAMES, BadOption, Game, IllegalMove, Move, Outcome, Reason, State,
+                       get_game)
 from api.games.base import play_forced
-from api.play.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
-                             NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
-from api.play.record import GameRecord, Seat, Status, history_entry
+from api.record.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
+                               NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
+from api.record import GameRecord, Seat, Status, history_entry
 from api.players import ratings as ratings_of
 from api.players.accounts import Principal, profile
 from api.store.accounts import AccountStore
@@ -140,7 +141,7 @@ def decline(store: GameStore, followups: Followups, game_id: str, account: Princ
 
     def change(record: GameRecord) -> Change:
         _invitation(record, account)
-        return _ending(record, Outcome(None, "aborted"), now)
+        return _ending(record, Outcome(None, Reason.ABORTED), now)
 
     return _update(store, game_id, change).record
 
@@ -379,7 +380,7 @@ def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
     def change(record: GameRecord) -> Change:
         if record.status is Status.FINISHED:
             raise GameOver("The game is over.")
-        return _ending(record, Outcome(1 - seat, "resign"), now)
+        return _ending(record, Outcome(1 - seat, Reason.RESIGN), now)
 
     record = _update(store, game_id, change).record
     followups.after_change(record)
@@ -410,7 +411,7 @@ def abort_abandoned(store: GameStore, followups: Followups, game_id: str,
     def change(record: GameRecord) -> Change:
         if not record.abandoned(now):
             raise Stale
-        return _ending(record, Outcome(None, "aborted"), now)
+        return _ending(record, Outcome(None, Reason.ABORTED), now)
 
     return _update_unless_stale(store, followups, game_id, change)
 
@@ -501,7 +502,7 @@ def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, pl
     def change(record: GameRecord) -> Change:
         if record.status is not Status.ACTIVE or record.ply != ply:
             raise Stale
-        return _ending(record, Outcome(None, "aborted"), now)
+        return _ending(record, Outcome(None, Reason.ABORTED), now)
 
     return _update_unless_stale(store, followups, game_id, change)
 

@@ -20,8 +20,8 @@ import time
 
 from api.clocks import DAY_S, iso
 from api.play import service
-from api.play.errors import Conflict, Stale
-from api.play.record import GameRecord, Status
+from api.record.errors import Conflict, Stale
+from api.record import GameRecord, Status
 from api.players.accounts import Principal
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from api.clocks import iso
-from api.play.record import GameRecord
+from api.record import GameRecord
 
 
 def game_view(record: GameRecord, now: float | None = None) -> dict:

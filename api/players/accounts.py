@@ -16,7 +16,7 @@ import uuid
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from api.play.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound
+from api.record.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound
 from api.store.accounts import AccountStore, NameTaken
 
 SCOPES = ("read", "play", "challenge", "webhooks")

@@ -27,8 +27,9 @@ from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT, play_game
 from api.clocks import iso
 from api.games import GAMES, BadOption, get_game
-from api.play.errors import NotEligible, Stale
-from api.play.record import GameRecord, Seat
+from api.notify.events import GAME_EVENTS
+from api.record.errors import NotEligible, Stale
+from api.record import GameRecord, Seat
 from api.players.accounts import BOT_PREFIX, DEFAULT_SETTINGS, Principal
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore
@@ -236,7 +237,7 @@ def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
 
 def rate_on_worker(connection, game_id: str) -> bool:
     """The rating job: apply the game's ratings; True when this run applied them."""
-    return apply_game(GameStore(connection), RatingStore(connection), game_id) is not None
+    return apply_game(GameStore(connection, GAME_EVENTS), RatingStore(connection), game_id) is not None
 
 
 def rate_ladder_game(ratings: RatingStore, kind: str, levels: tuple[str, str],

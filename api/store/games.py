@@ -1,4 +1,4 @@
-"""Games in Redis: one JSON document per game record (`api.play.record.GameRecord`), its
+"""Games in Redis: one JSON document per game record (`api.record.GameRecord`), its
 history, seat tokens and the lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency:
 its writes land, in one script, only while the stored document is the one the change was made
 from, so two changes made from the same version can never both land. Each write is the record's
@@ -16,8 +16,7 @@ from typing import Callable, Protocol
 import redis
 
 from api import jsontext
-from api.notify.events import Moment, notices
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.store import archive, keys
 from api.store.connection import durability
 from api.store.scripts import ThreadScripts
@@ -182,6 +181,18 @@ def versions_listed(raw: list) -> list[list]:
     return [[game_id.decode(), version] for game_id, version in zip(raw[::2], raw[1::2])]
 
 
+@dataclasses.dataclass(frozen=True)
+class Events:
+    """How the events of a change are derived, given by the layer that owns them
+    (`api.notify.events.GAME_EVENTS`), so that the store writes them to the outbox in the change's
+    own script without knowing them: `moment` keeps what they need of a record before a change,
+    and `notices` gives the outbox entries of a change from that moment (None: a new game), the
+    record after it and the seat that wrote its chat message, if any."""
+
+    moment: Callable[[GameRecord], object]
+    notices: Callable[[object, GameRecord, int | None], list[dict]]
+
+
 class DocumentCopy(Protocol):
     """A web process' copy of game documents (`api.store.version_cache.VersionCache`)."""
 
@@ -191,10 +202,11 @@ class DocumentCopy(Protocol):
 
 
 class GameStore:
-    def __init__(self, client: redis.Redis, copy: DocumentCopy | None = None):
-        """`copy`: the process' copy of the games, which the documents this store reads and
-        writes are kept in, and which `update_from_copy` makes a move from."""
-        self.redis, self.copy = client, copy
+    def __init__(self, client: redis.Redis, events: Events, copy: DocumentCopy | None = None):
+        """`events`: how a change's events are derived; `copy`: the process' copy of the games,
+        which the documents this store reads and writes are kept in, and which
+        `update_from_copy` makes a move from."""
+        self.redis, self.events, self.copy = client, events, copy
         self.scripts = ThreadScripts(client)
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
         self._move_from_copy = client.register_script(MOVE_FROM_COPY)
@@ -210,12 +222,13 @@ class GameStore:
         """Store a new game (version 1) with its seat tokens (kept only as hashes); with
         `bot_games_of`, counted among that client's running bot games."""
         change = Change(record, list(moves), tokens)
+        notices = self._notices(None, change)
         finished = None
         if record.status is Status.FINISHED:  # a playtest's sample game: archived at once
-            writes, finished = _archived(_writes(None, Change(record, tokens=tokens)), change,
-                                         [], {})
+            writes, finished = _archived(_writes(None, Change(record, tokens=tokens), notices),
+                                         change, [], {})
         else:
-            writes = _writes(None, change)
+            writes = _writes(None, change, notices)
         with self.redis.pipeline(transaction=True) as pipe:
             for command in writes:
                 pipe.execute_command(*command)
@@ -350,10 +363,11 @@ class GameStore:
         wrote, and the write script's keys and arguments that store it."""
         record = _record(raw) if record is None else record
         version = record.version
-        before = Standing.of(record)  # before `change` edits the record in place
+        # before `change` edits the record in place
+        before, moment = Standing.of(record), self.events.moment(record)
         result = change(record)
         _advance(result, version)
-        writes = _writes(before, result)
+        writes = _writes(before, result, self._notices(moment, result))
         if result.record.status is Status.FINISHED:
             writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
                                                                                    raw))
@@ -361,6 +375,11 @@ class GameStore:
             writes, document = writes[1:], writes[0][2]
         return result, [keys.game_key(game_id), *result.guards], [
             raw, *result.guards.values(), jsontext.dumps(writes), document, DOCUMENTS]
+
+    def _notices(self, moment: object, change: Change) -> list[dict]:
+        """The outbox entries of `change` to a game that stood at `moment` (None: a new game)."""
+        author = change.chat[-1]["seat"] if change.chat else None
+        return self.events.notices(moment, change.record, author)
 
     def _kept(self, key: str, document: bytes | str) -> None:
         """A game's document as read or written, kept in the process' copy (an archive is
@@ -535,24 +554,21 @@ def _archived(writes: list[list], change: Change, history: list[dict],
 
 @dataclasses.dataclass(frozen=True)
 class Standing:
-    """What the indexes need to know of a record as it was before a change, and what its
-    events are derived from (`moment`, None for a game no account is in)."""
+    """What the indexes need to know of a record as it was before a change."""
 
     status: Status
     kind: str
     unlisted: bool
     invited: frozenset[str]
-    moment: Moment | None = None
 
     @classmethod
     def of(cls, record: GameRecord) -> "Standing":
-        return cls(record.status, record.kind, record.unlisted, frozenset(record.invited),
-                   Moment.of(record))
+        return cls(record.status, record.kind, record.unlisted, frozenset(record.invited))
 
 
-def _writes(before: Standing | None, change: Change) -> list[list]:
+def _writes(before: Standing | None, change: Change, notices: list[dict]) -> list[list]:
     """The Redis commands that store `change` to a game that stood as `before` (None: a new
-    game)."""
+    game), with the outbox entries it calls for (`notices`)."""
     record = change.record
     doc = record.to_dict()
     game_id = doc["id"]
@@ -572,7 +588,7 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     writes += _work_writes(change.record)
     writes += _account_writes(before, change.record)
     writes += change.writes
-    writes += _outbox_writes(before, change)
+    writes += _outbox_writes(notices)
     if before is not None and before.status is record.status:
         return writes  # the lobby indexes already hold it
     new_keys = _lobby_keys(Standing.of(record))
@@ -622,13 +638,11 @@ def _account_writes(before: Standing | None, record: GameRecord) -> list[list]:
     return writes
 
 
-def _outbox_writes(before: Standing | None, change: Change) -> list[list]:
-    """The events the change tells the game's accounts of, onto the outbox the workers deliver
+def _outbox_writes(notices: list[dict]) -> list[list]:
+    """The events a change tells the game's accounts of, onto the outbox the workers deliver
     from: in the record's own script, so that no event is lost between two writes."""
-    author = change.chat[-1]["seat"] if change.chat else None
     return [["XADD", keys.outbox_key(), "*", "event", jsontext.dumps_text(entry)]
-            for entry in notices(None if before is None else before.moment, change.record,
-                                 author)]
+            for entry in notices]
 
 
 def _lobby_keys(standing: Standing) -> set[str]:

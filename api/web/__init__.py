@@ -8,6 +8,7 @@ from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from api.followups import RQFollowups
+from api.notify.events import GAME_EVENTS
 from api.store.accounts import AccountStore
 from api.store.connection import RedisConfig
 from api.store.games import GameStore
@@ -92,7 +93,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.setdefault("RQ_DASHBOARD_REDIS_URL", redis_config.dashboard_url())
     # the process' copy of the games' versions and documents (None: every read asks Redis)
     copy = VersionCache(client) if app.config["VERSION_CACHE"] else None
-    app.extensions["postplay"] = {"redis": client, "store": GameStore(client, copy),
+    app.extensions["postplay"] = {"redis": client, "store": GameStore(client, GAME_EVENTS, copy),
                                   "accounts": AccountStore(client),
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),

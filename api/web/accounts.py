@@ -13,7 +13,7 @@ from api.clocks import iso
 from api.notify import digests, endpoints, mailboxes
 from api.play import service as play
 from api.play import vacation
-from api.play.record import Status
+from api.record import Status
 from api.games import GAMES
 from api.players import accounts as players
 from api.players import ratings

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnava
 
 from api.clocks import BadTimeControl
 from api.games import BadOption, IllegalMove, MalformedMove, UnknownField
-from api.play import errors as refusals
+from api.record import errors as refusals
 from api.web.input_bounds import MAX_PAGE, BadJson
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ import redis
 from flask import Flask
 from werkzeug.http import parse_etags
 
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.store.games import GameStore
 from api.store.keys import game_key
 from api.store.version_cache import VersionCache

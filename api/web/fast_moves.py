@@ -40,7 +40,7 @@ from flask import Flask
 from werkzeug.http import parse_options_header
 
 from api.play import service as play
-from api.play.errors import Refusal
+from api.record.errors import Refusal
 from api.players.accounts import authenticate, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore

@@ -32,7 +32,7 @@ from flask_limiter import Limiter
 from werkzeug.http import parse_etags
 
 from api import metrics
-from api.play.errors import Refusal
+from api.record.errors import Refusal
 from api.players.accounts import authenticate_with_games, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore

@@ -10,7 +10,7 @@ from flask_smorest import abort
 from api import analysis
 from api.games import MalformedMove
 from api.play import service as play
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.players import ratings
 from api.play.view import game_view
 from api.web.auth import account, bearer_token

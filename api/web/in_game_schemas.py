@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.play import archive
-from api.play.record import Reason
+from api.games import Reason
 from api.web.game_shapes import MoveField, OneOfField
 from api.web.schemas import ChatText, PlayerName, StrictBoolean, StrictSchema, TimeControlSchema
 

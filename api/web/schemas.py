@@ -9,7 +9,7 @@ from marshmallow_oneofschema import OneOfSchema
 
 from api.notify.chat_apps import FORMATS
 from api.notify.digests import zone
-from api.play.record import Seat
+from api.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
 from api import clocks
@@ -318,6 +318,18 @@ class BotSchema(ma.Schema):
     line = fields.String()
 
 
+class ReasonSchema(ma.Schema):
+    reason = fields.String(metadata={
+        "description": "A `result.reason` a game of the kind may end by."})
+    words = fields.String(metadata={"description": "A phrase for a list: `on time`."})
+    win = fields.String(allow_none=True, metadata={"description": (
+        "The sentence under a won game, where `{winner}` and `{loser}` stand for the seats' "
+        "names; null when the reason has no winner.")})
+    draw = fields.String(allow_none=True, metadata={"description": (
+        "The sentence under a drawn or aborted game; null when the reason always has a "
+        "winner.")})
+
+
 class KindSchema(ma.Schema):
     kind = fields.String()
     title = fields.String()
@@ -326,6 +338,8 @@ class KindSchema(ma.Schema):
     bots = fields.List(fields.Nested(BotSchema))
     time_controls = fields.Dict()
     default_time_control = OneOfField(TimeControlSchema)
+    reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": (
+        "The reasons a game of this kind may end by (its rules' own first), with their words.")})
 
 
 class RulesSchema(ma.Schema):

@@ -4,14 +4,15 @@ from __future__ import annotations
 from typing import Callable
 
 from api.games import get_game
-from api.play.record import GameRecord, Seat
+from api.notify.events import GAME_EVENTS
+from api.record import GameRecord, Seat
 from api.store import keys
 from api.store.games import Change, GameStore
 from tests.api.helpers import create, move
 
 
 def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_client):
-    store = GameStore(redis_client)
+    store = GameStore(redis_client, GAME_EVENTS)
     game = get_game("factor-multiple")
     options = game.check_options({})
     store.create(GameRecord.create("g1", game.slug, options, 1, 0,
@@ -39,7 +40,7 @@ def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_cl
 
 
 def test_the_store_sets_every_written_record_to_the_next_version(redis_client):
-    store = GameStore(redis_client)
+    store = GameStore(redis_client, GAME_EVENTS)
     game = get_game("factor-multiple")
     options = game.check_options({})
     store.create(GameRecord.create("g1", game.slug, options, 1, 0,

@@ -13,7 +13,7 @@ from redis.connection import AbstractConnection
 
 from api.followups import RQFollowups
 from api.play import service
-from api.play.record import Seat
+from api.record import Seat
 from api.store import version_cache
 from api.store.keys import game_key
 from api.store.version_cache import VersionCache

@@ -10,9 +10,10 @@ import pytest
 
 from api.followups import RQFollowups
 from api.play import service
-from api.play.errors import TimeRanOut
+from api.record.errors import TimeRanOut
 from api.players import ratings
 from api.store.games import GameStore
+from api.notify.events import GAME_EVENTS
 from api.store.ratings import RatingStore
 from tests.api.helpers import auth, create, move
 from tests.api.test_accounts import PASSWORD, new_game, sign_up
@@ -203,7 +204,7 @@ CASES = {name[len("case_"):]: f for name, f in sorted(globals().items())
 
 @pytest.mark.parametrize("name", CASES)
 def test_every_write_is_a_new_version_and_moves_the_etag(client, redis_client, name):
-    store = GameStore(redis_client)
+    store = GameStore(redis_client, GAME_EVENTS)
     game_id, write = CASES[name](client, store)
     url = f"/api/v1/games/{game_id}"
     before = client.get(url)

@@ -27,8 +27,9 @@ from rq import Queue
 
 from api.cli import gunicorn_options
 from api.followups import QUEUE, RQFollowups
+from api.notify.events import GAME_EVENTS
 from api.play import service
-from api.play.record import Seat
+from api.record import Seat
 from api.players import accounts as players
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port, start_redis
@@ -120,7 +121,7 @@ def main() -> None:
     procs = [redis_proc]
     try:
         client = redis.Redis.from_url(url)
-        store, followups = GameStore(client), RQFollowups(client)
+        store, followups = GameStore(client, GAME_EVENTS), RQFollowups(client)
         bare_port, app_port = free_port(), free_port()
         _gunicorn("tests.benchmarks.bare_app:app", bare_port, env, procs)
         _gunicorn("api.web.wsgi:app", app_port, env, procs)
@@ -189,7 +190,7 @@ def bot_latency(url: str, port: int, env: dict, procs: list, rounds: int = 20) -
         while job.get_status(refresh=True) != "finished":
             time.sleep(0.002)
         empty.append(time.perf_counter() - start)
-    store = GameStore(client)
+    store = GameStore(client, GAME_EVENTS)
     for _ in range(rounds):
         _, _, game = _request(port, "POST", "/api/v1/games", {
             "kind": "factor-multiple", "seats": [{"human": {"name": "A"}}, {"bot": "random"}],

@@ -34,7 +34,8 @@ from api.bots import choose_move, levels
 from api.clocks import iso, parse_iso
 from api.games import GAMES, Outcome, get_game
 from api.games.base import play_forced
-from api.play.record import GameRecord, Seat, history_entry
+from api.notify.events import GAME_EVENTS
+from api.record import GameRecord, Seat, history_entry
 from api.store import keys
 from api.store.embedded import start_redis
 from api.store.games import Change, GameStore, _archived, _writes
@@ -205,7 +206,7 @@ def main() -> None:
             figures.append((stored, per_game, median, p99))
             print(f"{stored:>9,} games  {per_game:7.0f} bytes/game  GET median {median:6.2f} ms"
                   f"  p99 {p99:6.2f} ms  ({time.perf_counter() - began:.0f} s)", flush=True)
-        check = GameStore(client)
+        check = GameStore(client, GAME_EVENTS)
         some = f"{rng.randrange(stored):012x}"
         assert check.load(some) is not None and check.moves(some)
         first, last = figures[0], figures[-1]

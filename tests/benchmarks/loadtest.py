@@ -32,7 +32,8 @@ import requests
 
 from api.followups import RQFollowups
 from api.games import get_game
-from api.play.record import GameRecord, Seat
+from api.notify.events import GAME_EVENTS
+from api.record import GameRecord, Seat
 from api.players.accounts import SCOPES, TOKEN_PREFIX, _hasher
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port, start_redis
@@ -49,7 +50,7 @@ P99_GOAL_MS = 250
 
 def seed(client: redis.Redis, players: int) -> list[list[str]]:
     """`players` accounts with their games; [username, token, address] of each."""
-    accounts, games = AccountStore(client), GameStore(client)
+    accounts, games = AccountStore(client), GameStore(client, GAME_EVENTS)
     followups = RQFollowups(client)
     password_hash = _hasher.hash("a load-test password")  # once: argon2 is slow on purpose
     now = time.time()

@@ -7,7 +7,7 @@ import json
 
 from api.games import Outcome, get_game
 from api.notify.events import EVENTS, Event, Moment, derive, notices
-from api.play.record import GameRecord, Seat, Status
+from api.record import GameRecord, Seat, Status
 from api.play.view import game_view
 
 ADA, BOB = "acct-ada", "acct-bob"

@@ -6,7 +6,7 @@ import pytest
 
 from api import clocks
 from api.games import Outcome, get_game
-from api.play.record import UNANSWERED_S, UNJOINED_S, GameRecord, Seat, Status
+from api.record import UNANSWERED_S, UNJOINED_S, GameRecord, Seat, Status
 
 BYOYOMI = {"type": "byoyomi", "main_s": 10, "periods": 3, "period_s": 30}
 

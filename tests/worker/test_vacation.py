@@ -17,7 +17,7 @@ import requests
 
 from api.clocks import DAY_S
 from api.games import Outcome
-from api.play.record import Status
+from api.record import Status
 from api.store import keys
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port

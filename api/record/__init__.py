@@ -1,6 +1,11 @@
-"""The stored game: one typed record, built in one place (`GameRecord.create`), ended only by
-`finish`; the store gives it its next version on every write. It serialises to the JSON document the store keeps, key for
-key as earlier versions stored it, so games saved before this class existed still load.
+"""The record layer, just above the engines: the stored game as one typed record, built in one
+place (`GameRecord.create`), ended only by `finish` (the store gives it its next version on every write); its seats and
+history entries; the refusals (`errors`) and the words of every reason a game ends by
+(`reasons`). The store keeps what it defines, and the services change it; it imports only the
+engines and the clocks.
+
+The record serialises to the JSON document the store keeps, key for key as earlier versions
+stored it, so games saved before this class existed still load.
 """
 from __future__ import annotations
 
@@ -11,28 +16,13 @@ from typing import Any
 from api import clocks
 from api.clocks import DAY_S, NoClock, TimeControl, iso, parse_iso
 from api.clocks import check as check_time_control
-from api.games import Move, Outcome, State, get_game
+from api.games import Move, Outcome, Reason, State, get_game
 
 
 class Status(str, enum.Enum):
     WAITING = "waiting"
     ACTIVE = "active"
     FINISHED = "finished"
-
-
-class Reason(str, enum.Enum):
-    """Why a game ended: the engines' own reasons, then the server's."""
-
-    ALL_TILES_PLAYED = "all-tiles-played"
-    NO_MOVES = "no-moves"
-    SCORE = "score"
-    BINGO = "bingo"
-    RESIGN = "resign"
-    TIME = "time"
-    TIMEOUT_RULE = "timeout-rule"
-    REPETITION = "repetition"  # Prime Drop: the same position for the third time
-    ABORTED = "aborted"
-    AGREEMENT = "agreement"  # a draw offered and accepted
 
 
 class Offer(str, enum.Enum):
@@ -370,8 +360,7 @@ class GameRecord:
 
     def finish(self, outcome: Outcome) -> None:
         """End the game: every way a game ends (its rules, resignation, time, a background rule,
-        an abort) comes through here."""
-        Reason(outcome.reason)  # an unknown reason is a bug: refuse to store it
+        an abort) comes through here (an `Outcome` refuses an unknown reason)."""
         self.status = Status.FINISHED
         self.result = outcome
 
