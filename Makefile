@@ -35,7 +35,8 @@ bench: $(STAMP)
 million: $(STAMP)
 	$(PY) -m tests.benchmarks bench_million
 
-# correspondence players stepped up until p99 > 250 ms or an error (locust, headless: ~15 min)
+# correspondence players stepped up, past 15,000 by 5,000 a step, until p99 > 250 ms or an error:
+# the real limit (locust, headless: 15 min to 15,000, then about 5 min a step; see the module)
 LOAD_STAMP := $(VENV)/.installed-load
 $(LOAD_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,load]'

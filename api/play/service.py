@@ -292,51 +292,34 @@ def _seat_refusals(game_id: str) -> Iterator[None]:
 
 
 def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move | Any,
-              ply: int, now: float | None = None, read: bytes | None = None,
-              only_from_read: bool = False) -> GameRecord:
+              ply: int, now: float | None = None, read: bytes | None = None) -> GameRecord:
     """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
     move given as the API's JSON object is parsed first, against the game as it is read for the
     update (MalformedMove names the field at fault). A move that arrives after the mover's time
     ran out ends the game on time instead, and is refused with TimeRanOut. `read`: the game as
-    `seat_and_read` just read it. `only_from_read`: the move is made from `read` and only as a
-    move: when another change landed after it was read (Superseded) or the mover's time ran out
-    (Stale), nothing is written and the caller hands the request to a path that does those."""
+    `seat_and_read` just read it."""
     now = time.time() if now is None else now
-    change = _move_change(seat, move, ply, now, only_from_read)
-    return _moved(followups, _update(store, game_id, change, read, retry=not only_from_read), ply)
+    return _moved(followups, _update(store, game_id, _move_change(seat, move, ply, now), read),
+                  ply)
 
 
 def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
                   account: Principal | None, move: Any, ply: int,
-                  only_from_read: bool = False, now: float | None = None) -> GameRecord:
+                  now: float | None = None) -> GameRecord:
     """A move (the API's JSON object) by the seat `token` holds, or the signed-in `account`'s
-    (`seat_and_read`), made from the game as it was read to find the seat (`play_move`). By
-    seat token, and with the process' copy of the game at hand, the move is first made from
-    the copy and written in the same round trip as the token is checked
-    (`GameStore.update_from_copy`): a copy that is not the stored game costs the read it saves."""
-    now = time.time() if now is None else now
-    made = None
-    if account is None and token and store.copy is not None:
-        with _seat_refusals(game_id):
-            made = store.update_from_copy(game_id, token, lambda seat: _move_change(
-                seat, move, ply, now, only_from_read))
-        if isinstance(made, Change):
-            return _moved(followups, made, ply)
-    seat, read = made if made is not None else seat_and_read(store, game_id, token, account)
-    return play_move(store, followups, game_id, seat, move, ply, now, read=read,
-                     only_from_read=only_from_read)
+    (`seat_and_read`), made from the game as it was read to find the seat (`play_move`)."""
+    seat, read = seat_and_read(store, game_id, token, account)
+    return play_move(store, followups, game_id, seat, move, ply, now, read=read)
 
 
-def _move_change(seat: int, move: Move | Any, ply: int, now: float,
-                 only_from_read: bool) -> Callable[[GameRecord], Change]:
+def _move_change(seat: int, move: Move | Any, ply: int, now: float
+                 ) -> Callable[[GameRecord], Change]:
     """`play_move`'s change to the game."""
 
     def change(record: GameRecord) -> Change:
         typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
         _check_turn(record, seat, ply)
         if record.flagged(now):
-            if only_from_read:
-                raise Stale
             record.end_on_time()
             return Change(record, at=now)
         after = record.state().apply(typed)
@@ -569,9 +552,9 @@ def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]
 
 
 def _update(store: GameStore, game_id: str, change: Callable[[GameRecord], Change],
-            read: bytes | None = None, retry: bool = True) -> Change:
+            read: bytes | None = None) -> Change:
     try:
-        return store.update(game_id, change, read, retry)
+        return store.update(game_id, change, read)
     except KeyError:
         raise NotFound(f"There is no game {game_id!r}.") from None
 

@@ -168,13 +168,6 @@ def outbox_key() -> str:
     return f"{PREFIX}:outbox"
 
 
-def documents_channel() -> str:
-    """Pub/sub channel: each game document written while the game runs, as "<game key>\n<JSON>"
-    (an archive, its game over, as "<game key>\n"), for the web processes' copies of the games
-    (`api.store.version_cache`)."""
-    return f"{PREFIX}:documents"
-
-
 def webhooks_key(account_id: str) -> str:
     """Hash: an account's webhook endpoint ids -> JSON {id, url, events, secret, created_ts}."""
     return f"{PREFIX}:account:{account_id}:webhooks"
