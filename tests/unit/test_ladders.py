@@ -45,7 +45,7 @@ def test_a_ladder_row_is_published_with_the_command_that_measures_it(tmp_path, m
     shown = to_html(text)  # the rules page drops the markers
     assert "<!--" not in shown and shown.count("<table>") == 1
     # another pairing's row joins the table; the same pairing measured again replaces its row
-    other = "| perfect | greedy | default | 1 s | 200 | 1 | 150 | 0 | 50 | 75.0 % [68.6, 80.5] | x |"
+    other = "| perfect | greedy | default | 1 s | 200 | 1 | 150 | 0 | 50 | 75.0 % [68.6, 80.5] |"
     bench_ladders.write_page("factor-multiple", [other])
     again = rows[0].replace("| 0.01 s | 4 |", "| 0.01 s | 8 |")
     bench_ladders.write_page("factor-multiple", [again])
