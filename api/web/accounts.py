@@ -135,7 +135,7 @@ class Me(MethodView):
         """Delete the account (its games stay; its name shows as deleted)"""
         accounts, games = _stores()
         who = account()
-        players.delete_account(accounts, who, body["password"])
+        players.delete_account(accounts, who, body["password"], request.remote_addr or "")
         play.forget_account(games, accounts, who.id)
 
 
@@ -146,7 +146,7 @@ class Password(MethodView):
     def post(self, body: dict):
         """Change the password; the account's other sign-ins end"""
         players.change_password(_stores()[0], account(), body["password"],
-                                body["new_password"])
+                                body["new_password"], request.remote_addr or "")
 
 
 @blp.route("/me/tokens")
