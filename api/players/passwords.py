@@ -28,7 +28,8 @@ MAX_LENGTH = 1024  # argon2 takes any length; this bounds the work one request c
 JUDGED_LENGTH = 72
 # zxcvbn's 3, "safely unguessable": about 10^8 guesses or more
 MIN_SCORE = 3
-WAIT_S = 0.1  # about one verification's time: a short burst of sign-ins queues, a flood does not
+# under one verification's time: a burst of a few checks queues, a flood is refused at once
+WAIT_S = 0.1
 RETRY_AFTER_S = 1
 
 
