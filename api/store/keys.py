@@ -90,7 +90,8 @@ def account_part_key(account_id: str, part: str) -> str:
 
 
 def sign_in_failures_key(who: str) -> str:
-    """Failed sign-ins of one name or one client (hashed) in the current window."""
+    """Failed password checks of one name, address, pair of them or account (hashed) in the
+    current window."""
     return f"{PREFIX}:sign-in-failures:{who}"
 
 
