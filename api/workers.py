@@ -42,9 +42,9 @@ class PostplayWorker(Worker):
     on (its move is then made again by the reconciler, so it would only burn a core); and that a
     stop is kept in `stopping` and bounded by STOP_GRACE_S (see the module docstring)."""
 
-    def __init__(self, *args, stopping: threading.Event, **kwargs):
+    def __init__(self, *args, stopping: threading.Event | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.stopping = stopping
+        self.stopping = stopping or threading.Event()
         self.handing_back = False
 
     def request_stop(self, signum, frame):
