@@ -83,6 +83,15 @@ class Overloaded(Refusal):
         self.retry_after_s = retry_after_s
 
 
+class OverBudget(Busy):
+    """The client has used its allowance of costly work (analyses) for now: it may ask again
+    after `retry_after_s`."""
+
+    def __init__(self, message: str, retry_after_s: int):
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 class NotOffered(Refusal):
     """The game has no such service (e.g. no solver to analyse it)."""
 

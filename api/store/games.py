@@ -127,6 +127,12 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 
 for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
 return due
 """
+# a claim handed back unused (its worker stops): due again at ARGV[3], unless a newer write has
+# set it due meanwhile or the lease ARGV[2] has run out
+HAND_BACK = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+"""
 # done with a claimed check: remove it unless a newer write has set it due again
 RELEASE_DUE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -177,6 +183,7 @@ class GameStore:
         self.wait_replicas, self.wait_ms = durability(client)
         self._claim_due = client.register_script(CLAIM_DUE)
         self._release_due = client.register_script(RELEASE_DUE)
+        self._hand_back = client.register_script(HAND_BACK)
 
     def create(self, record: GameRecord, tokens: dict[int, str], moves: list[dict] = (),
                bot_games_of: str | None = None) -> None:
@@ -380,6 +387,11 @@ class GameStore:
 
     def release_due(self, claimed: DueCheck) -> None:
         self._release_due(keys=[keys.due_key()], args=[claimed.member, repr(claimed.lease)])
+
+    def hand_back_due(self, claimed: DueCheck) -> None:
+        """Give back a claimed check not run (its worker stops): due as it was, for another."""
+        self._hand_back(keys=[keys.due_key()],
+                        args=[claimed.member, repr(claimed.lease), repr(claimed.due)])
 
     def next_due(self) -> float | None:
         """When the earliest check is due (None: nothing is)."""

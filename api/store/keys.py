@@ -229,3 +229,25 @@ def reminded_key(game_id: str, turn_started_ts: float, minutes: int) -> str:
     """Set once the reminder `minutes` before the deadline of the turn that started at
     `turn_started_ts` was written to the outbox: a reminder fires once per turn."""
     return f"{PREFIX}:game:{game_id}:reminded:{turn_started_ts!r}:{minutes}"
+
+
+def moves_analysis_key(digest: str) -> str:
+    """A whole game's analysis (JSON), kept by what it analysed (`api.store.analyses.digest`:
+    kind, options, first, seed, moves), so that identical records share it."""
+    return f"{PREFIX}:analysis:moves:{digest}"
+
+
+def analysis_owner_key(digest: str) -> str:
+    """The client whose request has the whole-game analysis of `digest` queued or running."""
+    return f"{PREFIX}:analysis:owner:{digest}"
+
+
+def analyses_running_key(client: str) -> str:
+    """Sorted set: the whole-game analyses a client has queued or running, by when their claim
+    runs out (a lost job frees its place then)."""
+    return f"{PREFIX}:analysis:running:{client}"
+
+
+def analysis_cpu_key(client: str, hour: int) -> str:
+    """The CPU seconds a client's analyses used in one clock hour (`hour`: epoch hours)."""
+    return f"{PREFIX}:analysis:cpu:{client}:{hour}"

@@ -10,8 +10,10 @@ from flask_smorest import abort
 from api import analysis
 from api.games import MalformedMove
 from api.play import service as play
+from api.record.errors import OverBudget
 from api.record import GameRecord, Status
 from api.players import ratings
+from api.store.analyses import AnalysisStore
 from api.play.view import game_view
 from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
@@ -275,12 +277,21 @@ class GameAnalysis(MethodView):
     @blp.response(200, GameAnalysisSchema)
     @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
                                        "seconds.")
+    @blp.alt_response(429, description="The client has 2 analyses of whole games queued or "
+                                       "running, or has used this hour's CPU allowance: ask "
+                                       "again after Retry-After seconds.")
     def get(self, game_id: str):
         """Every move of the game so far judged: its verdict or value for its mover, the best
         move, whether it was a mistake; and each position's value for the value graph"""
         store, followups = _ctx()
         record = _load(game_id)
-        result = analysis.game_analysis(store, followups, record)
+        analyses = AnalysisStore(current_app.extensions["postplay"]["redis"])
+        try:
+            result = analysis.game_analysis(store, analyses, followups, record,
+                                            request.remote_addr or "")
+        except OverBudget as refused:
+            abort(429, message=refused.message,
+                  headers={"Retry-After": str(refused.retry_after_s)})
         if result is None:
             return {"ply": record.ply, "pending": True}, 202, {"Retry-After": "2"}
         return result
