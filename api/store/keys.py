@@ -1,5 +1,9 @@
 """Every Redis key Postplay writes, in one place."""
 PREFIX = "pp"
+# every id a path may name (games, playtests, sweeps, webhooks, tokens) is made as
+# `uuid.uuid4().hex[:12]` (a sample game's as a SHA-256's first 12 hex digits): an id of any other
+# shape names no key of its own, and may name a neighbouring one ("<id>:moves")
+ID_PATTERN = "[0-9a-f]{12}"
 
 
 def game_key(game_id: str) -> str:

@@ -29,9 +29,26 @@ STRICT_LIMITS = (
 )
 
 
+class SchemeAsTheProxiesSayIt:
+    """WSGI middleware inside ProxyFix: X-Forwarded-Proto taken out once ProxyFix has read it
+    (or, with no trusted proxy, unread), so that the scheme is `wsgi.url_scheme` alone, as the
+    trusted proxies report it. flask-talisman would believe the header from anyone, and a client
+    could then skip the redirect to https, or key the 304 answers' learnt headers by whatever it
+    sends."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        environ.pop("HTTP_X_FORWARDED_PROTO", None)
+        return self.app(environ, start_response)
+
+
 def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -> Limiter | None:
-    """Trust X-Forwarded-For through `TRUSTED_PROXIES` proxies, then limit per client address."""
+    """Trust X-Forwarded-For and -Proto through `TRUSTED_PROXIES` proxies, then limit per client
+    address."""
     proxies = int(app.config["TRUSTED_PROXIES"])
+    app.wsgi_app = SchemeAsTheProxiesSayIt(app.wsgi_app)
     if proxies:
         # each trusted proxy appends the address it saw; one more would be the client's own lie
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
