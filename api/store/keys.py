@@ -28,6 +28,12 @@ def seat_hashes_key(game_id: str) -> str:
     return f"{PREFIX}:game:{game_id}:tokens"
 
 
+def rematch_key(game_id: str) -> str:
+    """A finished game's one rematch: its id, or "" while it is being made (expiring, so a web
+    process that died making it leaves the rematch to be asked again)."""
+    return f"{PREFIX}:game:{game_id}:rematch"
+
+
 def token_key(token_hash: str) -> str:
     """Token index: SHA-256 of a token -> "<game id>:<seat>", to tell 401 from 403."""
     return f"{PREFIX}:token:{token_hash}"

@@ -244,13 +244,16 @@ class Decline(MethodView):
 class Rematch(MethodView):
     @blp.etag
     @blp.response(201, GameWithTokensOfKind)
+    @blp.alt_response(200, schema=GameWithTokensOfKind,
+                      description="The game's rematch, made already (by either side): the same "
+                                  "game, with no tokens.")
     def post(self, game_id: str):
         """A new game, the seats swapped (your seat token or account token; for an opponent
-        with an account it is a challenge)"""
+        with an account it is a challenge); a game has one rematch"""
         seat = play.seat_of(_ctx()[0], game_id, bearer_token(), account(required=False))
-        record, tokens = play.rematch(*_ctx(), game_id, seat, account(required=False),
-                                      _accounts(), request.remote_addr)
-        return {**_game_response(record), "tokens": tokens}
+        record, tokens, made = play.rematch(*_ctx(), game_id, seat, account(required=False),
+                                            _accounts(), request.remote_addr)
+        return {**_game_response(record), "tokens": tokens}, 201 if made else 200
 
 
 @blp.route("/<id:game_id>/analysis")

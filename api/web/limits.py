@@ -26,7 +26,10 @@ STRICT_LIMITS = (
     ("accounts.Recover", "POST", "LIMIT_SIGN_IN"),
     ("in_game.Chat", "POST", "LIMIT_CHAT"),
     ("in_game.Import", "POST", "LIMIT_NEW_GAME"),
+    ("games.Rematch", "POST", "LIMIT_NEW_GAME"),
 )
+# endpoints that spend one budget together: a rematch is a new game, as POST /games makes
+SHARED_SCOPES = {"games.Games": "new-game", "games.Rematch": "new-game"}
 
 
 class SchemeAsTheProxiesSayIt:
@@ -68,8 +71,10 @@ def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -
     # neither spend that address's budget nor be refused (they would mark the host down)
     limiter.exempt(app.view_functions["system.Health"])
     for endpoint, method, setting in STRICT_LIMITS:
-        app.view_functions[endpoint] = limiter.limit(
-            lambda setting=setting: app.config[setting], methods=[method],
-            scope=endpoint)(app.view_functions[endpoint])
+        limit = (lambda setting=setting: app.config[setting])
+        shared = SHARED_SCOPES.get(endpoint)
+        app.view_functions[endpoint] = (
+            limiter.shared_limit(limit, shared, methods=[method]) if shared else
+            limiter.limit(limit, methods=[method], scope=endpoint))(app.view_functions[endpoint])
     return limiter
 
