@@ -90,9 +90,9 @@ def _resolve(hostname: str, port: int) -> list[ipaddress.IPv4Address | ipaddress
     return list(dict.fromkeys(ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos))
 
 
-# IPv6 forms that carry an IPv4 address in their last 32 bits, and reach that address: IPv4-
-# compatible (::a.b.c.d, deprecated), IPv4-translated (SIIT, ::ffff:0:a.b.c.d, RFC 2765) and the well-known
-# NAT64 prefix (RFC 6052). IPv4-mapped, 6to4 and Teredo are the standard library's.
+# IPv6 forms that carry an IPv4 address in their last 32 bits, and reach that address:
+# IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated (SIIT, ::ffff:0:a.b.c.d, RFC 2765)
+# and the well-known NAT64 prefix (RFC 6052). IPv4-mapped, 6to4 and Teredo are the standard library's.
 _EMBEDDING_LAST_32 = tuple(ipaddress.ip_network(n) for n in (
     "::/96", "::ffff:0:0:0/96", "64:ff9b::/96"))
 # never public, whatever `is_global` says: site-local (deprecated, fec0::/10, the standard library's

@@ -4,7 +4,8 @@ game or playtest and the bearer token a real seat's, so moves and resignations r
 
 No request may get a 5xx, every response must match the document, and every error must be JSON
 with a `message`. A second pass puts what is not an id in every path parameter of every route
-(a neighbouring key's suffix, separators, other scripts, 1,000 characters): 0 × 5xx too. `make test` runs a bounded pass; `make fuzz` a long one
+(a neighbouring key's suffix, separators, other scripts, 1,000 characters): 0 × 5xx too.
+`make test` runs a bounded pass; `make fuzz` a long one
 (POSTPLAY_FUZZ_EXAMPLES, per operation) that prints its figures.
 """
 from __future__ import annotations

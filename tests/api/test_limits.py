@@ -28,8 +28,8 @@ def assert_refused(response):
 
 def test_a_rematch_counts_as_a_new_game(limited_app):
     client = limited_app(LIMIT_NEW_GAME="2 per minute").test_client()
-    game = client.post("/api/v1/games", json={
-        "kind": "factor-multiple", "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]})
+    game = client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
+        {"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]})
     token = {"Authorization": f"Bearer {game.get_json()['tokens']['0']}"}
     url = f"/api/v1/games/{game.get_json()['id']}"
     assert client.post(f"{url}/resign", headers=token).status_code == 201
