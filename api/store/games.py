@@ -414,7 +414,8 @@ class GameStore:
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
-                        keys.seat_hashes_key(game_id), keys.chat_key(game_id), *analyses,
+                        keys.seat_hashes_key(game_id), keys.chat_key(game_id),
+                        keys.rematch_key(game_id), *analyses,
                         *(keys.token_key(h) for h in token_hashes))
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
@@ -436,6 +437,23 @@ class GameStore:
     def cached_analysis(self, game_id: str, ply: int) -> dict | None:
         raw = self.redis.get(keys.analysis_key(game_id, ply))
         return None if raw is None else json.loads(raw)
+
+    def rematch_of(self, game_id: str, making_s: int) -> str | None:
+        """The id of the game's rematch; "" when this call may make it (no other is being made:
+        the claim lasts `making_s` seconds unless `link_rematch` names the rematch first); None
+        while another request makes it."""
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(keys.rematch_key(game_id), "", nx=True, ex=making_s)
+            pipe.get(keys.rematch_key(game_id))
+            claimed, held = pipe.execute()
+        return "" if claimed else (held.decode() or None)
+
+    def link_rematch(self, game_id: str, rematch_id: str | None) -> None:
+        """Name the rematch of the game for good, or (None) give up the claim to make it."""
+        if rematch_id is None:
+            self.redis.delete(keys.rematch_key(game_id))
+        else:
+            self.redis.set(keys.rematch_key(game_id), rematch_id)
 
 
 def _record(raw: bytes) -> GameRecord:

@@ -1,5 +1,9 @@
 """Every Redis key Postplay writes, in one place."""
 PREFIX = "pp"
+# every id a path may name (games, playtests, sweeps, webhooks, tokens) is made as
+# `uuid.uuid4().hex[:12]` (a sample game's as a SHA-256's first 12 hex digits): an id of any other
+# shape names no key of its own, and may name a neighbouring one ("<id>:moves")
+ID_PATTERN = "[0-9a-f]{12}"
 
 
 def game_key(game_id: str) -> str:
@@ -22,6 +26,12 @@ def chat_key(game_id: str) -> str:
 def seat_hashes_key(game_id: str) -> str:
     """Hash: seat index -> SHA-256 of that seat's token."""
     return f"{PREFIX}:game:{game_id}:tokens"
+
+
+def rematch_key(game_id: str) -> str:
+    """A finished game's one rematch: its id, or "" while it is being made (expiring, so a web
+    process that died making it leaves the rematch to be asked again)."""
+    return f"{PREFIX}:game:{game_id}:rematch"
 
 
 def token_key(token_hash: str) -> str:

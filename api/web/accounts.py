@@ -195,7 +195,7 @@ class Tokens(MethodView):
         return {**_token_view(entry), "token": token}
 
 
-@blp.route("/me/tokens/<token_id>")
+@blp.route("/me/tokens/<id:token_id>")
 class Token(MethodView):
     @blp.response(204)
     def delete(self, token_id: str):
@@ -234,7 +234,7 @@ class Challenges(MethodView):
         return {side: [public(r) for r in records] for side, records in found.items()}
 
 
-@blp.route("/players/<username>")
+@blp.route("/players/<name:username>")
 class Player(MethodView):
     @blp.response(200, ProfileSchema)
     def get(self, username: str):

@@ -302,6 +302,13 @@ def test_a_rematch_swaps_the_seats_and_challenges_the_other_account(client):
     rematch = again.get_json()
     assert rematch["seats"][1]["player"] == "AdaR" and rematch["seats"][0]["invited"] == "BoR"
     assert rematch["kind"] == game["kind"] and rematch["options"] == game["options"]
+    # a game has one rematch: asked again, by either side, it is that same challenge
+    asked = [client.post(f"/api/v1/games/{game['id']}/rematch", headers=auth(who))
+             for who in [ada] * 14 + [bo]]
+    assert {(a.status_code, a.get_json()["id"], len(a.get_json()["tokens"])) for a in asked} == {
+        (200, rematch["id"], 0)}
+    incoming = client.get("/api/v1/me/challenges", headers=auth(bo)).get_json()["incoming"]
+    assert [c["id"] for c in incoming] == [rematch["id"]]
 
 
 def test_a_profile_shows_finished_games_and_a_deleted_account_shows_as_deleted(client):
