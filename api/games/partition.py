@@ -398,6 +398,25 @@ class PartitionState(State):
             "singleton_rule": self.singleton_rule,
         }
 
+    def facts(self) -> dict:
+        """Each closed region's owner were the game to end now, the regions each seat holds, the
+        totals, and every equal split of the open region that lets its maker choose the part to
+        close (its two sides, each named by the hex a stick's `close` gives)."""
+        owners = [self.region_owner(region) for region in self.closed]
+        return {
+            "closed_regions": [{"hexes": list(hexes_of(region)), "owner": owner}
+                               for region, owner in zip(self.closed, owners)],
+            "regions_held": [owners.count(seat) for seat in (0, 1)],
+            "totals": self.totals(),
+            "equal_splits": [{"edge": list(edge),
+                              "sides": [{"close": lowest_hex(side), "hexes": list(hexes_of(side))}
+                                        for side in sorted((part, self.open ^ part),
+                                                           key=lowest_hex)]}
+                             for edge, part in sorted(self.open_edges.bridges.items())
+                             if 2 * part.bit_count() == self.open_size
+                             and part.bit_count() > FINAL_SPLIT_MAX],
+        }
+
     @classmethod
     def from_dict(cls, data: dict) -> "PartitionState":
         links = links_after(data["sticks"])

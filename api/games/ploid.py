@@ -185,6 +185,21 @@ class PloidState(State):
                 "last_number": self.last_number, "placed": [self.placed(0), self.placed(1)],
                 "mover": self.mover}
 
+    def facts(self) -> dict:
+        """Every group of either seat (seat 0's first, each in board order): its cells, its size
+        and its limit, the smallest number in it (null for a group without one), which its size
+        may not pass."""
+        cols, out = self.cols, []
+        for seat in (0, 1):
+            label, sizes, limits = groups(self.board, self.n, seat)
+            cells: list[list[list[int]]] = [[] for _ in sizes]
+            for i in sorted(label):
+                cells[label[i]].append([i // cols, i % cols])
+            out += [{"seat": seat, "cells": part, "size": size,
+                     "limit": None if limit == BLANK else limit}
+                    for part, size, limit in zip(cells, sizes, limits)]
+        return {"groups": out}
+
     @classmethod
     def from_dict(cls, data: dict) -> "PloidState":
         board = tuple(cell_code(cell) for row in data["board"] for cell in row)

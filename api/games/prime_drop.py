@@ -336,6 +336,12 @@ class PrimeDropState(State):
                 "last_challenge": _copy_challenge(self.last_challenge),
                 "mover": self.mover, "turn": self.turn, "seen": _pack(self._kept())}
 
+    def facts(self) -> dict:
+        """Every number on the board, as a challenge names it: each run of two or more tiles read
+        both ways (rows first, then columns), then the lone tiles."""
+        return {"numbers": [{"from": list(n.frm), "to": list(n.to), "value": n.value,
+                             "length": n.length} for n in self.numbers]}
+
     @classmethod
     def from_dict(cls, data: dict) -> "PrimeDropState":
         board = "".join(EMPTY if d is None else str(d) for row in data["board"] for d in row)

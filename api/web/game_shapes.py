@@ -5,7 +5,8 @@ A move is documented as a `oneOf` of the move schemas with a discriminator on `t
 are unique across games), yet read as a plain object: the game's `parse_move` checks it and
 names the field at fault. A game object is documented once per kind (`PrimeDropGame`, ...) with
 `kind` a one-value enum and `state` that kind's state, as a `oneOf` with a discriminator on `kind`,
-and dumped through the schema of its kind. Each state schema matches its `State.to_dict()` exactly
+and dumped through the schema of its kind. Each state schema matches its `State.view()` exactly:
+`to_dict()`'s stored fields, then the facts a board draws (`facts()`, marked "Derived")
 (tests/api/test_contract.py plays every game to check it).
 """
 from __future__ import annotations
@@ -202,6 +203,17 @@ class LastChallengeSchema(ShapeSchema):
     turn = fields.Integer(required=True)
 
 
+def _derived(text: str) -> dict:
+    return {"description": f"Derived (sent, never stored): {text}"}
+
+
+class PrimeDropNumberSchema(ShapeSchema):
+    from_ = _pair(data_key="from", required=True, metadata={"description": "[row, col]"})
+    to = _pair(required=True, metadata={"description": "[row, col]; `from` for a lone tile"})
+    value = fields.Integer(required=True, metadata={"description": "Read from `from` to `to`."})
+    length = fields.Integer(required=True, metadata={"description": "Its tiles."})
+
+
 class PrimeDropStateSchema(ShapeSchema):
     size = fields.Integer(required=True, validate=validate.OneOf(prime_drop.SIZES))
     board = fields.List(fields.List(_whole(0, 9, allow_none=True)), required=True,
@@ -217,11 +229,32 @@ class PrimeDropStateSchema(ShapeSchema):
         "description": "The repetition rule's record, for the server: a 64-bit key of every "
                        "position so far (board, both piles, seat to move), packed as base64; "
                        "once the game is over, only the final position's."})
+    numbers = fields.List(fields.Nested(PrimeDropNumberSchema), required=True, metadata=_derived(
+        "every number on the board as a challenge names it: each run of two or more tiles "
+        "read both ways (rows first, then columns), then the lone tiles."))
 
 
 class PartitionRegionSchema(ShapeSchema):
     hexes = fields.List(fields.Integer(), required=True)
     closed = fields.Boolean(required=True)
+
+
+class PartitionClosedRegionSchema(ShapeSchema):
+    hexes = fields.List(fields.Integer(), required=True)
+    owner = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The seat with more discs of its claimed colours here (null on a tie)."})
+
+
+class PartitionSideSchema(ShapeSchema):
+    close = fields.Integer(required=True, metadata={
+        "description": "The hex a stick's `close` names to close this side."})
+    hexes = fields.List(fields.Integer(), required=True)
+
+
+class PartitionEqualSplitSchema(ShapeSchema):
+    edge = _pair(required=True, metadata={"description": "[hex, hex]"})
+    sides = fields.List(fields.Nested(PartitionSideSchema), required=True,
+                        validate=validate.Length(equal=2))
 
 
 def _colour(**kwargs) -> fields.String:
@@ -243,6 +276,16 @@ class PartitionStateSchema(ShapeSchema):
     points = _per_seat(fields.Integer())
     turn = fields.Integer(required=True)
     singleton_rule = fields.Boolean(required=True)
+    closed_regions = fields.List(fields.Nested(PartitionClosedRegionSchema), required=True,
+                                 metadata=_derived("each closed region (in `regions`' order) "
+                                                   "and its owner were the game to end now."))
+    regions_held = _per_seat(fields.Integer(), metadata=_derived("closed regions owned."))
+    totals = _per_seat(fields.Integer(), metadata=_derived("points plus regions held."))
+    equal_splits = fields.List(fields.Nested(PartitionEqualSplitSchema), required=True,
+                               metadata=_derived(
+                                   "the sticks that split the open region into equal parts "
+                                   "without ending the game, so that their maker names the "
+                                   "side to close; each with its two sides."))
 
 
 class PloidCellSchema(ShapeSchema):
@@ -253,6 +296,16 @@ class PloidCellSchema(ShapeSchema):
 class PloidHandSchema(ShapeSchema):
     numbers = fields.List(fields.Integer(), required=True)
     blanks = fields.Integer(required=True)
+
+
+class PloidGroupSchema(ShapeSchema):
+    seat = fields.Integer(required=True)
+    cells = fields.List(_pair(), required=True, metadata={"description": "[row, col], in board "
+                                                                          "order."})
+    size = fields.Integer(required=True)
+    limit = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The smallest number in the group, which its size may not pass (null "
+                       "for a group without a number)."})
 
 
 class PloidStateSchema(ShapeSchema):
@@ -266,6 +319,8 @@ class PloidStateSchema(ShapeSchema):
     last_number = fields.Integer(required=True, allow_none=True)
     placed = _per_seat(fields.Integer())
     mover = fields.Integer(required=True)
+    groups = fields.List(fields.Nested(PloidGroupSchema), required=True, metadata=_derived(
+        "every group of either seat, seat 0's first."))
 
 
 class FactorMultipleStateSchema(ShapeSchema):
@@ -298,6 +353,8 @@ class FactorBingoStateSchema(ShapeSchema):
                                                 "on both boards."})
     filled = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     start = fields.Integer(required=True, allow_none=True)
+    bingo_lines = _per_seat(fields.List(fields.List(_pair())), metadata=_derived(
+        "per seat, its complete lines, each as its five cells' [row, col] in order."))
 
 
 STATES: dict[str, type[ShapeSchema]] = {
