@@ -6,6 +6,7 @@ the weight of a first load; and axe-core on every page, the installable app and 
 Screenshots land in test-artifacts/polish-*.png."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import uuid
@@ -543,8 +544,12 @@ def test_static_files_carry_validators_and_cache_control(live_server):
 
 # ---------------------------------------------------------------- axe-core
 
-PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/sweeps",
-         "/#/leaderboard/ploid", "/#/signin", *[f"game:{k}" for k in KINDS]]
+# every route of the client (web/README.md): a game of each kind played, and watched once over
+# (every control of the board disabled), a player's profile, a sweep (a playtest's report has
+# its own test below)
+PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/sweeps", "sweep",
+         "/#/leaderboards", "/#/leaderboard/ploid", "/#/signin", "/#/signup", "player",
+         *[f"game:{k}" for k in KINDS], *[f"finished:{k}" for k in KINDS]]
 
 
 def serious_violations(page) -> list:
@@ -566,11 +571,37 @@ def test_no_serious_accessibility_violations(where, scheme, viewport, open_page,
         game = new_game(live_server, kind, seats=[{"human": {"name": "Ada"}}, {"bot": bot}])
         page = open_game(open_page, game, viewport, scheme, seats=("0",))
         wait_until(page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')")
+    elif where.startswith("finished:"):
+        game = new_game(live_server, where.split(":", 1)[1])
+        resigned = requests.post(f"{live_server}/api/v1/games/{game['id']}/resign", timeout=10,
+                                 headers={"Authorization": f"Bearer {game['tokens']['0']}"})
+        assert resigned.status_code == 201, resigned.text
+        page = open_game(open_page, game, viewport, scheme, seats=())
+    elif where in ("player", "sweep"):
+        page = open_page(f"/#/{where}/{_axe_subject(live_server, where)}", viewport, scheme)
+        page.wait_for_selector("main#view :is(.sweep, .profile .since):visible")
+        page.wait_for_timeout(300)
     else:
         page = open_page(where, viewport, scheme)
         page.wait_for_selector("main#view :is(form, ul, .markdown):visible")
         page.wait_for_timeout(300)
     assert serious_violations(page) == []
+
+
+@functools.cache
+def _axe_subject(base: str, where: str) -> str:
+    """A player's name, or a sweep's id, for the pages that show one (made once per session)."""
+    if where == "player":
+        name = "axe_reader"
+        made = requests.post(f"{base}/api/v1/accounts", timeout=10,
+                             json={"username": name, "password": "a long password"})
+        assert made.status_code == 201, made.text
+        return name
+    made = requests.post(f"{base}/api/v1/playtests/sweeps", timeout=10, json={
+        "kind": "factor-multiple", "bots": ["greedy", "greedy"], "games_per_variant": 2,
+        "vary": {"n": [10, 12]}, "budget_s": 0.01})
+    assert made.status_code == 202, made.text
+    return made.json()["id"]
 
 
 def test_no_serious_accessibility_violations_on_a_playtest_report(open_page, live_server):
