@@ -171,7 +171,7 @@ class Positions(MethodView):
         client draws a replay without knowing the rules"""
         store = _ctx()[0]
         record = _load(game_id)
-        return [{"ply": ply, "state": state.to_dict(), "to_move": state.to_move,
+        return [{"ply": ply, "state": state.view(), "to_move": state.to_move,
                  "move": None if entry is None else entry["move"]}
                 for ply, state, entry in play.positions(record, store.moves(game_id),
                                                         args["from_"])]
