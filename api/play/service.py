@@ -587,3 +587,24 @@ def _update_unless_stale(store: GameStore, followups: Followups, game_id: str,
         return None
     followups.after_change(record)
     return record
+
+
+def event_game(kind: str, options: dict | None, seats: list[Seat], time_control: dict | None,
+               rated: bool, event: dict, now: float) -> tuple[GameRecord, list[dict]]:
+    """A new game of an event (`event`: its tournament and round, or its ladder) between
+    accounts' and server bots' seats, seat 0 moving first, not yet stored: the event stores it
+    in its own transaction (`GameStore.new_game_writes`). Its history so far: the server's forced
+    moves."""
+    game = _game_for(kind)
+    checked = game.check_options(options)
+    _check_bots(game, seats, checked)
+    tc = clocks.check(time_control if time_control is not None else game.default_time_control)
+    for rule in game.background_rules:
+        checked = rule.settle(checked, tc.to_dict())
+    seed = secrets.randbits(32)
+    state, forced = _forced_moves(game.new(checked, 0, seed), 0, now)
+    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, 0, seats, state,
+                               len(forced), tc, clocks.start(tc), now,
+                               rated=rated and not all(s.bot for s in seats))
+    record.event = event
+    return record, forced

@@ -170,6 +170,12 @@ class Events:
 
     moment: Callable[[GameRecord], object]
     notices: Callable[[object, GameRecord, int | None], list[dict]]
+    # what other indexes a change keeps with it (an event's, `api.events.links`): the keys it
+    # reads given the status the game had (None: a new game) and the record after the change,
+    # and its writes from the values read (guarded: they land only while those values hold)
+    reads: Callable[[Status | None, GameRecord], list[str]] = lambda was, record: []
+    writes: Callable[[Status | None, GameRecord, dict[str, bytes]], list[list]] = \
+        lambda was, record, read: []
 
 
 class GameStore:
@@ -284,6 +290,7 @@ class GameStore:
         before, moment = Standing.of(record), self.events.moment(record)
         result = change(record)
         _advance(result, version)
+        self._linked(before.status, result)
         writes = _writes(before, result, self._notices(moment, result))
         if result.record.status is Status.FINISHED:
             writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
@@ -292,6 +299,20 @@ class GameStore:
             writes, document = writes[1:], writes[0][2]
         return result, [keys.game_key(game_id), *result.guards], [
             raw, *result.guards.values(), jsontext.dumps(writes), document]
+
+    def _linked(self, was: Status | None, change: Change) -> None:
+        """The change's writes to the indexes of the layers above (`Events.reads`/`writes`),
+        guarded by the values they were derived from."""
+        wanted = [k for k in self.events.reads(was, change.record) if k not in change.guards]
+        read = dict(zip(wanted, (v or b"" for v in self.redis.mget(wanted)))) if wanted else {}
+        change.guards.update(read)
+        change.writes += self.events.writes(was, change.record, read)
+
+    def new_game_writes(self, record: GameRecord, moves: list[dict] = ()) -> list[list]:
+        """The writes that store a new game (no seat tokens: its seats are accounts' or bots'),
+        for a caller that makes them in a transaction of its own with other writes."""
+        change = Change(record, list(moves))
+        return _writes(None, change, self._notices(None, change))
 
     def _notices(self, moment: object, change: Change) -> list[dict]:
         """The outbox entries of `change` to a game that stood at `moment` (None: a new game)."""

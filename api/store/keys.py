@@ -95,7 +95,8 @@ def account_part_key(account_id: str, part: str) -> str:
     """An account's parts: "tokens" (hash: token id -> its SHA-256), "token-use" (hash: token id
     -> last use), "recovery" (set of the SHA-256 of its unused recovery codes), "games" (sorted
     set of its games by creation), "challenges" (sorted set of the games waiting for it),
-    "vacation" (JSON: its vacation allowance, api.play.vacation)."""
+    "vacation" (JSON: its vacation allowance, api.play.vacation), "tournaments" (sorted set of the
+    tournaments it entered, by when)."""
     return f"{PREFIX}:account:{account_id}:{part}"
 
 
@@ -261,3 +262,19 @@ def analyses_running_key(client: str) -> str:
 def analysis_cpu_key(client: str, hour: int) -> str:
     """The CPU seconds a client's analyses used in one clock hour (`hour`: epoch hours)."""
     return f"{PREFIX}:analysis:cpu:{client}:{hour}"
+
+
+def tournament_key(tournament_id: str) -> str:
+    """A tournament (JSON: its settings, players, rounds with their games and results, status,
+    version), changed only in a transaction watching it (`api.store.tournaments`)."""
+    return f"{PREFIX}:tournament:{tournament_id}"
+
+
+def tournaments_key(status: str | None = None) -> str:
+    """Sorted set of tournament ids by creation: all of them, or those of one status."""
+    return f"{PREFIX}:tournaments:{status or '*'}"
+
+
+def ladder_key(kind: str) -> str:
+    """A kind's standing ladder (JSON: its players by rank, their open ladder games)."""
+    return f"{PREFIX}:ladder:{kind}"

@@ -98,11 +98,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
     init_ids(app, api)
-    from api.web import (accounts, email, games, in_game, kinds, playtests, ratings, sweeps,
-                         system, webhooks)
+    from api.web import (accounts, email, events, games, in_game, kinds, playtests, ratings,
+                         sweeps, system, webhooks)
 
     for module in (kinds, games, in_game, accounts, email, ratings, webhooks, playtests, sweeps,
-                   system):
+                   events, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")
