@@ -228,3 +228,15 @@ def reminded_key(game_id: str, turn_started_ts: float, minutes: int) -> str:
     """Set once the reminder `minutes` before the deadline of the turn that started at
     `turn_started_ts` was written to the outbox: a reminder fires once per turn."""
     return f"{PREFIX}:game:{game_id}:reminded:{turn_started_ts!r}:{minutes}"
+
+
+def conditional_key(game_id: str, seat: int) -> str:
+    """A seat's conditional moves (JSON `{"ply", "takebacks", "tree"}`): read by that seat only,
+    and by the change of its opponent's move, which plays or drops them (gone once the game is
+    over)."""
+    return f"{PREFIX}:game:{game_id}:conditional:{seat}"
+
+
+def notes_key(game_id: str, seat: int) -> str:
+    """A seat's private notes on the game (plain text), kept while the game is."""
+    return f"{PREFIX}:game:{game_id}:notes:{seat}"
