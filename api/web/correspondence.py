@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from flask import request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
@@ -14,6 +15,15 @@ from api.web.schemas import StrictSchema
 blp = Blueprint("correspondence", __name__, url_prefix="/api/v1",
                 description="Correspondence tools: conditional moves and private notes (their "
                             "seat's alone), and the explore board.")
+
+# a tree of a thousand moves takes more than the body of any other request
+TREE_BODY_BYTES = 256 * 1024
+
+
+@blp.before_request
+def _room_for_a_tree() -> None:
+    if request.endpoint == "correspondence.Conditional" and request.method == "PUT":
+        request.max_content_length = TREE_BODY_BYTES
 
 
 class ConditionalNodeSchema(StrictSchema):

@@ -206,3 +206,128 @@ def test_explore_from_the_start_with_a_games_moves_gives_its_positions(client, k
         assert from_state["positions"][0]["state"] == now["state"]
         assert from_state["legal_moves"] == client.get(
             f"/api/v1/games/{game['id']}/legal-moves").get_json()["moves"]
+
+
+SAY = [{"type": "say", "number": n} for n in range(101)]
+
+
+@pytest.fixture
+def said(client):
+    """Factor/Multiple: Ada said 2, Bo to move (1, 4, ... are his legal answers)."""
+    game = create(client, first=0)
+    assert move(client, game, game["tokens"]["0"], SAY[2]).status_code == 201
+    return game
+
+
+def _unchanged(client, game, token, tree, version):
+    assert tree_of(client, game, token).get_json()["tree"] == tree
+    assert game_of(client, game["id"])["version"] == version
+
+
+def test_bad_trees_are_refused_naming_the_part_and_change_nothing(client, said):
+    ada, bo = said["tokens"]["0"], said["tokens"]["1"]
+    good = [{"if": SAY[1], "then": SAY[3]}]
+    assert conditional(client, said, ada, good).status_code == 200
+    version = game_of(client, said["id"])["version"]
+    illegal = conditional(client, said, ada, [
+        {"if": SAY[4], "then": SAY[8], "next": [{"if": SAY[16], "then": SAY[99]}]}])
+    assert illegal.status_code == 422
+    assert "tree.0.next.0.then" in illegal.get_json()["errors"]["json"]
+    assert "Branch tree.0.next.0" in illegal.get_json()["message"]
+    malformed = conditional(client, said, ada, [{"if": {"type": "say"}, "then": SAY[3]}])
+    assert malformed.status_code == 400 and "tree.0.if.number" in str(malformed.get_json())
+    by_the_mover = conditional(client, said, bo, [{"if": SAY[4], "then": SAY[8]}])
+    assert by_the_mover.status_code == 409 and "your turn" in by_the_mover.get_json()["message"]
+    stale = conditional(client, said, ada, good, ply=0)
+    assert stale.status_code == 409 and "moved on" in stale.get_json()["message"]
+    chain = {"if": SAY[4], "then": SAY[8]}
+    for _ in range(10):
+        chain = {"if": SAY[4], "then": SAY[8], "next": [chain]}
+    deep = conditional(client, said, ada, [chain])
+    assert deep.status_code == 422 and "10 levels" in deep.get_json()["message"]
+    wide = conditional(client, said, ada, [{"if": SAY[1], "then": SAY[2]}] * 1001)
+    assert wide.status_code == 422 and "1000 moves" in wide.get_json()["message"]
+    twice = conditional(client, said, ada, [{"if": SAY[1], "then": SAY[3]}] * 2)
+    assert twice.status_code == 422 and "tree.1.if" in twice.get_json()["errors"]["json"]
+    for refused in (illegal, by_the_mover, stale, deep, wide, twice):
+        assert refused.get_json()["message"]
+    _unchanged(client, said, ada, good, version)
+    assert client.delete(f"/api/v1/games/{said['id']}/conditional",
+                         headers=auth(ada)).status_code == 204
+    assert tree_of(client, said, ada).get_json()["tree"] == []
+
+
+def test_notes_over_the_limit_are_refused_and_change_nothing(client, said):
+    ada = said["tokens"]["0"]
+    url = f"/api/v1/games/{said['id']}/notes"
+    assert client.put(url, headers=auth(ada), json={"text": "x" * 10_000}).status_code == 200
+    long = client.put(url, headers=auth(ada), json={"text": "y" * 10_001})
+    assert long.status_code == 422 and "text" in long.get_json()["errors"]["json"]
+    assert client.get(url, headers=auth(ada)).get_json()["text"] == "x" * 10_000
+
+
+def test_explore_refuses_too_many_moves_an_unknown_kind_and_illegal_moves(client, said):
+    many = explore(client, "factor-multiple", moves=[SAY[2]] * 201)
+    assert many.status_code == 422 and "moves" in many.get_json()["errors"]["json"]
+    unknown = explore(client, "chess", moves=[])
+    assert unknown.status_code == 404 and "chess" in unknown.get_json()["message"]
+    illegal = explore(client, "factor-multiple", game_id=said["id"], moves=[SAY[4], SAY[7]])
+    assert illegal.status_code == 422 and "moves.1" in illegal.get_json()["errors"]["json"]
+    broken = explore(client, "factor-multiple", state={"n": "many"}, moves=[])
+    assert broken.status_code == 422 and "state" in broken.get_json()["errors"]["json"]
+    other = explore(client, "partition", game_id=said["id"], moves=[])
+    assert other.status_code == 422 and "game_id" in other.get_json()["errors"]["json"]
+    fresh = explore(client, "factor-multiple", options={"n": 20}, moves=[SAY[2]]).get_json()
+    assert [p["ply"] for p in fresh["positions"]] == [0, 1] and fresh["outcome"] is None
+    assert "verdict" not in str(fresh) and "best" not in str(fresh)
+    assert game_of(client, said["id"])["ply"] == 1  # exploring touched no game
+
+
+def test_a_branch_below_stands_for_the_next_move(client, said):
+    ada, bo = said["tokens"]["0"], said["tokens"]["1"]
+    tree = [{"if": SAY[4], "then": SAY[8], "next": [{"if": SAY[16], "then": SAY[32]}]},
+            {"if": SAY[1], "then": SAY[3]}]
+    assert conditional(client, said, ada, tree).status_code == 200
+    after = move(client, game_of(client, said["id"]), bo, SAY[4]).get_json()
+    assert after["ply"] == 3 and after["state"]["said"] == [2, 4, 8]
+    assert tree_of(client, said, ada).get_json() == {"ply": 3, "tree": tree[0]["next"]}
+    after = move(client, after, bo, SAY[16]).get_json()
+    assert after["state"]["said"] == [2, 4, 8, 16, 32] and after["to_move"] == 1
+
+
+def test_the_opponents_move_and_the_owners_edit_racing_end_in_one_order(app, client):
+    """100 races of Bo's move against Ada's replacing her tree: the game never holds a reply
+    from a tree that was replaced (either the edit landed first and its reply is played, or
+    the move did and the edit is refused as stale)."""
+    orders = set()
+    for _ in range(100):
+        game = create(client, first=0)
+        ada, bo = game["tokens"]["0"], game["tokens"]["1"]
+        move(client, game, ada, SAY[2])
+        assert conditional(client, game, ada, [{"if": SAY[4], "then": SAY[8]}],
+                           ply=1).status_code == 200
+        barrier, answers = threading.Barrier(2), {}
+
+        def edit():
+            barrier.wait()
+            answers["edit"] = conditional(app.test_client(), game, ada,
+                                          [{"if": SAY[4], "then": SAY[12]}], ply=1).status_code
+
+        def bos_move():
+            barrier.wait()
+            answers["move"] = move(app.test_client(), {**game, "ply": 1}, bo,
+                                   SAY[4]).status_code
+
+        threads = [threading.Thread(target=edit), threading.Thread(target=bos_move)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=10)
+        assert answers["move"] == 201
+        reply = game_of(client, game["id"])["state"]["said"][1:]
+        if answers["edit"] == 200:
+            assert reply == [4, 12]
+        else:
+            assert answers["edit"] == 409 and reply == [4, 8]
+        orders.add(answers["edit"])
+    assert orders <= {200, 409}  # (which occur is the scheduler's: each is checked above)
