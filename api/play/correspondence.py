@@ -101,7 +101,8 @@ def answer(store: GameStore, record: GameRecord, mover: int, move: Move,
                                                          "tree": rest})]]
     node = matching[0]
     game = get_game(record.kind)
-    state, entries = record.state(), []
+    state = record.state()
+    entries: list[dict] = []
     try:
         for then in _moves(node["then"]):
             if state.to_move != owner:

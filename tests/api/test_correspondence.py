@@ -168,7 +168,7 @@ def test_nobody_but_the_owner_sees_the_tree_or_the_notes(client, after_ada):
     assert seen.get_json()["version"] == version  # setting them wrote no new version
     for response in (seen, client.get(f"/api/v1/games/{game['id']}/export"),
                      client.get(f"/api/v1/games/{game['id']}/export", headers=auth(bo)),
-                     client.get(f"/api/v1/games?status=active")):
+                     client.get("/api/v1/games?status=active")):
         text = response.get_data(as_text=True)
         assert "corner" not in text and "conditional" not in text and '"then"' not in text
     mine = client.get(f"/api/v1/games/{game['id']}/export", headers=auth(ada)).get_json()
@@ -308,17 +308,18 @@ def test_the_opponents_move_and_the_owners_edit_racing_end_in_one_order(app, cli
                            ply=1).status_code == 200
         barrier, answers = threading.Barrier(2), {}
 
-        def edit():
+        def edit(barrier, answers, game, ada):
             barrier.wait()
             answers["edit"] = conditional(app.test_client(), game, ada,
                                           [{"if": SAY[4], "then": SAY[12]}], ply=1).status_code
 
-        def bos_move():
+        def bos_move(barrier, answers, game, bo):
             barrier.wait()
             answers["move"] = move(app.test_client(), {**game, "ply": 1}, bo,
                                    SAY[4]).status_code
 
-        threads = [threading.Thread(target=edit), threading.Thread(target=bos_move)]
+        threads = [threading.Thread(target=edit, args=(barrier, answers, game, ada)),
+                   threading.Thread(target=bos_move, args=(barrier, answers, game, bo))]
         for thread in threads:
             thread.start()
         for thread in threads:
