@@ -23,6 +23,7 @@ from api.clocks import parse_iso
 from api.games import (GAMES, BadOption, Game, IllegalMove, Move, Outcome, Reason, State,
                        get_game)
 from api.games.base import play_forced
+from api.play import correspondence
 from api.record.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
                                NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
 from api.record import GameRecord, Seat, Status, history_entry
@@ -318,8 +319,8 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
     ran out ends the game on time instead, and is refused with TimeRanOut. `read`: the game as
     `seat_and_read` just read it."""
     now = time.time() if now is None else now
-    return _moved(followups, _update(store, game_id, _move_change(seat, move, ply, now), read),
-                  ply)
+    change = _move_change(store, seat, move, ply, now)
+    return _moved(followups, _update(store, game_id, change, read), ply)
 
 
 def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
@@ -331,9 +332,10 @@ def move_by_token(store: GameStore, followups: Followups, game_id: str, token: s
     return play_move(store, followups, game_id, seat, move, ply, now, read=read)
 
 
-def _move_change(seat: int, move: Move | Any, ply: int, now: float
+def _move_change(store: GameStore, seat: int, move: Move | Any, ply: int, now: float
                  ) -> Callable[[GameRecord], Change]:
-    """`play_move`'s change to the game."""
+    """`play_move`'s change to the game, with the opponent's conditional reply to it when its
+    tree holds one (`correspondence.answer`)."""
 
     def change(record: GameRecord) -> Change:
         typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
@@ -349,7 +351,8 @@ def _move_change(seat: int, move: Move | Any, ply: int, now: float
             record.first_move_ts = now
         record.set_state(after, record.ply + len(entries) + len(forced))
         record.finish_if_over()
-        return Change(record, entries + forced, at=now)
+        replies, guards, writes = correspondence.answer(store, record, seat, typed, now)
+        return Change(record, entries + forced + replies, guards=guards, writes=writes, at=now)
 
     return change
 

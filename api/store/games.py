@@ -436,7 +436,7 @@ class GameStore:
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
                         keys.seat_hashes_key(game_id), keys.chat_key(game_id),
-                        keys.rematch_key(game_id), *analyses,
+                        keys.rematch_key(game_id), *analyses, *_seat_parts(game_id, record),
                         *(keys.token_key(h) for h in token_hashes))
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
@@ -446,6 +446,24 @@ class GameStore:
             pipe.zrem(keys.deletable_key(), game_id)
             pipe.execute()
         return True
+
+    def seat_part(self, game_id: str, part: Callable[[str, int], str], seat: int) -> bytes:
+        """What a seat keeps beside the game (`keys.conditional_key`, `keys.notes_key`), as
+        stored: b"" when it has none (the value a change's `guards` compare)."""
+        return self.redis.get(part(game_id, seat)) or b""
+
+    def set_seat_part(self, game_id: str, part: Callable[[str, int], str], seat: int,
+                      value: bytes | None) -> None:
+        """Set (None: remove) what a seat keeps beside the game, whatever the game's version."""
+        key = part(game_id, seat)
+        self.redis.set(key, value) if value is not None else self.redis.delete(key)
+
+    def write_beside(self, game_id: str, read: bytes, writes: list[list]) -> bool:
+        """Make `writes` (Redis commands on a game's seat parts) only while the game's document
+        is still `read`, without writing a new version of it: False when a change landed first
+        (the caller reads the game again and decides anew)."""
+        return bool(self._write(self._write_if_unchanged, [keys.game_key(game_id)],
+                                [read, jsontext.dumps(writes)]))
 
     def deletable(self, now: float, limit: int = 1000) -> list[str]:
         """Games that ended with no move made, kept long enough to be deleted by `now`."""
@@ -483,6 +501,12 @@ def _record(raw: bytes) -> GameRecord:
                                 else jsontext.loads(raw))
 
 
+def _seat_parts(game_id: str, record: GameRecord) -> list[str]:
+    """The keys each seat of the game keeps beside it."""
+    return [part(game_id, seat) for seat in range(len(record.seats))
+            for part in (keys.conditional_key, keys.notes_key)]
+
+
 def _advance(change: Change, version: int) -> None:
     """The record a change writes is the next version of the one it was made from, stamped with
     the change's time: set here, for every write, so that no change can forget it (a version
@@ -499,8 +523,11 @@ def _archived(writes: list[list], change: Change, history: list[dict],
     own = {keys.game_key(game_id), keys.moves_key(game_id), keys.seat_hashes_key(game_id)}
     hashes = {**seat_hashes, **{str(s): hash_token(t) for s, t in change.tokens.items()}}
     finished = archive.encode(change.record.to_dict(), history + change.moves, hashes)
-    return ([w for w in writes if w[1] not in own]
-            + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id)]]), finished
+    # a finished game keeps no conditional moves: nobody is to move any more
+    conditional = [keys.conditional_key(game_id, seat) for seat in range(len(change.record.seats))]
+    return ([w for w in writes if w[1] not in own and w[1] not in conditional]
+            + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id), *conditional]]
+            ), finished
 
 
 @dataclasses.dataclass(frozen=True)

@@ -278,3 +278,15 @@ def tournaments_key(status: str | None = None) -> str:
 def ladder_key(kind: str) -> str:
     """A kind's standing ladder (JSON: its players by rank, their open ladder games)."""
     return f"{PREFIX}:ladder:{kind}"
+
+
+def conditional_key(game_id: str, seat: int) -> str:
+    """A seat's conditional moves (JSON `{"ply", "takebacks", "tree"}`): read by that seat only,
+    and by the change of its opponent's move, which plays or drops them (gone once the game is
+    over)."""
+    return f"{PREFIX}:game:{game_id}:conditional:{seat}"
+
+
+def notes_key(game_id: str, seat: int) -> str:
+    """A seat's private notes on the game (plain text), kept while the game is."""
+    return f"{PREFIX}:game:{game_id}:notes:{seat}"

@@ -78,6 +78,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIMIT_NEW_ACCOUNT=os.environ.get("POSTPLAY_RATELIMIT_NEW_ACCOUNT", "10 per hour"),
         LIMIT_SIGN_IN=os.environ.get("POSTPLAY_RATELIMIT_SIGN_IN", "30 per hour"),
         LIMIT_CHAT=os.environ.get("POSTPLAY_RATELIMIT_CHAT", "20 per minute"),
+        LIMIT_EXPLORE=os.environ.get("POSTPLAY_RATELIMIT_EXPLORE", "120 per minute"),
         TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
         FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
         # each web process keeps the game versions its polls read, Redis naming those written
@@ -98,11 +99,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
     init_ids(app, api)
-    from api.web import (accounts, email, events, games, in_game, kinds, playtests, ratings,
-                         sweeps, system, webhooks)
+    from api.web import (accounts, correspondence, email, events, games, in_game, kinds,
+                         playtests, ratings, sweeps, system, webhooks)
 
-    for module in (kinds, games, in_game, accounts, email, ratings, webhooks, playtests, sweeps,
-                   events, system):
+    for module in (kinds, games, in_game, correspondence, accounts, email, ratings, webhooks,
+                   playtests, sweeps, events, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")

@@ -140,6 +140,21 @@ def move_union_property(self, field: fields.Field, **kwargs) -> dict:
                               "mapping": {name: ref["$ref"] for name, ref in refs.items()}}}
 
 
+class MovesField(MoveField):
+    """A move, or a list of moves (a turn of several actions): documented as a `oneOf` of the
+    move union `which` names and an array of it."""
+
+
+def moves_property(self, field: fields.Field, **kwargs) -> dict:
+    """apispec attribute function (bound to the converter) documenting a MovesField (after
+    `move_union_property`, whose union it wraps)."""
+    if not isinstance(field, MovesField):
+        return {}
+    union = move_union_property(self, field)
+    kwargs["ret"].pop("discriminator", None)  # (the union's own, inside now)
+    return {"oneOf": [union, {"type": "array", "items": union, "minItems": 1}]}
+
+
 class OneOfField(fields.Raw):
     """A value read and written as it is (the layer below checks it and writes it exactly),
     documented as `schema`, a OneOfSchema: a `oneOf` of its variants with a discriminator (time
@@ -206,6 +221,7 @@ class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
     def init_spec(self, spec):
         super().init_spec(spec)
         self.converter.add_attribute_function(move_union_property)
+        self.converter.add_attribute_function(moves_property)
         self.converter.add_attribute_function(one_of_property)
 
 

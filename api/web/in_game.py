@@ -77,8 +77,12 @@ class Export(MethodView):
     @blp.response(200, ExportSchema)
     def get(self, game_id: str):
         """The whole game as one JSON document (setup, history, result), for POST
-        /games/import"""
-        return archive.export(_ctx()[0], game_id)
+        /games/import; with a seat's token, that seat's private notes too"""
+        try:
+            seat = _seat(game_id) if bearer_token() else None
+        except OtherGamesToken:  # a token of another game, or an account without a seat here
+            seat = None
+        return archive.export(_ctx()[0], game_id, seat)
 
 
 @blp.route("/games/import")

@@ -226,3 +226,18 @@ export const exportUrl = (id) => `${BASE}/games/${encodeURIComponent(id)}/export
 export const vacation = () => asAccount("GET", "/me/vacation").then((r) => r.data);
 export const setVacation = (on) => asAccount("PUT", "/me/vacation", { body: { on } })
   .then((r) => r.data);
+
+/** The explore board: `moves` from a game's position at `ply` (or from `state`) →
+ *  {positions, legal_moves, complete, note, outcome}; no game is touched. */
+export const explore = (kind, body) => request("POST", `/kinds/${encodeURIComponent(kind)}/explore`,
+  { body }).then((r) => r.data);
+/** The conditional moves of `seat` ({ply, tree}), and setting them after its move. */
+export const conditional = (game, seat) => request("GET", `/games/${game.id}/conditional`,
+  { token: credentialFor(game, seat) }).then((r) => r.data);
+export const setConditional = (game, seat, tree) => request("PUT", `/games/${game.id}/conditional`,
+  { token: credentialFor(game, seat), body: { ply: game.ply, tree } }).then((r) => r.data);
+/** The private notes of `seat` ({text}), and replacing them. */
+export const notes = (game, seat) => request("GET", `/games/${game.id}/notes`,
+  { token: credentialFor(game, seat) }).then((r) => r.data);
+export const setNotes = (game, seat, text) => request("PUT", `/games/${game.id}/notes`,
+  { token: credentialFor(game, seat), body: { text } }).then((r) => r.data);

@@ -14,7 +14,8 @@ import * as storage from "./storage.js";
  *  chat) and its poller: their modules load once the board is on screen, so that its first
  *  frame waits for no module it does not draw (each costs the browser a few ms to load). */
 const PANELS = () => Promise.all([import("./history.js"), import("./analysis.js"),
-  import("./clocks.js"), import("./offers.js"), import("./chat.js"), import("./poller.js")]);
+  import("./clocks.js"), import("./offers.js"), import("./chat.js"), import("./poller.js"),
+  import("./corr.js")]);
 
 /** Resolves once what is on the page now has been painted: a task queued from the next
  *  animation frame runs after that frame. */
@@ -131,7 +132,7 @@ class GameView {
 
   /** Make the panels beside the board from their modules, show the game in them, and start
    *  polling from the game as first fetched (`etag`). */
-  attachPanels([history, analysis, clocks, offers, chat, poller], module, etag) {
+  attachPanels([history, analysis, clocks, offers, chat, poller, corr], module, etag) {
     this.offersModule = offers;  // botAnswers and offerStands, for nextDelay
     this.historyPanel = new history.HistoryPanel({
       describe: module.describe, seatName,
@@ -148,6 +149,8 @@ class GameView {
     this.root.querySelector(".game-side").prepend(this.historyPanel.el, this.analysisPanel.el);
     this.share.after(this.offers.el);
     this.actions.after(this.chat.el);
+    this.corr = new corr.CorrPanel(this);  // explore, conditional moves, notes, next game
+    this.actions.before(this.corr.el);
     this.clocks = new clocks.Clocks([0, 1].map(() => h("span", { class: "clock", hidden: true })),
                                     () => this.poller?.now());
     this.poller = new poller.Poller(this.id, etag, {
@@ -165,6 +168,7 @@ class GameView {
     this.destroyed = true;
     this.poller?.stop();
     this.clocks?.stop();
+    this.corr?.destroy();
     document.title = "Postplay";
   }
 
@@ -208,6 +212,8 @@ class GameView {
       if (this.onScreen) this.loadPositions();
     }
     if (this.actingSeat() !== null && !this.legal) this.loadLegal();
+    this.corr?.update(game, this.mine, moved || !this.corrSeen);
+    this.corrSeen = Boolean(this.corr);
     this.renderBoard();
   }
 
@@ -281,6 +287,16 @@ class GameView {
 
   renderBoard() {
     const { game, moves } = this;
+    const explored = this.corr?.position();
+    if (explored) {  // the Explore mode: the server's explored position, either side to move
+      this.replayNote.hidden = true;
+      this.board.update({ game: { ...game, state: explored.state, to_move: explored.to_move,
+                                  ply: explored.ply, status: explored.outcome ? "finished" : "active" },
+                          state: explored.state, seat: explored.outcome ? null : explored.to_move,
+                          mine: [0, 1], legal: explored.legal, last: null, recent: [],
+                          ply: explored.ply, live: true });
+      return;
+    }
     const replaying = this.viewPly !== null && moves;
     const ply = replaying ? this.viewPly : game.ply;
     const state = replaying ? this.positions[ply].state : game.state;
@@ -501,6 +517,7 @@ class GameView {
   /** Send a move for the acting seat; true when the server took it. A refusal shows under the
    *  board's Play bar, where the move was made. */
   async submit(move) {
+    if (this.corr?.active) return this.corr.play(move).then(() => true);  // never to the game
     const seat = this.actingSeat();
     if (seat === null) return false;
     const bar = this.boardRoot.querySelector("[data-refusal-row]") || this.boardRoot;
