@@ -288,6 +288,9 @@ class Game(abc.ABC):
     # the rules' own endings: every outcome its states and background rules give is one of these
     reasons: ClassVar[tuple[Reason, ...]] = ()
     options: ClassVar[tuple[Option, ...]] = ()
+    # what a score counts, for one and for more ("piece placed", "pieces placed"); None: the
+    # game's scores need no words, or it has none
+    score_words: ClassVar[tuple[str, str] | None] = None
     default_time_control: ClassVar[dict] = {"type": "none"}
     background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()
     moves: ClassVar[tuple[type[Move], ...]]  # every move type the game reads, passes included
@@ -331,6 +334,8 @@ class Game(abc.ABC):
     def describe(cls) -> dict:
         return {"kind": cls.slug, "title": cls.title, "summary": cls.summary,
                 "options": [o.describe() for o in cls.options],
+                "score_words": ({"one": cls.score_words[0], "many": cls.score_words[1]}
+                                if cls.score_words else None),
                 "default_time_control": cls.default_time_control}
 
 

@@ -116,6 +116,8 @@ class Partition(Game):
     slug = "partition"
     title = "Partition"
     reasons = (Reason.SCORE,)
+    score_words = ("point (closing points plus regions held)",
+                   "points (closing points plus regions held)")
     summary = ("Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
                "colourful regions for points, claim two colours, and own the most regions.")
     options = (

@@ -339,6 +339,11 @@ class ReasonSchema(ma.Schema):
         "winner.")})
 
 
+class ScoreWordsSchema(ma.Schema):
+    one = fields.String(metadata={"example": "piece placed"})
+    many = fields.String(metadata={"example": "pieces placed"})
+
+
 class KindSchema(ma.Schema):
     kind = fields.String()
     title = fields.String()
@@ -349,6 +354,9 @@ class KindSchema(ma.Schema):
     default_time_control = OneOfField(TimeControlSchema)
     reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": (
         "The reasons a game of this kind may end by (its rules' own first), with their words.")})
+    score_words = fields.Nested(ScoreWordsSchema, allow_none=True, metadata={"description": (
+        "What a score of this kind counts, in words for one and for more (null: its scores need "
+        "none).")})
 
 
 class RulesSchema(ma.Schema):

@@ -5,7 +5,7 @@
 // browser holds for it, or with the account token when the seat is the signed-in account's.
 
 import * as api from "./api.js";
-import { BOARDS } from "./boards/common.js";
+import { loadBoard } from "./boards/common.js";
 import { alertBox, fill, h, showAlert, showRefusal } from "./dom.js";
 import { clockNote, invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import * as storage from "./storage.js";
@@ -78,7 +78,7 @@ class GameView {
     // a game this browser has shown (or plays) names its kind in storage: its board loads while
     // the game does
     const stored = storage.kindOf(this.id);
-    const early = BOARDS[stored]?.().catch(() => null);
+    const early = stored ? loadBoard(stored) : null;
     try {
       response = await api.game(this.id);
     } catch (err) {
@@ -88,13 +88,12 @@ class GameView {
     }
     if (this.destroyed) return;
     const game = response.data;
-    const load = BOARDS[game.kind];
-    const module = load ? await (stored === game.kind ? early : load().catch(() => null)) : null;
+    const module = await (stored === game.kind ? early : loadBoard(game.kind));
     if (this.destroyed) return;
     this.show();
     if (!module) {
-      fill(this.boardRoot, h("p", { class: "alert" }, load ? "This game's board could not be loaded; reload the page."
-        : `This client has no board for ${game.kind} yet.`));
+      fill(this.boardRoot, h("p", { class: "alert" },
+        `This game's board (${game.kind}) could not be loaded; reload the page.`));
       return;
     }
     this.module = module;
