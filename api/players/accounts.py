@@ -31,7 +31,8 @@ RECOVERY_CODES = 10
 TOKEN_PREFIX = "pp."  # '.' is never in a seat token (token_urlsafe), so the two never mix
 FAILURE_WINDOW_S = 15 * 60
 MAX_FAILURES = 10  # per name and per client in the window, then sign-in waits
-DEFAULT_SETTINGS = {"allow_takebacks": True, "notify": {}, "bot": False}
+DEFAULT_SETTINGS = {"allow_takebacks": True, "notify": {}, "bot": False,
+                    "quiet_when_present": True}
 
 _hasher = PasswordHasher()
 _UNKNOWN_NAME_HASH = _hasher.hash(secrets.token_urlsafe(16))
@@ -176,7 +177,10 @@ def delete_account(store: AccountStore, who: Principal, password: str) -> None:
 
 def update_settings(store: AccountStore, who: Principal, changes: dict) -> dict:
     who.require_session()
-    account = {**who.account, "settings": {**who.account["settings"], **changes}}
+    settings = who.account["settings"]
+    if "notify" in changes:  # per event: an event not named keeps its channels
+        changes = {**changes, "notify": {**settings.get("notify", {}), **changes["notify"]}}
+    account = {**who.account, "settings": {**settings, **changes}}
     store.save(account)
     return account
 

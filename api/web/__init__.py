@@ -13,11 +13,13 @@ from api.store.connection import RedisConfig
 from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
+from api.store.notices import NoticeStore
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
 from api.web.fast_games import GameAnswers
 from api.web.fast_moves import MoveAnswers
 from api.web.fast_paths import PollAnswers
+from api.web.presence import PresenceMarks
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
@@ -95,14 +97,15 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "accounts": AccountStore(client),
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),
-                                  "webhooks": WebhookStore(client)}
+                                  "webhooks": WebhookStore(client),
+                                  "notices": NoticeStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import (accounts, games, in_game, kinds, playtests, ratings, sweeps, system,
-                         webhooks)
+    from api.web import (accounts, games, in_game, kinds, notices, playtests, ratings, sweeps,
+                         system, webhooks)
 
-    for module in (kinds, games, in_game, accounts, ratings, webhooks, playtests, sweeps,
-                   system):
+    for module in (kinds, games, in_game, accounts, ratings, webhooks, notices, playtests,
+                   sweeps, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")
@@ -125,6 +128,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = reads = GameAnswers(app.wsgi_app, app, stores["store"], copy)
     app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"],
                                copy)
+    app.wsgi_app = PresenceMarks(app.wsgi_app, stores["notices"])
     init_shell(app)
     init_operations(app)
     moves.limiter = reads.limiter = init_limits(app, redis_config, REDIS_TIMEOUT_S)

@@ -121,12 +121,13 @@ class Me(MethodView):
         who.require("read")
         webhooks = current_app.extensions["postplay"]["webhooks"]
         return {**account_view(who.account, ratings.ratings_view(_ratings(), who.id)),
-                "webhooks_disabled": endpoints.disabled(webhooks, who.id)}
+                "webhooks_disabled": endpoints.disabled(webhooks, who.id),
+                "unread": current_app.extensions["postplay"]["notices"].unread(who.id)}
 
     @blp.arguments(SettingsSchema)
     @blp.response(200, AccountSchema)
     def patch(self, changes: dict):
-        """Change settings: allow_takebacks, notify (per event), bot"""
+        """Change settings: allow_takebacks, notify, quiet_when_present, bot"""
         return account_view(players.update_settings(_stores()[0], account(), changes))
 
     @blp.arguments(PasswordSchema)

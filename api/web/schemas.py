@@ -6,6 +6,8 @@ import functools
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.notify.fanout import CHANNELS as NOTIFY_CHANNELS
+from api.notify.fanout import EVENTS as NOTIFY_EVENTS
 from api.play.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
@@ -407,11 +409,36 @@ class PasswordSchema(StrictSchema):
     password = fields.String(required=True, validate=validate.Length(max=1024))
 
 
+class ChannelChoice(fields.Field):
+    """An event's channels: a list of them, true (the defaults) or false (none, webhooks
+    included)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value is True or value is False:
+            return value
+        if isinstance(value, list) and all(isinstance(v, str) and v in NOTIFY_CHANNELS
+                                           for v in value):
+            return list(dict.fromkeys(value))
+        raise ma.ValidationError(f"The channels are {', '.join(NOTIFY_CHANNELS)}, in a list "
+                                 f"(or true for the defaults, false for none).")
+
+
 class SettingsSchema(StrictSchema):
     allow_takebacks = StrictBoolean()
-    notify = fields.Dict(keys=fields.String(validate=validate.OneOf(
-        ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"])),
-        values=StrictBoolean())
+    notify = fields.Dict(keys=fields.String(validate=validate.OneOf(NOTIFY_EVENTS)),
+                         values=ChannelChoice(metadata={"oneOf": [
+                             {"type": "boolean"},
+                             {"type": "array", "items": {"type": "string",
+                                                         "enum": list(NOTIFY_CHANNELS)}}]}),
+                         metadata={"description": "Per event, the channels that tell you of it "
+                                                  "(push, email, inbox); true: the defaults "
+                                                  "(push and inbox, and email for challenge, "
+                                                  "reminder, tournament and the daily digest of "
+                                                  "turns); false: nothing, webhooks included."})
+    quiet_when_present = StrictBoolean(metadata={
+        "description": "No push or e-mail for a game you read (or whose list you read) within "
+                       "the last POSTPLAY_PRESENT_S seconds (default 120); the inbox still "
+                       "records it. Default true."})
     bot = StrictBoolean(metadata={"description": "True marks an account run by a program."})
 
 
@@ -423,6 +450,8 @@ class AccountSchema(ma.Schema):
     ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
     vacation = fields.Dict(metadata={"description": "On or off, the days left, and more: as "
                                                     "GET /me/vacation shows it."})
+    unread = fields.Integer(metadata={"description": "GET /me: how many notifications of your "
+                                                     "inbox are unread."})
     webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={
         "description": "GET /me: your webhooks the server disabled after deliveries kept "
                        "failing."})
