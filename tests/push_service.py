@@ -43,10 +43,12 @@ class Browser:
         self.private_key = ec.generate_private_key(ec.SECP256R1())
         self.auth = os.urandom(16)
 
-    def subscription(self, service: "PushService") -> dict:
+    def subscription(self, service: "PushService | None" = None, origin: str = "") -> dict:
+        """What PushSubscription.toJSON() gives, for a push service at `service` (or `origin`)."""
         public = self.private_key.public_key().public_bytes(
             serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-        return {"endpoint": f"{service.origin}/push/{self.name}", "expirationTime": None,
+        origin = service.origin if service is not None else origin
+        return {"endpoint": f"{origin}/push/{self.name}", "expirationTime": None,
                 "keys": {"p256dh": b64url(public), "auth": b64url(self.auth)}}
 
 

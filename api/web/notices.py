@@ -9,7 +9,7 @@ from marshmallow import fields, validate
 
 from api.notify import inbox, push
 from api.web.auth import account
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, Unacceptable
 from api.web.schemas import StrictBoolean, StrictSchema
 
 blp = Blueprint("notices", __name__, url_prefix="/api/v1",
@@ -76,7 +76,7 @@ class MarkReadSchema(StrictSchema):
     @ma.validates_schema
     def one_of(self, data, **kwargs):
         if ("ids" in data) == bool(data.get("all")):
-            raise ma.ValidationError('Give either "ids" or "all": true.', "ids")
+            raise ma.ValidationError(Unacceptable('Give either "ids" or "all": true.'), "ids")
 
 
 def _store():

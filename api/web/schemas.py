@@ -416,16 +416,22 @@ class ChannelChoice(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         if value is True or value is False:
             return value
-        if isinstance(value, list) and all(isinstance(v, str) and v in NOTIFY_CHANNELS
-                                           for v in value):
-            return list(dict.fromkeys(value))
-        raise ma.ValidationError(f"The channels are {', '.join(NOTIFY_CHANNELS)}, in a list "
-                                 f"(or true for the defaults, false for none).")
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise ma.ValidationError("A list of channels, true or false.")
+        if not set(value) <= set(NOTIFY_CHANNELS):
+            raise ma.ValidationError(Unacceptable(
+                f"The channels are {', '.join(NOTIFY_CHANNELS)}."))
+        return list(dict.fromkeys(value))
+
+
+def _notify_event(name: str) -> None:
+    if name not in NOTIFY_EVENTS:
+        raise ma.ValidationError(Unacceptable(f"The events are {', '.join(NOTIFY_EVENTS)}."))
 
 
 class SettingsSchema(StrictSchema):
     allow_takebacks = StrictBoolean()
-    notify = fields.Dict(keys=fields.String(validate=validate.OneOf(NOTIFY_EVENTS)),
+    notify = fields.Dict(keys=fields.String(validate=_notify_event),
                          values=ChannelChoice(metadata={"oneOf": [
                              {"type": "boolean"},
                              {"type": "array", "items": {"type": "string",
