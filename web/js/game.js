@@ -91,6 +91,13 @@ class GameView {
     const module = load ? await (stored === game.kind ? early : load().catch(() => null)) : null;
     if (this.destroyed) return;
     this.show();
+    // the first game of an account just made here links to the Notifications settings
+    if (localStorage.getItem("postplay.push-hint")) {
+      import("./notifications.js").then((m) => {
+        const hint = m.firstGameHint(game);
+        if (hint && !this.destroyed) this.actions.after(hint);
+      }, () => {});
+    }
     if (!module) {
       fill(this.boardRoot, h("p", { class: "alert" }, load ? "This game's board could not be loaded; reload the page."
         : `This client has no board for ${game.kind} yet.`));
