@@ -42,7 +42,7 @@ from api.store.notices import NoticeStore
 
 MAX_SUBSCRIPTIONS = 10
 TTL_S = 7 * 86400  # how long the push service keeps a push for a device that is away
-SUBJECT = "mailto:postplay@localhost"  # the VAPID `sub` claim when POSTPLAY_VAPID_SUBJECT is unset
+SUBJECT = "mailto:postplay@localhost"  # `sub` with neither POSTPLAY_VAPID_SUBJECT nor an https URL
 
 
 def vapid(store: NoticeStore) -> Vapid:
@@ -147,12 +147,19 @@ def payload(delivery: dict) -> bytes:
                       separators=(",", ":")).encode()
 
 
+def subject() -> str:
+    """The VAPID `sub` claim: how a push service reaches the operator."""
+    public = os.environ.get("POSTPLAY_PUBLIC_URL", "")
+    return os.environ.get("POSTPLAY_VAPID_SUBJECT") or (
+        public.rstrip("/") if public.startswith("https://") else SUBJECT)
+
+
 def push(keys: Vapid, subscription: dict, data: bytes, push_topic: str, policy: Policy) -> int:
     """Encrypt `data` for the subscription and POST it to the address its endpoint was checked to
     have, signed with VAPID; the push service's status."""
     to = target(subscription["endpoint"])
     parts = urlsplit(subscription["endpoint"])
-    claims = {"sub": os.environ.get("POSTPLAY_VAPID_SUBJECT") or SUBJECT,
+    claims = {"sub": subject(),
               "aud": f"{parts.scheme}://{parts.netloc}", "exp": int(time.time()) + 12 * 3600}
     headers = {**keys.sign(claims), "Host": to.host, "Topic": push_topic, "Urgency": "normal"}
     with requests.Session() as session:
