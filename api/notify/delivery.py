@@ -22,7 +22,7 @@ import logging
 import os
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from datetime import datetime, timezone
 
 import redis
@@ -139,9 +139,14 @@ class Notifier:
 
     def run(self, stop: threading.Event) -> None:
         """Until `stop` is set; a Redis outage is waited out."""
+        started = 0
         while not stop.is_set():
             try:
-                self.step(time.time(), block_ms=100)
+                # waiting on the outbox only when the last step found nothing to send, and on
+                # the attempts while every thread has one: deliveries owed go out back to back
+                if len(self.running) >= self.policy.threads:
+                    wait(self.running, timeout=0.1, return_when=FIRST_COMPLETED)
+                started = self.step(time.time(), block_ms=None if started else 100)
             except redis.RedisError:
                 log.warning("Redis is unreachable; webhook deliveries wait", exc_info=True)
                 stop.wait(1.0)
