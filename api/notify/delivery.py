@@ -126,10 +126,10 @@ class Notifier:
     """One worker's webhook deliveries: `run` until stopped, or `step` by step (tests)."""
 
     def __init__(self, client: redis.Redis, name: str, policy: Policy | None = None):
-        self.name = name
-        self.policy = policy or Policy.from_env()
         from api.notify import fanout  # (here: its push sender uses this module's Policy)
 
+        self.name = name
+        self.policy = policy or Policy.from_env()
         self.client, self.fanout = client, fanout
         self.store = WebhookStore(client)
         self.accounts = AccountStore(client)

@@ -31,7 +31,7 @@ import json
 import logging
 import os
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import redis
 

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.browser
 def signed_in(new_page, live_server, username: str, token: str, path: str = "/"):
     page = new_page("/")
     page.context.grant_permissions(["notifications"], origin=live_server)
-    page.evaluate("([u, t]) => localStorage.setItem('postplay.account', JSON.stringify({username: u, token: t}))",
-                  [username, token])
+    page.evaluate("([u, t]) => localStorage.setItem('postplay.account', "
+                  "JSON.stringify({username: u, token: t}))", [username, token])
     page.goto(path)
     page.reload()
     return page
@@ -59,8 +59,10 @@ def test_a_push_is_shown_and_its_click_opens_the_game(new_page, live_server):
     shown = []
 
     def notifications():
-        shown[:] = page.evaluate("""navigator.serviceWorker.ready.then((r) => r.getNotifications())
-            .then((ns) => ns.map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))""")
+        shown[:] = page.evaluate("""navigator.serviceWorker.ready
+            .then((r) => r.getNotifications())
+            .then((ns) => ns.map((n) => ({title: n.title, body: n.body, tag: n.tag,
+                                         data: n.data})))""")
         return shown
 
     wait_for(page, notifications, "the push's notification")
@@ -80,7 +82,8 @@ def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_
     page = signed_in(new_page, live_server, bob, bob_token)
     page.click("#account > a[href='#/notifications']")  # the header links to the page
     page.wait_for_selector("input[name='chat.push']")
-    assert page.is_checked("input[name='turn.push']") and page.is_checked("input[name='turn.email']")
+    assert page.is_checked("input[name='turn.push']")
+    assert page.is_checked("input[name='turn.email']")
     assert not page.is_checked("input[name='chat.email']")
     page.uncheck("input[name='chat.push']")
     page.uncheck("input[name=quiet_when_present]")

@@ -146,7 +146,7 @@ def test_a_push_refused_for_now_is_retried_under_the_same_topic(client, notifier
 
 
 def test_every_device_gets_its_push(client, notifier, service):
-    ada, bob, game = players(client, notifier, service, "phone", "laptop")
+    ada, _, game = players(client, notifier, service, "phone", "laptop")
     move(client, game, ada, {"type": "say", "number": 4})
     got = deliver(notifier, lambda: len(service.received) == 2 and service.received)
     assert {p.device for p in got} == {"phone", "laptop"}
