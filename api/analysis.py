@@ -16,8 +16,8 @@ import random
 
 from api.bots import ANALYSERS
 from api.games import State, get_game
-from api.play.errors import Conflict, NotOffered
-from api.play.record import GameRecord, Status
+from api.record.errors import Conflict, NotOffered
+from api.record import GameRecord, Status
 from api.play.service import Followups, position, positions
 from api.store.games import GameStore
 

@@ -205,16 +205,26 @@ def _gunicorn_argv(args) -> list[str]:
             "--threads", "4", "--access-logfile", "-", "api.web.wsgi:app"]
 
 
-def gunicorn_options() -> list[str]:
-    """The worker (gthread, answering gunicorn's own errors as JSON), its request limits and
-    how long it keeps a client's connection."""
-    from api.web import gunicorn_worker as w
+# gunicorn's request line and header limits, enforced before a request reaches Flask
+LIMIT_REQUEST_LINE = 4094
+LIMIT_REQUEST_FIELDS = 100
+LIMIT_REQUEST_FIELD_SIZE = 8190
+# a client's connection is kept between its requests for up to 75 s (nginx's default, and
+# longer than a load balancer's usual 60 s idle timeout), where gunicorn keeps it 2 s: a player
+# polls every 30 s, so with 2 s every poll opened a connection, and at 10,000 players (`make
+# loadtest`) the listen queue overflowed. Each process holds up to WORKER_CONNECTIONS.
+KEEPALIVE_S = 75
+WORKER_CONNECTIONS = 10_000
 
-    return ["--worker-class", "api.web.gunicorn_worker.JsonErrorsWorker",
-            "--limit-request-line", str(w.LIMIT_REQUEST_LINE),
-            "--limit-request-fields", str(w.LIMIT_REQUEST_FIELDS),
-            "--limit-request-field_size", str(w.LIMIT_REQUEST_FIELD_SIZE),
-            "--keep-alive", str(w.KEEPALIVE_S), "--worker-connections", str(w.WORKER_CONNECTIONS)]
+
+def gunicorn_options() -> list[str]:
+    """The worker (gunicorn's gthread), its request limits and how long it keeps a client's
+    connection: gunicorn's own settings."""
+    return ["--worker-class", "gthread",
+            "--limit-request-line", str(LIMIT_REQUEST_LINE),
+            "--limit-request-fields", str(LIMIT_REQUEST_FIELDS),
+            "--limit-request-field_size", str(LIMIT_REQUEST_FIELD_SIZE),
+            "--keep-alive", str(KEEPALIVE_S), "--worker-connections", str(WORKER_CONNECTIONS)]
 
 
 if __name__ == "__main__":

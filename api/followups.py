@@ -12,7 +12,7 @@ import logging
 import redis
 from rq import Queue, Retry
 
-from api.play.record import GameRecord
+from api.record import GameRecord
 from api.store import keys
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,9 @@ from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry,
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from api.play.record import Status
+from api.record import Status
 from api.store import keys
+from api.store.workers import live_workers
 
 # from a 304 (a millisecond) to a slow sign-in (argon2, a quarter second) and a stalled Redis
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -70,8 +71,6 @@ class StoreCollector:
 
     def collect(self):
         from rq import Queue
-
-        from api.play.background import live_workers
 
         statuses = [s.value for s in Status]
         with self.redis.pipeline(transaction=False) as pipe:

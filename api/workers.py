@@ -1,6 +1,7 @@
 """The worker process: an RQ worker on the queues of its role, whose work-horses die with it, the
 background thread that runs due checks, sends the heartbeat and reconciles
-(`api.play.background`), and the thread that delivers webhooks (`api.notify.delivery`)."""
+(`api.play.background`), the thread that delivers webhooks (`api.notify.delivery`) and the one
+that sends e-mail (`api.notify.mail`)."""
 from __future__ import annotations
 
 import ctypes
@@ -17,6 +18,7 @@ from rq.job import Job
 from api import metrics
 from api.followups import PLAYER_QUEUES, QUEUES
 from api.notify.delivery import Notifier
+from api.notify.mail import Mailer
 from api.play.background import Background
 from api.store.connection import RedisConfig
 
@@ -77,6 +79,9 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
     deliveries = threading.Thread(target=notifier.run, args=(stop,), name="webhooks",
                                   daemon=True)
     deliveries.start()
+    mailer = threading.Thread(target=Mailer(config.connect()).run, args=(stop,), name="mail",
+                              daemon=True)
+    mailer.start()
     try:
         while True:
             try:
@@ -96,6 +101,7 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
         stop.set()
         thread.join(timeout=5)
         deliveries.join(timeout=5)
+        mailer.join(timeout=5)
 
 
 def _started(queues: list[Queue], client: redis.Redis) -> PostplayWorker:

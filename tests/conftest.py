@@ -13,6 +13,7 @@ from rq import Queue, SimpleWorker
 from rq.registry import FinishedJobRegistry
 
 from api.followups import QUEUES
+from api.notify.events import GAME_EVENTS
 from api.play.background import Background
 from api.store.embedded import start_redis
 from api.store.games import GameStore
@@ -45,7 +46,7 @@ def redis_client(redis_url):
 
 @pytest.fixture
 def store(redis_client) -> GameStore:
-    return GameStore(redis_client)
+    return GameStore(redis_client, GAME_EVENTS)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from rq import get_current_job
 from api import analysis
 from api.bots.match import PLY_LIMIT
 from api.followups import RQFollowups
+from api.notify.events import GAME_EVENTS
 from api.play import offers
 from api.players import ratings
 from api.store.games import GameStore
@@ -19,7 +20,7 @@ from api.store.games import GameStore
 
 def _store() -> tuple[GameStore, RQFollowups]:
     connection = get_current_job().connection
-    return GameStore(connection), RQFollowups(connection)
+    return GameStore(connection, GAME_EVENTS), RQFollowups(connection)
 
 
 def ping() -> str:

@@ -9,14 +9,16 @@ from __future__ import annotations
 from rq import get_current_job
 
 from api import playtests
+from api.notify.events import GAME_EVENTS
+from api.playtests.storage import REPORTS, store_sample_game
 from api.store.games import GameStore
-from api.store.playtests import ChunkStatus, PlaytestStore, store_sample_game
+from api.store.playtests import ChunkStatus, PlaytestStore
 
 
 def run_chunk(playtest_id: str, chunk: int) -> int:
     """Play chunk `chunk` of the playtest; returns how many games it played."""
     connection = get_current_job().connection
-    store = PlaytestStore(connection)
+    store = PlaytestStore(connection, REPORTS)
     spec = store.load(playtest_id)
     if spec is None or not store.begin_chunk(playtest_id, chunk):
         return 0
@@ -29,7 +31,7 @@ def run_chunk(playtest_id: str, chunk: int) -> int:
         if store.has_game(playtest_id, index):
             continue
         game = playtests.play(spec, index)
-        game_id = (store_sample_game(GameStore(connection), spec, index, game)
+        game_id = (store_sample_game(GameStore(connection, GAME_EVENTS), spec, index, game)
                    if index < spec["samples"] else None)
         store.add_game(playtest_id, playtests.record_of(index, game, game_id))
         played += 1
@@ -40,5 +42,5 @@ def run_chunk(playtest_id: str, chunk: int) -> int:
 def chunk_failed(job, connection, exc_type, exc_value, traceback) -> None:
     """RQ's on_failure callback: record the chunk as failed, with the error."""
     playtest_id, chunk = job.args
-    PlaytestStore(connection).end_chunk(playtest_id, chunk, ChunkStatus.FAILED,
-                                        f"{exc_type.__name__}: {exc_value}")
+    PlaytestStore(connection, REPORTS).end_chunk(playtest_id, chunk, ChunkStatus.FAILED,
+                                                 f"{exc_type.__name__}: {exc_value}")

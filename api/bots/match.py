@@ -5,7 +5,7 @@ import dataclasses
 import random
 
 from api.bots.base import choose_move
-from api.games.base import Move, Outcome, State, play_forced
+from api.games.base import Move, Outcome, Reason, State, play_forced
 from api.games.registry import get_game
 
 # a game between two bots still running after this many plies is aborted (reason "aborted"), so
@@ -36,7 +36,7 @@ def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, firs
     plies = 0
     while not state.is_over():
         if max_plies is not None and len(history) >= max_plies:
-            return PlayedGame(tuple(levels), first, Outcome(None, "aborted"), plies,
+            return PlayedGame(tuple(levels), first, Outcome(None, Reason.ABORTED), plies,
                               tuple(history), state)
         seat = state.to_move
         move = choose_move(state, levels[seat], rng, budget_s)

@@ -1,9 +1,13 @@
 """The one engine interface every game, bot, route and job uses.
 
-A game module defines three things, in this order: its constants, a `Game` subclass (slug, title,
-options, metadata, and how to start and how to read a move), and a `State` subclass (whose turn it
-is, the legal moves, applying a move, the outcome, exact serialisation). Engines are pure: no web,
-storage or job imports below `api/games/`.
+A game module defines three things, in this order: its constants and moves, a `Game` subclass
+(slug, title, options, metadata, its moves, how to start), and a `State` subclass (whose turn it
+is, the legal moves, applying a move, the outcome, exact serialisation and its shape). Engines are
+pure: no web, storage or job imports below `api/games/`.
+
+Each move's JSON form is declared once, on its dataclass's fields (`wire`), and each state's as a
+`Shape`: the engine reads and writes moves by them, and the web layer derives the OpenAPI schemas
+from them (api/web/game_shapes.py), so a new game edits no schema.
 
 Two errors, both `ValueError`, tell a move that is not of the game's shape (`MalformedMove`, an
 HTTP 400 naming the field) from a well-formed move the rules forbid here (`IllegalMove`, an HTTP
@@ -14,6 +18,8 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import enum
+import functools
 from typing import Any, Callable, ClassVar
 
 SEATS = (0, 1)
@@ -55,20 +61,47 @@ class BadOption(ValueError):
         self.field = field
 
 
+class Reason(str, enum.Enum):
+    """Why a game ended, as python-chess's `Termination` says it: first the rules' own endings,
+    which an engine's `outcome` (or a background rule's `verdict`) gives, then those every game
+    can end by outside its rules. Their words are the record's (`api.record.reasons`)."""
+
+    ALL_TILES_PLAYED = "all-tiles-played"
+    NO_MOVES = "no-moves"
+    SCORE = "score"
+    BINGO = "bingo"
+    TIMEOUT_RULE = "timeout-rule"
+    REPETITION = "repetition"  # Prime Drop: the same position for the third time
+    RESIGN = "resign"
+    TIME = "time"
+    ABORTED = "aborted"
+    AGREEMENT = "agreement"  # a draw offered and accepted
+
+
 @dataclasses.dataclass(frozen=True)
 class Outcome:
-    """How a game ended: `winner` is a seat, or None for a draw or an abort."""
+    """How a game ended: `winner` is a seat, or None for a draw or an abort; `reason` says why.
+
+    >>> Outcome(1, "resign")
+    Outcome(winner=1, reason=<Reason.RESIGN: 'resign'>, scores=None)
+    >>> Outcome(0, Reason.SCORE, [5, 3]).to_dict()
+    {'winner': 0, 'reason': 'score', 'scores': [5, 3]}
+    """
 
     winner: int | None
-    reason: str
+    reason: Reason
     scores: list[int] | None = None
 
+    def __post_init__(self):
+        if type(self.reason) is not Reason:  # given as its string: typed (unknown: ValueError)
+            object.__setattr__(self, "reason", Reason(self.reason))
+
     def to_dict(self) -> dict:
-        return {"winner": self.winner, "reason": self.reason, "scores": self.scores}
+        return {"winner": self.winner, "reason": self.reason.value, "scores": self.scores}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Outcome":
-        return cls(data["winner"], data["reason"], data.get("scores"))
+        return cls(data["winner"], Reason(data["reason"]), data.get("scores"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,24 +154,35 @@ class Option:
 
 
 class Move(abc.ABC):
-    """A small typed value: each game's moves are frozen dataclasses with `to_dict`."""
+    """A small typed value: each game's moves are frozen dataclasses whose fields carry their
+    JSON form (`wire`), so a move's shape is declared once, on the move: `Game.parse_move`
+    reads it, `to_dict` writes it, and the web layer documents it (api/web/game_shapes.py)."""
 
-    @abc.abstractmethod
-    def to_dict(self) -> dict: ...
+    move_type: ClassVar[str]  # the JSON `type`, unique across games (a move union's key)
+    server_only: ClassVar[bool] = False  # played by the server (a pass), never sent by a player
+
+    @classmethod
+    def shape(cls) -> "Shape":
+        """The move's JSON form: its `type` and its fields."""
+        return _move_shape(cls)
+
+    def to_dict(self) -> dict:
+        return {"type": self.move_type, **self.shape().write(self)}
 
 
 @dataclasses.dataclass(frozen=True)
 class Pass(Move):
     """The server's own move for a seat that has no legal move, where the rules say it passes."""
 
-    def to_dict(self) -> dict:
-        return {"type": "pass"}
+    move_type = "pass"
+    server_only = True
 
 
 class State(abc.ABC):
     """A position. Immutable from the outside: `apply` returns a new state."""
 
     game: ClassVar[type["Game"]]
+    shape: ClassVar["Shape"]  # the JSON form `to_dict` gives, field by field
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -227,9 +271,15 @@ class Game(abc.ABC):
     slug: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str] = ""
+    # the rules' own endings: every outcome its states and background rules give is one of these
+    reasons: ClassVar[tuple[Reason, ...]] = ()
     options: ClassVar[tuple[Option, ...]] = ()
     default_time_control: ClassVar[dict] = {"type": "none"}
     background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()
+    moves: ClassVar[tuple[type[Move], ...]]  # every move type the game reads, passes included
+    # what GET /legal-moves lists in place of a move type's own shape (Prime Drop's numbers to
+    # challenge, listed without a factor)
+    listed_shapes: ClassVar[dict[str, "Shape"]] = {}
     state_class: ClassVar[type[State]]
 
     @classmethod
@@ -252,9 +302,16 @@ class Game(abc.ABC):
         shuffle the rules call for, so the same seed gives the same game."""
 
     @classmethod
-    @abc.abstractmethod
     def parse_move(cls, data: Any) -> Move:
-        """A typed move from its JSON form; raises MalformedMove naming the field at fault."""
+        """A typed move from its JSON form, read by the shape of its type among `moves`; raises
+        MalformedMove naming the field at fault (UnknownField for a field the shape lacks)."""
+        if not isinstance(data, dict):
+            raise MalformedMove("A move must be a JSON object.", "move")
+        by_type = {move.move_type: move for move in cls.moves}
+        kind = data.get("type")
+        if not isinstance(kind, str) or kind not in by_type:
+            raise MalformedMove(f"Move type must be one of {_listing(by_type)}.", "move.type")
+        return by_type[kind].shape().read(data, "move", f"A {kind!r} move", ("type",))
 
     @classmethod
     def describe(cls) -> dict:
@@ -263,54 +320,253 @@ class Game(abc.ABC):
                 "default_time_control": cls.default_time_control}
 
 
-# Reading move fields, shared by every game's parse_move.
+# Shapes: the JSON form of a move or a state, declared once in the game's module. The engine reads
+# and writes moves by them; the web layer turns them into marshmallow schemas for the OpenAPI
+# document. They are plain data, so the engines stay free of web imports (marshmallow-dataclass
+# would put marshmallow in every engine, and its errors are not the ones players read here).
 
-def move_object(data: Any, shapes: dict[str, tuple[str, ...]]) -> str:
-    """Check `data` is an object whose `type` is one of `shapes` (move type -> its field names)
-    and that has no other field; return the type."""
-    if not isinstance(data, dict):
-        raise MalformedMove("A move must be a JSON object.", "move")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in shapes:
-        raise MalformedMove(f"Move type must be one of {_listing(shapes)}.", "move.type")
-    known_fields(data, ("type", *shapes[kind]), "move", f"A {kind!r} move")
-    return kind
+class Kind:
+    """A JSON value's kind. `read` checks a value sent at `field` (its last part `name`) and
+    gives the engine's value, or raises MalformedMove; `write` gives the JSON form back."""
 
+    def read(self, value: Any, name: str, field: str) -> Any:
+        return value
 
-def known_fields(data: dict, names: tuple[str, ...], prefix: str, what: str) -> None:
-    """Refuse a field of `data` that is not in `names`, naming the first one (UnknownField)."""
-    for name in data:
-        if name not in names:
-            raise UnknownField(f"{what} has no field {name!r}; its fields are "
-                               f"{', '.join(names)}.", f"{prefix}.{name}")
+    def write(self, value: Any) -> Any:
+        return value
 
 
-def int_field(data: dict, name: str, lo: int | None = None, hi: int | None = None,
-              prefix: str = "move") -> int:
-    """A whole-number field, within [lo, hi] when given."""
-    field = f"{prefix}.{name}"
-    if name not in data:
-        raise MalformedMove(f"The move needs a {name!r} field.", field)
-    value = data[name]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedMove(f"{name!r} must be a whole number.", field)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise MalformedMove(f"{name!r} must be between {lo} and {hi}.", field)
-    return value
+@dataclasses.dataclass(frozen=True)
+class Whole(Kind):
+    """A whole number, within [lo, hi] and one of `choices` when given."""
+
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[int, ...] = ()
+
+    def read(self, value: Any, name: str, field: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise MalformedMove(f"{name!r} must be a whole number.", field)
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            raise MalformedMove(f"{name!r} must be between {self.lo} and {self.hi}.", field)
+        if self.choices and value not in self.choices:
+            raise MalformedMove(f"{name!r} must be one of {_listing(self.choices)}.", field)
+        return value
 
 
-def pair_field(data: dict, name: str, prefix: str = "move") -> tuple[int, int]:
-    """A pair of whole numbers: a cell `[row, col]` or an edge `[a, b]`."""
-    field = f"{prefix}.{name}"
-    if name not in data:
-        raise MalformedMove(f"The move needs a {name!r} field.", field)
-    value = data[name]
-    if (not isinstance(value, list) or len(value) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
-        raise MalformedMove(f"{name!r} must be a pair of whole numbers.", field)
-    return value[0], value[1]
+@dataclasses.dataclass(frozen=True)
+class Boolean(Kind):
+    def read(self, value: Any, name: str, field: str) -> bool:
+        if not isinstance(value, bool):
+            raise MalformedMove(f"{name!r} must be true or false.", field)
+        return value
 
 
-def _listing(items) -> str:
+@dataclasses.dataclass(frozen=True)
+class Text(Kind):
+    """A string: of `length` characters, or one of `choices`, when given; read in upper case
+    when `upper`."""
+
+    length: int | None = None
+    choices: tuple[str, ...] = ()
+    upper: bool = False
+
+    def read(self, value: Any, name: str, field: str) -> str:
+        if (not isinstance(value, str) or (self.length is not None and len(value) != self.length)
+                or (self.choices and value not in self.choices)):
+            what = (f"one of {_listing(self.choices)}" if self.choices else
+                    f"a string of {self.length} characters" if self.length else "a string")
+            raise MalformedMove(f"{name!r} must be {what}.", field)
+        return value.upper() if self.upper else value
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair(Kind):
+    """Two whole numbers, a cell `[row, col]` or an edge `[a, b]`: a tuple in the engine, in
+    increasing order when `ordered`."""
+
+    ordered: bool = False
+
+    def read(self, value: Any, name: str, field: str) -> tuple[int, int]:
+        if (not isinstance(value, list) or len(value) != 2
+                or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
+            raise MalformedMove(f"{name!r} must be a pair of whole numbers.", field)
+        return (min(value), max(value)) if self.ordered else (value[0], value[1])
+
+    def write(self, value: tuple[int, int]) -> list[int]:
+        return list(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Maybe(Kind):
+    """`kind`, or null."""
+
+    kind: Kind
+
+    def read(self, value: Any, name: str, field: str) -> Any:
+        return None if value is None else self.kind.read(value, name, field)
+
+    def write(self, value: Any) -> Any:
+        return None if value is None else self.kind.write(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Either(Kind):
+    """One of several kinds (tried in order)."""
+
+    kinds: tuple[Kind, ...]
+    description: str = ""
+
+    def read(self, value: Any, name: str, field: str) -> Any:
+        for kind in self.kinds:
+            try:
+                return kind.read(value, name, field)
+            except MalformedMove:
+                pass
+        raise MalformedMove(f"{name!r} is not of any of its kinds.", field)
+
+
+@dataclasses.dataclass(frozen=True)
+class ListOf(Kind):
+    """A list of `item`s, exactly `length` of them when given: a tuple in the engine."""
+
+    item: Kind
+    length: int | None = None
+
+    def read(self, value: Any, name: str, field: str) -> tuple:
+        if not isinstance(value, list) or (self.length is not None and len(value) != self.length):
+            raise MalformedMove(f"{name!r} must be a list"
+                                + (f" of {self.length}." if self.length else "."), field)
+        return tuple(self.item.read(v, name, f"{field}[{k}]") for k, v in enumerate(value))
+
+    def write(self, value: Any) -> list:
+        return [self.item.write(v) for v in value]
+
+
+def per_seat(item: Kind) -> ListOf:
+    """One `item` per seat."""
+    return ListOf(item, len(SEATS))
+
+
+@dataclasses.dataclass(frozen=True)
+class MapOf(Kind):
+    """An object from `keys` (strings) to `values`."""
+
+    keys: Text
+    values: Kind
+
+
+@dataclasses.dataclass(frozen=True)
+class Obj(Kind):
+    """An object of `shape`'s fields (a tile of a double down, a region of a state)."""
+
+    shape: "Shape"
+
+    def read(self, value: Any, name: str, field: str) -> Any:
+        if not isinstance(value, dict):
+            raise MalformedMove(f"Each {self.shape.noun} must be an object with "
+                                f"{_listing(self.shape.names, 'and')}.", field)
+        return self.shape.read(value, field, f"A {self.shape.noun}")
+
+    def write(self, value: Any) -> dict:
+        return self.shape.write(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """One field of a shape: its JSON `name`, its kind, the engine's attribute (`attr`, the name
+    when left out), a description for the document, and the sentence a bad value gets, where
+    the kind's own would not read well. An `optional` field may be left out (and is, when its
+    value is None)."""
+
+    name: str
+    kind: Kind
+    description: str = ""
+    optional: bool = False
+    message: str = ""
+    attr: str = ""
+
+    def read(self, value: Any, field: str) -> Any:
+        try:
+            return self.kind.read(value, self.name, field)
+        except MalformedMove as bad:
+            if self.message and bad.field == field:
+                raise MalformedMove(self.message, field) from None
+            raise
+
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    """A JSON object's form: `name` (its schema's name in the document), its fields, the noun a
+    refusal calls it, what to build from the values read (`make`, called with the attributes;
+    a dict when None) and, for a move, its `move_type`."""
+
+    name: str
+    fields: tuple[Field, ...]
+    noun: str = ""
+    make: Callable[..., Any] | None = None
+    move_type: str | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    def read(self, data: dict, field: str, what: str, extra: tuple[str, ...] = ()) -> Any:
+        names = (*extra, *self.names)
+        for name in data:
+            if name not in names:
+                raise UnknownField(f"{what} has no field {name!r}; its fields are "
+                                   f"{', '.join(names)}.", f"{field}.{name}")
+        values = {}
+        for f in self.fields:
+            if f.name in data:
+                values[f.attr or f.name] = f.read(data[f.name], f"{field}.{f.name}")
+            elif f.optional:
+                values[f.attr or f.name] = None
+            else:
+                raise MalformedMove(f"The move needs a {f.name!r} field.", f"{field}.{f.name}")
+        return values if self.make is None else self.make(**values)
+
+    def write(self, value: Any) -> dict:
+        get = value.get if isinstance(value, dict) else functools.partial(getattr, value)
+        out = {}
+        for f in self.fields:
+            item = get(f.attr or f.name)
+            if item is not None or not f.optional:
+                out[f.name] = f.kind.write(item)
+        return out
+
+
+def wire(kind: Kind, name: str = "", description: str = "", message: str = "",
+         **field_kwargs) -> Any:
+    """A move's dataclass field with its JSON form (`name`, when it is not the attribute's);
+    a field given a default is optional."""
+    return dataclasses.field(**field_kwargs, metadata={"wire": (kind, name, description,
+                                                                message)})
+
+
+@functools.cache
+def shape_of(cls: type, name: str, noun: str, move_type: str | None = None) -> Shape:
+    """The shape of a dataclass whose fields are declared with `wire`."""
+    fields = []
+    for f in dataclasses.fields(cls):
+        kind, json_name, description, message = f.metadata["wire"]
+        optional = (f.default is not dataclasses.MISSING
+                    or f.default_factory is not dataclasses.MISSING)
+        fields.append(Field(json_name or f.name, kind, description, optional, message, f.name))
+    return Shape(name, tuple(fields), noun, cls, move_type)
+
+
+@functools.cache
+def _move_shape(cls: type[Move]) -> Shape:
+    return shape_of(cls, f"{_camel(cls.move_type)}Move", f"{cls.move_type!r} move", cls.move_type)
+
+
+def _camel(slug: str) -> str:
+    """`prime-drop` -> `PrimeDrop`."""
+    return "".join(word.capitalize() for word in slug.split("-"))
+
+
+def _listing(items, last: str = "or") -> str:
     items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]

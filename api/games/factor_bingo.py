@@ -18,12 +18,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from typing import Any
 
 import sympy
 
-from api.games.base import (Game, IllegalMove, MalformedMove, Move, Option, Outcome, State,
-                            int_field, move_object)
+from api.games.base import (Either, Field, Game, IllegalMove, ListOf, MapOf, Maybe, Move, Option,
+                            Outcome, Pair, Reason, Shape, State, Text, Whole, per_seat, wire)
 from api.games.registry import register
 
 NUMBERS: tuple[int, ...] = tuple(sympy.divisors(720))
@@ -45,33 +44,34 @@ LINES: tuple[tuple[int, ...], ...] = (
 
 @dataclasses.dataclass(frozen=True)
 class Fill(Move):
-    letter: str
-    number: int
+    """Write a number on a letter of both boards."""
 
-    def to_dict(self) -> dict:
-        return {"type": "fill", "letter": self.letter, "number": self.number}
+    move_type = "fill"
+    letter: str = wire(Text(length=1, upper=True), message="'letter' must be a single letter.")
+    number: int = wire(Whole())
 
 
 @dataclasses.dataclass(frozen=True)
 class Start(Move):
-    number: int
+    """The starting player picks the current number."""
 
-    def to_dict(self) -> dict:
-        return {"type": "start", "number": self.number}
+    move_type = "start"
+    number: int = wire(Whole())
 
 
 @dataclasses.dataclass(frozen=True)
 class Call(Move):
-    number: int
+    """Call a number."""
 
-    def to_dict(self) -> dict:
-        return {"type": "call", "number": self.number}
+    move_type = "call"
+    number: int = wire(Whole())
 
 
 @register
 class FactorBingo(Game):
     slug = "factor-bingo"
     title = "Factor Bingo"
+    reasons = (Reason.BINGO,)
     summary = ("Write the 30 divisors of 720 onto two shared bingo boards, then take turns calling "
                "numbers, each a divisor or multiple of the last. The first line ends the game.")
     options = (
@@ -80,25 +80,12 @@ class FactorBingo(Game):
                choices=("default", "random")),
     )
     default_time_control = {"type": "byoyomi", "main_s": 0, "periods": 5, "period_s": 60}
+    moves = (Fill, Start, Call)
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "FactorBingoState":
         letters = DEFAULT_LETTERS if options["layout"] == "default" else deal_letters(seed)
         return FactorBingoState(letters, first, (), None, ())
-
-    @classmethod
-    def parse_move(cls, data: Any) -> Move:
-        kind = move_object(data, {"fill": ("letter", "number"), "start": ("number",),
-                                  "call": ("number",)})
-        number = int_field(data, "number")
-        if kind == "start":
-            return Start(number)
-        if kind == "call":
-            return Call(number)
-        letter = data.get("letter")
-        if not isinstance(letter, str) or len(letter) != 1:
-            raise MalformedMove("'letter' must be a single letter.", "move.letter")
-        return Fill(letter.upper(), number)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -110,6 +97,19 @@ class FactorBingoState(State):
     called: tuple[int, ...]
 
     game = FactorBingo
+    shape = Shape("FactorBingoState", (
+        Field("phase", Text(choices=("filling", "start", "calling"))),
+        Field("boards", per_seat(ListOf(ListOf(Either(
+            (Whole(), Text()), "A number, or the letter while it has none.")))),
+              "Per seat, five rows of five cells."),
+        Field("numbers", ListOf(Whole())), Field("unused", ListOf(Whole())),
+        Field("current", Maybe(Whole())), Field("called", ListOf(Whole())),
+        Field("lines", per_seat(Whole())), Field("starter", Whole()),
+        Field("letters", per_seat(ListOf(ListOf(Text(choices=LETTERS)))),
+              "Per seat, five rows of five cells."),
+        Field("gray", ListOf(Pair()),
+              "[row, col] of the cells with the same letter on both boards."),
+        Field("filled", MapOf(Text(), Whole())), Field("start", Maybe(Whole()))))
 
     @property
     def phase(self) -> str:
@@ -207,7 +207,7 @@ class FactorBingoState(State):
             winner = 0 if lines[0] > lines[1] else 1
         else:  # equal lines: whoever made the last call loses
             winner = (self.starter + 1 + len(self.called)) % 2
-        return Outcome(winner, "bingo", lines)
+        return Outcome(winner, Reason.BINGO, lines)
 
     def to_dict(self) -> dict:
         filled = dict(self.fills)

@@ -6,7 +6,7 @@ Rules: ../../seeds/factor-multiple.md. The seed's example game replays to its st
 >>> for k in (98, 49, 7, 77, 11, 55, 1, 97):
 ...     state = state.apply(Say(k))
 >>> state.outcome()
-Outcome(winner=1, reason='no-moves', scores=None)
+Outcome(winner=1, reason=<Reason.NO_MOVES: 'no-moves'>, scores=None)
 """
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import dataclasses
 import functools
 import itertools
 import math
-from typing import Any, Iterable
+from typing import Iterable
 
-from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
-                            move_object)
+from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Option, Outcome,
+                            Reason, Shape, State, Whole, wire)
 from api.games.registry import register
 
 MIN_N, MAX_N, DEFAULT_N = 10, 1000, 100
@@ -25,31 +25,29 @@ MIN_N, MAX_N, DEFAULT_N = 10, 1000, 100
 
 @dataclasses.dataclass(frozen=True)
 class Say(Move):
-    number: int
+    """Say a number."""
 
-    def to_dict(self) -> dict:
-        return {"type": "say", "number": self.number}
+    move_type = "say"
+    number: int = wire(Whole())
 
 
 @register
 class FactorMultiple(Game):
     slug = "factor-multiple"
     title = "Factor/Multiple"
+    reasons = (Reason.NO_MOVES,)
     summary = ("Say numbers from 1 to n in turn; each must be a factor or a multiple of the last "
                "one, and none twice. Whoever cannot say a number loses.")
     options = (
         Option("n", "int", DEFAULT_N, "Numbers run from 1 to n.", min=MIN_N, max=MAX_N),
         Option("even_start", "bool", True, "The first number said must be even."),
     )
+    moves = (Say,)
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "FactorMultipleState":
         return FactorMultipleState(options["n"], options["even_start"], first, ())
 
-    @classmethod
-    def parse_move(cls, data: Any) -> Say:
-        move_object(data, {"say": ("number",)})
-        return Say(int_field(data, "number"))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -60,6 +58,9 @@ class FactorMultipleState(State):
     said: tuple[int, ...]
 
     game = FactorMultiple
+    shape = Shape("FactorMultipleState", (
+        Field("n", Whole(MIN_N, MAX_N)), Field("even_start", Boolean()), Field("first", Whole()),
+        Field("said", ListOf(Whole())), Field("current", Maybe(Whole()))))
 
     @property
     def current(self) -> int | None:
@@ -113,7 +114,7 @@ class FactorMultipleState(State):
         if self.current is None or any(k not in used for k in _neighbours(self.current,
                                                                            self.n)):
             return None
-        return Outcome(winner=1 - self.mover, reason="no-moves")
+        return Outcome(winner=1 - self.mover, reason=Reason.NO_MOVES)
 
     def to_dict(self) -> dict:
         return {"n": self.n, "even_start": self.even_start, "first": self.first,

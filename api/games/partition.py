@@ -39,8 +39,8 @@ import itertools
 import random
 from typing import Any, NamedTuple
 
-from api.games.base import (Game, IllegalMove, Move, Option, Outcome, State, int_field,
-                            move_object, pair_field)
+from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
+                            Outcome, Pair, Reason, Shape, State, Text, Whole, per_seat, wire)
 from api.games.bits import set_bits as hexes_of  # the hex ids in a bit mask, increasing
 from api.games.registry import register
 
@@ -78,34 +78,27 @@ class Stick(Move):
     """A normal stick on an edge of the open region; `close` names a hex of the part to close
     when the stick splits the region into equal parts and the split is not the final one."""
 
-    edge: Edge
-    close: int | None = None
-
-    def to_dict(self) -> dict:
-        out = {"type": "stick", "edge": list(self.edge)}
-        if self.close is not None:
-            out["close"] = self.close
-        return out
+    move_type = "stick"
+    edge: Edge = wire(Pair(ordered=True), description="[hex, hex]")
+    close: int | None = wire(Maybe(Whole(0, HEXES - 1)), default=None, description=(
+        "A hex of the part to close, on an equal split that does not end the game; left out "
+        "otherwise."))
 
 
 @dataclasses.dataclass(frozen=True)
 class Claim(Move):
     """Take the disc on `hex` (in a closed region): its colour becomes the mover's."""
 
-    hex: int
-
-    def to_dict(self) -> dict:
-        return {"type": "claim", "hex": self.hex}
+    move_type = "claim"
+    hex: int = wire(Whole())
 
 
 @dataclasses.dataclass(frozen=True)
 class Subdivide(Move):
     """A stick inside a closed region that splits it in two."""
 
-    edge: Edge
-
-    def to_dict(self) -> dict:
-        return {"type": "subdivide", "edge": list(self.edge)}
+    move_type = "subdivide"
+    edge: Edge = wire(Pair(ordered=True), description="[hex, hex]")
 
 
 def _check_layout(value: Any) -> list[str] | None:
@@ -122,6 +115,7 @@ def _check_layout(value: Any) -> list[str] | None:
 class Partition(Game):
     slug = "partition"
     title = "Partition"
+    reasons = (Reason.SCORE,)
     summary = ("Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
                "colourful regions for points, claim two colours, and own the most regions.")
     options = (
@@ -130,6 +124,7 @@ class Partition(Game):
         Option("singleton_rule", "bool", True, "A stick may not close a one-hex region while "
                "another stick would not."),
     )
+    moves = (Stick, Claim, Subdivide)
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "PartitionState":
@@ -142,18 +137,6 @@ class Partition(Game):
             closed=(), claimed=((), ()), subdivisions_left=(MAX_SUBDIVISIONS, MAX_SUBDIVISIONS),
             actions_left=ACTIONS_PER_TURN, turn=first, points=(0, 0),
             singleton_rule=options.get("singleton_rule", True))
-
-    @classmethod
-    def parse_move(cls, data: Any) -> Move:
-        kind = move_object(data, {"stick": ("edge", "close"), "claim": ("hex",),
-                                  "subdivide": ("edge",)})
-        if kind == "claim":
-            return Claim(int_field(data, "hex"))
-        edge = tuple(sorted(pair_field(data, "edge")))
-        if kind == "subdivide":
-            return Subdivide(edge)
-        close = None if data.get("close") is None else int_field(data, "close")
-        return Stick(edge, close)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -168,6 +151,18 @@ class PartitionState(State):
     turn: int                         # the seat whose turn it is (or was, when the game ended)
     points: tuple[int, int]           # closing points
     singleton_rule: bool
+
+    shape = Shape("PartitionState", (
+        Field("rows", Whole()), Field("cols", Whole()),
+        Field("colours", ListOf(Maybe(Text(choices=COLOURS))),
+              "The disc colour by hex id; null once claimed."),
+        Field("sticks", ListOf(Pair())),
+        Field("regions", ListOf(Obj(Shape("PartitionRegion", (
+            Field("hexes", ListOf(Whole())), Field("closed", Boolean())))))),
+        Field("claimed", per_seat(ListOf(Text(choices=COLOURS)))),
+        Field("claims_left", per_seat(Whole())), Field("subdivisions_left", per_seat(Whole())),
+        Field("actions_left", Whole()), Field("points", per_seat(Whole())), Field("turn", Whole()),
+        Field("singleton_rule", Boolean())))
 
     game = Partition
 
@@ -375,7 +370,7 @@ class PartitionState(State):
             return None
         totals = self.totals()
         winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
-        return Outcome(winner, "score", totals)
+        return Outcome(winner, Reason.SCORE, totals)
 
     def closed_regions(self) -> list[list[int]]:
         return [list(hexes_of(r)) for r in self.closed]

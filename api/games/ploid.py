@@ -21,33 +21,33 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any
 
-from api.games.base import (Game, IllegalMove, MalformedMove, Move, Option, Outcome, Pass, State,
-                            int_field, move_object)
+from api.games.base import (Either, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
+                            Outcome, Pass, Reason, Shape, State, Text, Whole, per_seat, wire)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
 MIN_N, MAX_N, DEFAULT_N = 2, 8, 5
 BLANK = 99  # a blank's cell value: above every number, so it never lowers a group's limit
+PIECE = Either((Whole(1, MAX_N), Text(choices=("blank",))))
 
 
 @dataclasses.dataclass(frozen=True)
 class Place(Move):
     """Put one of your pieces, a number 1..n or "blank", on an empty cell."""
 
-    row: int
-    col: int
-    piece: int | str
-
-    def to_dict(self) -> dict:
-        return {"type": "place", "row": self.row, "col": self.col, "piece": self.piece}
+    move_type = "place"
+    row: int = wire(Whole())
+    col: int = wire(Whole())
+    piece: int | str = wire(PIECE, message=f"'piece' must be a number from 1 to {MAX_N} or "
+                                           f"\"blank\".")
 
 
 @register
 class Ploid(Game):
     slug = "ploid"
     title = "Ploid"
+    reasons = (Reason.SCORE,)
     summary = ("Place numbered and blank pieces on an n x (n+1) board; no group may hold more "
                "pieces than its smallest number. Whoever places more pieces wins.")
     options = (
@@ -55,23 +55,12 @@ class Ploid(Game):
                "Each side has the numbers 1..n and n(n-1)/2 blanks; the board is n x (n+1).",
                min=MIN_N, max=MAX_N),
     )
+    moves = (Place, Pass)
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "PloidState":
         n = options["n"]
         return PloidState(n, (0,) * (n * (n + 1)), first, None)
-
-    @classmethod
-    def parse_move(cls, data: Any) -> Move:
-        if move_object(data, {"place": ("row", "col", "piece"), "pass": ()}) == "pass":
-            return Pass()
-        row, col = int_field(data, "row"), int_field(data, "col")
-        piece = data.get("piece")
-        if piece != "blank" and (isinstance(piece, bool) or not isinstance(piece, int)
-                                 or not 1 <= piece <= MAX_N):
-            raise MalformedMove(f"'piece' must be a number from 1 to {MAX_N} or \"blank\".",
-                                "move.piece")
-        return Place(row, col, piece)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -82,6 +71,15 @@ class PloidState(State):
     last_number: int | None  # the number placed by the move just made (None after a blank/pass)
 
     game = Ploid
+    shape = Shape("PloidState", (
+        Field("n", Whole(MIN_N, MAX_N)), Field("rows", Whole()), Field("cols", Whole()),
+        Field("board", ListOf(ListOf(Maybe(Obj(Shape("PloidCell", (
+            Field("seat", Whole()), Field("piece", PIECE))))))),
+              "Rows of cells: a piece, or null when empty."),
+        Field("hands", per_seat(Obj(Shape("PloidHand", (
+            Field("numbers", ListOf(Whole())), Field("blanks", Whole())))))),
+        Field("last_number", Maybe(Whole())), Field("placed", per_seat(Whole())),
+        Field("mover", Whole())))
 
     @property
     def rows(self) -> int:
@@ -173,7 +171,7 @@ class PloidState(State):
             return None
         scores = [self.placed(0), self.placed(1)]
         winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
-        return Outcome(winner=winner, reason="score", scores=scores)
+        return Outcome(winner=winner, reason=Reason.SCORE, scores=scores)
 
     def to_dict(self) -> dict:
         cols = self.cols

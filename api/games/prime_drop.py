@@ -24,9 +24,9 @@ from typing import Any, Iterable, NamedTuple
 
 import flint
 
-from api.games.base import (BackgroundRule, Game, IllegalMove, MalformedMove, Move, Option, Outcome,
-                            Pass, State, int_field, known_fields, move_object,
-                            pair_field)
+from api.games.base import (BackgroundRule, Boolean, Field, Game, IllegalMove, ListOf, MapOf, Maybe,
+                            Move, Obj, Option, Outcome, Pair, Pass, Reason, Shape, State, Text,
+                            Whole, per_seat, shape_of, wire)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -43,7 +43,7 @@ MAX_TILES = 99
 CLOCKED_TIMEOUT_RULE = {"after_s": 3600, "streak": 10}
 # the timeout rule's bounds, so its first check is always a date the job queue can schedule
 TIMEOUT_RULE_MAX = {"after_s": 30 * 24 * 3600, "streak": 10_000}
-TILE_FIELDS = ("row", "col", "digit")
+CELL = Whole(0, SIZES[-1] - 1)  # a row or column on the largest board
 REPETITIONS = 3  # the repetition rule: a position arising this many times ends the game
 
 
@@ -51,38 +51,53 @@ REPETITIONS = 3  # the repetition rule: a position arising this many times ends 
 class Drop(Move):
     """A single drop, and also one tile of a double down."""
 
-    row: int
-    col: int
-    digit: int
+    move_type = "drop"
+    row: int = wire(CELL)
+    col: int = wire(CELL)
+    digit: int = wire(Whole(0, 9))
 
     @property
     def cell(self) -> Cell:
         return self.row, self.col
 
-    def to_dict(self) -> dict:
-        return {"type": "drop", "row": self.row, "col": self.col, "digit": self.digit}
-
 
 @dataclasses.dataclass(frozen=True)
 class DoubleDown(Move):
+    """A double down: two tiles, laid in order. On the wire they are one field, `tiles`."""
+
+    move_type = "double"
     first: Drop
     second: Drop
 
-    def to_dict(self) -> dict:
-        return {"type": "double", "tiles": [_tile_dict(t) for t in (self.first, self.second)]}
+    @property
+    def tiles(self) -> tuple[Drop, Drop]:
+        return self.first, self.second
+
+    @classmethod
+    def shape(cls) -> Shape:
+        return DOUBLE_DOWN
+
+
+DOUBLE_DOWN = Shape("DoubleMove", (
+    Field("tiles", ListOf(Obj(shape_of(Drop, "Tile", "tile")), 2),
+          message="A double down needs 'tiles': a list of two tiles."),),
+    "'double' move", lambda tiles: DoubleDown(*tiles), "double")
 
 
 @dataclasses.dataclass(frozen=True)
 class Challenge(Move):
     """Claim that the number read from `frm` to `to` has the nontrivial factor `factor`."""
 
-    frm: Cell
-    to: Cell
-    factor: int
+    move_type = "challenge"
+    frm: Cell = wire(Pair(), "from", "[row, col]")
+    to: Cell = wire(Pair(), description="[row, col]")
+    factor: int = wire(Whole())
 
-    def to_dict(self) -> dict:
-        return {"type": "challenge", "from": list(self.frm), "to": list(self.to),
-                "factor": self.factor}
+
+# GET /legal-moves' entry for a number on the board: a challenge without its factor
+LISTED_CHALLENGE = Shape("ListedChallenge", (
+    Field("from", Pair(), "[row, col]", attr="frm"), Field("to", Pair(), "[row, col]"),
+    Field("value", Whole())), move_type="challenge")
 
 
 class Number(NamedTuple):
@@ -151,13 +166,14 @@ class TimeoutRule(BackgroundRule):
         rule = options["timeout_rule"]
         winner = timeout_rule_winner([(at_s, state.tiles_left) for at_s, state in turns],
                                      rule["after_s"], rule["streak"])
-        return None if winner is None else Outcome(winner, "timeout-rule")
+        return None if winner is None else Outcome(winner, Reason.TIMEOUT_RULE)
 
 
 @register
 class PrimeDrop(Game):
     slug = "prime-drop"
     title = "Prime Drop"
+    reasons = (Reason.ALL_TILES_PLAYED, Reason.REPETITION, Reason.TIMEOUT_RULE)
     summary = ("Lay digit tiles on a square board; every line of tiles is a number read both ways. "
                "Challenge a composite with a factor to send its tiles to your opponent. "
                "First to empty their pile wins.")
@@ -175,6 +191,8 @@ class PrimeDrop(Game):
                check=check_timeout_rule),
     )
     background_rules = (TimeoutRule(),)
+    moves = (Drop, DoubleDown, Challenge, Pass)
+    listed_shapes = {"challenge": LISTED_CHALLENGE}
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "PrimeDropState":
@@ -183,28 +201,6 @@ class PrimeDrop(Game):
         board = EMPTY * size * size
         return PrimeDropState(size, board, (pile, pile), first, 0, None,
                               (position_key(board, (pile, pile), first),))
-
-    @classmethod
-    def parse_move(cls, data: Any) -> Move:
-        kind = move_object(data, {"drop": TILE_FIELDS, "double": ("tiles",),
-                                  "challenge": ("from", "to", "factor"), "pass": ()})
-        if kind == "drop":
-            return _parse_tile(data, "move")
-        if kind == "double":
-            tiles = data.get("tiles")
-            if not isinstance(tiles, list) or len(tiles) != 2:
-                raise MalformedMove("A double down needs 'tiles': a list of two tiles.",
-                                    "move.tiles")
-            for k, tile in enumerate(tiles):
-                if not isinstance(tile, dict):
-                    raise MalformedMove("Each tile must be an object with row, col and digit.",
-                                        f"move.tiles[{k}]")
-                known_fields(tile, TILE_FIELDS, f"move.tiles[{k}]", "A tile")
-            return DoubleDown(*(_parse_tile(t, f"move.tiles[{k}]") for k, t in enumerate(tiles)))
-        if kind == "challenge":
-            return Challenge(pair_field(data, "from"), pair_field(data, "to"),
-                             int_field(data, "factor"))
-        return Pass()
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -220,6 +216,22 @@ class PrimeDropState(State):
     seen: tuple[int, ...] = ()
 
     game = PrimeDrop
+    shape = Shape("PrimeDropState", (
+        Field("size", Whole(choices=SIZES)),
+        Field("board", ListOf(ListOf(Maybe(Whole(0, 9)))),
+              "Rows of cells: a digit, or null when empty."),
+        Field("piles", per_seat(MapOf(Text(choices=tuple(DIGITS)), Whole())),
+              'Per seat, the count of each digit "0"-"9".'),
+        Field("tiles_left", per_seat(Whole())),
+        Field("last_challenge", Maybe(Obj(Shape("LastChallenge", (
+            Field("seat", Whole()), Field("value", Whole()), Field("factor", Whole()),
+            Field("success", Boolean()), Field("from", Pair()), Field("to", Pair()),
+            Field("tiles", Whole(), "Tiles sent back (0 when the challenge failed)."),
+            Field("turn", Whole())))))),
+        Field("mover", Whole()), Field("turn", Whole()),
+        Field("seen", Text(), "The repetition rule's record, for the server: a 64-bit key of "
+              "every position so far (board, both piles, seat to move), packed as base64; once "
+              "the game is over, only the final position's.")))
 
     @property
     def to_move(self) -> int | None:
@@ -277,8 +289,7 @@ class PrimeDropState(State):
 
     def legal_moves_listing(self) -> dict:
         moves = [] if self.is_over() else [m.to_dict() for m in self.drops()] + [
-            {"type": "challenge", "from": list(n.frm), "to": list(n.to), "value": n.value}
-            for n in self.numbers]
+            {"type": "challenge", **LISTED_CHALLENGE.write(n)} for n in self.numbers]
         return {"moves": moves,
                 "complete": False,
                 "note": "Single drops and every number on the board are listed. A challenge entry "
@@ -315,10 +326,10 @@ class PrimeDropState(State):
         # Only the mover's own drops empty a pile, so an empty pile is its owner's win.
         for seat in (0, 1):
             if not any(self.piles[seat]):
-                return Outcome(winner=seat, reason="all-tiles-played")
+                return Outcome(winner=seat, reason=Reason.ALL_TILES_PLAYED)
         if self.occurrences >= REPETITIONS:
             a, b = self.tiles_left
-            return Outcome(winner=None if a == b else int(b < a), reason="repetition")
+            return Outcome(winner=None if a == b else int(b < a), reason=Reason.REPETITION)
         return None
 
     @functools.cached_property
@@ -538,16 +549,6 @@ def _run_at(line: str, k: int) -> str:
     while b < len(line) - 1 and line[b + 1] != EMPTY:
         b += 1
     return line[a:b + 1]
-
-
-def _parse_tile(data: dict, prefix: str) -> Drop:
-    return Drop(int_field(data, "row", 0, SIZES[-1] - 1, prefix),
-                int_field(data, "col", 0, SIZES[-1] - 1, prefix),
-                int_field(data, "digit", 0, 9, prefix))
-
-
-def _tile_dict(tile: Drop) -> dict:
-    return {"row": tile.row, "col": tile.col, "digit": tile.digit}
 
 
 def _copy_challenge(last: dict | None) -> dict | None:

@@ -10,7 +10,8 @@ make a deadline late). It
   (`api.notify.addresses`), a 2xx within the timeout counting as delivered. A failed attempt is
   tried again after an exponentially growing delay, for as long as the retry window (24 hours
   from the first attempt) lasts; then the endpoint is disabled and the account told (the
-  endpoint's `disabled`, shown in its list and in `GET /me`).
+  endpoint's `disabled`, shown in its list and in `GET /me`). An endpoint whose `format` is
+  "discord" or "slack" is posted that service's JSON instead, unsigned (`api.notify.chat_apps`).
 
 A worker killed mid-delivery leaves the delivery claimed until its lease runs out; another then
 makes it, under the same webhook-id, so the receiver sees it at least once.
@@ -18,6 +19,7 @@ makes it, under the same webhook-id, so the receiver sees it at least once.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import os
 import threading
@@ -32,6 +34,7 @@ from standardwebhooks import Webhook
 
 from api import metrics
 from api.clocks import iso
+from api.notify.chat_apps import chat_body
 from api.notify.addresses import AddressRefused, Target, target
 from api.store.accounts import AccountStore
 from api.store.webhooks import Claimed, WebhookStore
@@ -221,10 +224,16 @@ class Notifier:
             self.store.drop(claimed)
             return
         started, status, error = time.time(), None, None
+        fmt = endpoint.get("format", "standard")
         try:
             to = target(endpoint["url"])
-            status = send(to, sign(endpoint["secret"], delivery["msg"], delivery["body"],
-                                   started), delivery["body"], self.policy)
+            if fmt == "standard":
+                status = send(to, sign(endpoint["secret"], delivery["msg"], delivery["body"],
+                                       started), delivery["body"], self.policy)
+            else:  # a chat app's incoming webhook: its own JSON, unsigned
+                account = self.accounts.load(delivery["account"]) or {"username": ""}
+                status = send(to, {}, chat_body(fmt, account["username"],
+                                                json.loads(delivery["body"])), self.policy)
             if not 200 <= status < 300:
                 error = f"The endpoint answered HTTP {status}."
         except AddressRefused as refused:

@@ -11,8 +11,9 @@ import uuid
 
 from api.clocks import iso
 from api.notify.addresses import AddressRefused, target
+from api.notify.chat_apps import FORMATS
 from api.notify.events import Event
-from api.play.errors import BadField, NotFound
+from api.record.errors import BadField, NotFound
 from api.players.accounts import Principal
 from api.store.webhooks import WebhookStore
 
@@ -20,8 +21,9 @@ MAX_ENDPOINTS = 10
 
 
 def register(store: WebhookStore, who: Principal, url: str, events: list[str],
-             now: float | None = None) -> tuple[dict, str]:
-    """A new endpoint for `events` at `url`: its view and its secret (shown only now)."""
+             now: float | None = None, fmt: str = "standard") -> tuple[dict, str]:
+    """A new endpoint for `events` at `url`, posted in `fmt` ("standard", or a chat app's:
+    "discord", "slack"): its view and its secret (shown only now)."""
     who.require("webhooks")
     try:
         target(url)
@@ -30,12 +32,15 @@ def register(store: WebhookStore, who: Principal, url: str, events: list[str],
     unknown = sorted(set(events) - {e.value for e in Event})
     if unknown or not events:
         raise BadField("events", f"The events are {', '.join(e.value for e in Event)}.")
+    if fmt not in FORMATS:
+        raise BadField("format", f"The formats are {', '.join(FORMATS)}.")
     if store.count(who.id) >= MAX_ENDPOINTS:
         raise BadField("url", f"An account has at most {MAX_ENDPOINTS} webhooks: delete one "
                               f"first.")
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
     endpoint = {"id": uuid.uuid4().hex[:12], "url": url, "events": list(dict.fromkeys(events)),
-                "secret": secret, "created_ts": time.time() if now is None else now}
+                "secret": secret, "created_ts": time.time() if now is None else now,
+                "format": fmt}
     store.add(who.id, endpoint)
     return view({**endpoint, "disabled": None}), secret
 
@@ -68,6 +73,7 @@ def view(endpoint: dict) -> dict:
     """An endpoint as the API shows it: never its secret."""
     off = endpoint["disabled"]
     return {"id": endpoint["id"], "url": endpoint["url"], "events": endpoint["events"],
+            "format": endpoint.get("format", "standard"),
             "created_at": iso(endpoint["created_ts"]), "disabled": off is not None,
             "disabled_at": None if off is None else iso(off["at"]),
             "disabled_reason": None if off is None else off["reason"]}

@@ -1,12 +1,12 @@
 """The events a change to a game tells its players' accounts of, derived in one place: from what
-the game record was before the change (`Moment`, kept by the store with the indexes' `Standing`)
+the game record was before the change (`Moment`, kept by the store before it applies the change)
 and what it is after. The store writes each event to the outbox in the same Redis script as the
-change itself (`api.store.games`), so none is lost when a process dies between two writes; the
-workers deliver them (`api.notify.delivery`).
+change itself (`api.store.games`, which is given `GAME_EVENTS`), so none is lost when a process
+dies between two writes; the workers deliver them (`api.notify.delivery`).
 
 Each event is one row of `EVENTS`: its name and who is told, a function of the two moments.
 
->>> from api.play.record import Status
+>>> from api.record import Status
 >>> before = Moment(Status.ACTIVE, 3, 0, ("ada", "bob"), frozenset(), {}, 0, None)
 >>> after = Moment(Status.ACTIVE, 4, 1, ("ada", "bob"), frozenset(), {}, 0, None)
 >>> derive(before, after)
@@ -21,8 +21,9 @@ import uuid
 from typing import Callable
 
 from api.clocks import iso
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.play.view import game_view
+from api.store.games import Events
 
 
 class Event(str, enum.Enum):
@@ -32,6 +33,7 @@ class Event(str, enum.Enum):
     DRAW_OFFER = "draw-offer"
     TAKEBACK = "takeback"
     CHAT = "chat"
+    REMINDER = "reminder"  # not derived from a change: the workers' check before a deadline
 
 
 @dataclasses.dataclass(frozen=True)
@@ -153,3 +155,7 @@ def notices(before: Moment | None, record: GameRecord,
                                 separators=(",", ":"))}
             for event, account in found]
 
+
+
+# what every game store derives a change's events with: `GameStore(client, GAME_EVENTS)`
+GAME_EVENTS = Events(moment=Moment.of, notices=notices)

@@ -20,16 +20,17 @@ and on every repeat: a Message-ID or push topic is made from it), `account` (its
 id), `ts` (when it happened), `title` (the game's title, "Ploid"), `text` (a line for a person:
 "Your move against Ada (Ploid)"), `url` (the game's page, on POSTPLAY_PUBLIC_URL when set),
 `body` (the webhook body: JSON `{"type", "timestamp", "data": the game object}`), `first_ts` and
-`attempts`. The `email` sender is `api.notify.mail.send_now`, registered when that module
-exists; e-mail is never owed for `turn` (turns go in the daily digest, which reads the settings
-itself).
+`attempts`, and whatever else the event carried (a reminder's `minutes` and `deadline`). The
+`email` sender is `api.notify.mail.send_now`'s; e-mail is never owed here for `turn` (turns go
+in the daily digest) or `reminder` (mailed with the due check that fires it): `api.notify.digests`
+sends those, reading the same settings.
 """
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
+import smtplib
 import time
 from collections.abc import Callable
 
@@ -37,7 +38,7 @@ import redis
 
 from api.clocks import iso
 from api.games import GAMES
-from api.notify import inbox, push
+from api.notify import inbox, mail, push
 from api.notify.outcome import GiveUp, Retry
 from api.store import keys
 from api.store.notices import NoticeStore
@@ -51,14 +52,30 @@ CHANNELS = ("push", "email", "inbox")
 DEFAULTS = {event: ["push", "inbox"] + (["email"] if event in ("turn", "challenge", "reminder",
                                                                   "tournament") else [])
             for event in EVENTS}
-DIGESTED = {"turn"}  # e-mailed only in the daily digest
+MAILED_ELSEWHERE = {"turn", "reminder"}  # the daily digest; the reminder's own due check
 QUIETED = {"push", "email"}  # not sent while the account is present
 PRESENT_S = 120
 LOG_KEPT = 50
 
 Sender = Callable[[redis.Redis, dict], None]
-SENDERS: dict[str, Sender] = {"push": push.send, "inbox": inbox.send}
-OPTIONAL = {"email": ("api.notify.mail", "send_now")}
+# the fields of an outbox event a delivery has under names of its own
+OWN = {"id", "type", "account", "game", "ts", "body"}
+
+
+def send_email(client: redis.Redis, delivery: dict) -> None:
+    """The `email` channel's sender: the event mailed at once (`api.notify.mail.send_now`,
+    which sends nothing when e-mail is off, the address is not verified or the kind is
+    unsubscribed), under a Message-ID made from the notification's id."""
+    event = {"type": delivery["type"], "account": delivery["account"],
+             "game": delivery["game"], "body": delivery["body"],
+             **{k: delivery[k] for k in ("minutes", "deadline") if k in delivery}}
+    try:
+        mail.send_now(client, delivery["account"], event, delivery["msg"])
+    except (smtplib.SMTPException, OSError) as failed:
+        raise Retry(f"The mail server failed: {failed.__class__.__name__}: {failed}") from None
+
+
+SENDERS: dict[str, Sender] = {"push": push.send, "inbox": inbox.send, "email": send_email}
 
 
 def present_s() -> int:
@@ -66,13 +83,6 @@ def present_s() -> int:
 
 
 def sender(channel: str) -> Sender | None:
-    """The channel's sender: registered, or found in its module (None: no sender)."""
-    if channel not in SENDERS and channel in OPTIONAL:
-        module, name = OPTIONAL[channel]
-        try:
-            SENDERS[channel] = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError):
-            return None
     return SENDERS.get(channel)
 
 
@@ -88,7 +98,7 @@ def chosen(settings: dict, event: str) -> list[str]:
 def deliveries(client: redis.Redis, account: dict, event: dict, now: float) -> list[dict]:
     """The channel deliveries one outbox event calls for, for its account."""
     channels = [c for c in chosen(account["settings"], event["type"])
-                if not (c == "email" and event["type"] in DIGESTED) and sender(c) is not None]
+                if not (c == "email" and event["type"] in MAILED_ELSEWHERE) and sender(c) is not None]
     if not channels:
         return []
     notices = NoticeStore(client)
@@ -96,11 +106,12 @@ def deliveries(client: redis.Redis, account: dict, event: dict, now: float) -> l
             notices.present(account["id"], event["game"]):
         channels = [c for c in channels if c not in QUIETED]
     body = json.loads(event["body"])
-    title, text = describe(event["type"], body["data"], account["username"])
+    title, text = describe(event["type"], body["data"], account["username"],
+                           event.get("minutes"))
     common = {"msg": event["id"], "account": account["id"], "type": event["type"],
               "game": event["game"], "ts": event["ts"], "title": title, "text": text,
               "url": game_url(event["game"]), "body": event["body"], "first_ts": now,
-              "attempts": 0}
+              "attempts": 0, **{k: v for k, v in event.items() if k not in OWN}}
     owed = []
     for channel in channels:
         if channel == "push":
@@ -116,8 +127,10 @@ def game_url(game_id: str) -> str:
     return f"{os.environ.get('POSTPLAY_PUBLIC_URL', '').rstrip('/')}/#/game/{game_id}"
 
 
-def describe(event: str, game: dict, username: str) -> tuple[str, str]:
-    """The game's title and a line telling `username` of `event`."""
+def describe(event: str, game: dict, username: str,
+             minutes: int | None = None) -> tuple[str, str]:
+    """The game's title and a line telling `username` of `event` (a reminder `minutes` before
+    the deadline)."""
     kind = GAMES.get(game["kind"])
     title = kind.title if kind is not None else game["kind"]
     seats = game["seats"]
@@ -134,13 +147,22 @@ def describe(event: str, game: dict, username: str) -> tuple[str, str]:
         "draw-offer": f"{opponent} offers a draw ({title})",
         "takeback": f"{opponent} asks to take back a move ({title})",
         "chat": f"{opponent} wrote in your game {against}",
-        "reminder": f"Your clock is running {against}",
+        "reminder": (f"{_left(minutes)} left for your move {against}" if minutes
+                     else f"Your clock is running {against}"),
         "tournament": f"A tournament game {against}",
         "game-over": (f"You won {against}" if result.get("winner") == mine and mine is not None
                       else f"Your game {against} is over" if result.get("winner") is None
                       else f"You lost {against}"),
     }
     return title, lines.get(event, f"News of your game {against}")
+
+
+def _left(minutes: int) -> str:
+    if minutes % 1440 == 0:
+        return f"{minutes // 1440} day{'s' if minutes > 1440 else ''}"
+    if minutes % 60 == 0:
+        return f"{minutes // 60} hour{'s' if minutes > 60 else ''}"
+    return f"{minutes} minute{'s' if minutes > 1 else ''}"
 
 
 def attempt(store: WebhookStore, client: redis.Redis, claimed: Claimed, policy) -> None:

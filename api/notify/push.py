@@ -36,8 +36,8 @@ from api.clocks import iso
 from api.notify.addresses import AddressRefused, check_url, private_allowed, target
 from api.notify.delivery import PinnedHttps, Policy
 from api.notify.outcome import GiveUp, Retry
-from api.play.errors import BadField, NotFound
 from api.players.accounts import Principal
+from api.record.errors import BadField, NotFound
 from api.store.notices import NoticeStore
 
 MAX_SUBSCRIPTIONS = 10

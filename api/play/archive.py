@@ -11,19 +11,20 @@ import uuid
 from api import clocks
 from api.bots.match import PLY_LIMIT
 from api.clocks import iso, parse_iso
-from api.games import Game, Outcome, State
-from api.play.errors import BadField, NotFound
-from api.play.record import GameRecord, Reason, Seat, Status
+from api.games import Game, Outcome, Reason, State
+from api.record.errors import BadField, NotFound
+from api.record import GameRecord, Seat, Status
+from api.record.reasons import REASONS
 from api.play.service import _check_bots, _game_for
 from api.store.games import GameStore
 
 FORMAT = "postplay-game"
 VERSION = 1
 MAX_PLIES = PLY_LIMIT  # as long as a game between two bots may last
-# the ways the server (not the rules) ends a game, and whom each lets win: a seat, nobody, either
-SERVER_ENDINGS = {Reason.RESIGN: "seat", Reason.TIME: "seat", Reason.TIMEOUT_RULE: "seat",
-                  Reason.AGREEMENT: "nobody", Reason.ABORTED: "nobody",
-                  Reason.REPETITION: "either"}
+# the ways the server (not the moves alone) ends a game, and whom each lets win: a seat, nobody,
+# either
+SERVER_ENDINGS = {reason: ending.winner for reason, ending in REASONS.items()
+                  if not ending.by_moves}
 
 
 def export(store: GameStore, game_id: str) -> dict:
@@ -34,7 +35,7 @@ def export(store: GameStore, game_id: str) -> dict:
     return {"format": FORMAT, "version": VERSION, "id": record.id, "kind": record.kind,
             "options": record.options, "seed": record.seed, "first": record.first,
             "seats": [{"name": s.name, "bot": s.bot} for s in record.seats],
-            "time_control": record.time_control, "status": record.status.value,
+            "time_control": record.time_control.to_dict(), "status": record.status.value,
             "result": None if record.result is None else record.result.to_dict(),
             "imported": record.imported, "created_at": iso(record.created_ts),
             "updated_at": iso(record.updated_ts), "moves": store.moves(game_id)}
@@ -49,7 +50,7 @@ def import_game(store: GameStore, document: dict, now: float | None = None) -> G
     options = game.check_options(document["options"])
     tc = clocks.check(document["time_control"])
     for rule in game.background_rules:
-        options = rule.settle(options, tc)
+        options = rule.settle(options, tc.to_dict())
     seats = [Seat(s["name"], bot=s.get("bot")) for s in document["seats"]]
     _check_bots(game, seats, options)
     if document["result"] is None:

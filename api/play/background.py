@@ -1,7 +1,8 @@
 """What every worker does besides its RQ jobs, in a thread of its own, so that nothing a game is
 owed is lost when a process dies:
 
-- **due checks** (turn deadlines, background rules) are claimed from one sorted set that every
+- **due checks** (turn deadlines, the reminders before them, background rules, the accounts'
+  daily e-mails) are claimed from one sorted set that every
   worker polls, run in this thread (no fork per check), and released when done; a worker that
   dies mid-check leaves its claim to run out, and another worker takes the check over;
 - **a heartbeat**, so /health counts only live workers, and the reconciler knows whose jobs are
@@ -26,10 +27,14 @@ from rq.job import Job, JobStatus
 
 from api import metrics
 from api.followups import RQFollowups, bot_job_id, ratings_job_id
+from api.notify import digests
+from api.notify.events import GAME_EVENTS
 from api.play import service, vacation
+from api.playtests.storage import REPORTS
 from api.store.accounts import AccountStore
 from api.store import keys
 from api.store.games import DueCheck, GameStore
+from api.store.mail import MailStore
 from api.store.playtests import PlaytestStore
 from api.store.ratings import RatingStore
 from api.store.sweeps import SweepStore
@@ -54,10 +59,11 @@ class Background:
     def __init__(self, client: redis.Redis, worker_name: str):
         self.redis = client
         self.name = worker_name
-        self.store = GameStore(client)
+        self.store = GameStore(client, GAME_EVENTS)
         self.ratings = RatingStore(client)
         self.accounts = AccountStore(client)
         self.followups = RQFollowups(client)
+        self.mails = MailStore(client)
 
     def run(self, stop: threading.Event) -> None:
         """Until `stop` is set: checks as they fall due, a heartbeat, and reconciling when
@@ -113,6 +119,10 @@ class Background:
                                  check.due, now)
         elif check.check == "abandoned":
             service.abort_abandoned(self.store, self.followups, check.game_id, now)
+        elif check.check == "reminder":
+            digests.run_reminders(self.accounts, self.store, self.mails, check.game_id, now)
+        elif check.check == "digest":  # an account's check: its "game id" is the account's
+            digests.run_digest(self.accounts, self.store, self.mails, check.game_id, now)
         elif check.check.startswith("rule:"):
             service.check_background_rule(self.store, self.followups, check.game_id,
                                           check.check.removeprefix("rule:"), now)
@@ -174,31 +184,18 @@ def collect_garbage(client: redis.Redis, now: float) -> dict[str, int]:
     (lobby games nobody joined, untimed games never started: their abort is a due check), and
     playtests and sweeps older than POSTPLAY_PLAYTEST_RETENTION_DAYS, with their sample games.
     How many of each went."""
-    games = GameStore(client)
+    games = GameStore(client, GAME_EVENTS)
     deleted = {"games": 0, "playtests": 0, "sweeps": 0}
     while batch := games.deletable(now):
         deleted["games"] += sum(games.delete(game_id) for game_id in batch)
-    playtests = PlaytestStore(client)
+    playtests = PlaytestStore(client, REPORTS)
     while batch := playtests.ended_before(now - PLAYTEST_KEPT_S):
         for playtest_id in batch:
             playtests.delete(playtest_id, games)
         deleted["playtests"] += len(batch)
-    sweeps = SweepStore(client)
+    sweeps = SweepStore(client, REPORTS)
     while batch := sweeps.ended_before(now - PLAYTEST_KEPT_S):
         for sweep_id in batch:
             sweeps.delete(sweep_id, games)
         deleted["sweeps"] += len(batch)
     return deleted
-
-
-def live_workers(client: redis.Redis) -> int:
-    """Workers whose heartbeat is fresh; the names of dead ones are dropped on the way."""
-    names = [n.decode() for n in client.smembers(keys.workers_key())]
-    with client.pipeline(transaction=False) as pipe:
-        for name in names:
-            pipe.exists(keys.worker_key(name))
-        flags = pipe.execute()
-    dead = [n for n, flag in zip(names, flags) if not flag]
-    if dead:
-        client.srem(keys.workers_key(), *dead)
-    return len(names) - len(dead)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 
 from api.clocks import iso
-from api.play.errors import Conflict, Forbidden, NotFound
-from api.play.record import GameRecord, Status
+from api.record.errors import Conflict, Forbidden, NotFound
+from api.record import GameRecord, Status
 from api.play.service import _update
 from api.store.games import Change, GameStore
 
@@ -25,8 +25,7 @@ def post(store: GameStore, game_id: str, seat: int, text: str,
         if record.chat_count >= MAX_MESSAGES:
             raise Conflict(f"This game's chat is full: it holds {MAX_MESSAGES} messages.")
         record.chat_count += 1
-        record.touch(now)
-        return Change(record, chat=[{"seat": seat, "text": text, "at": iso(now)}])
+        return Change(record, chat=[{"seat": seat, "text": text, "at": iso(now)}], at=now)
 
     written = _update(store, game_id, change)
     return _shown(written.record, written.chat[0])

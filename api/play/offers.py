@@ -19,9 +19,9 @@ import enum
 import time
 
 from api.bots import accepts_draw
-from api.games import Outcome
-from api.play.errors import Conflict, GameOver, NotStarted, NotYourTurn, Stale, TimeRanOut
-from api.play.record import GameRecord, Offer, Status
+from api.games import Outcome, Reason
+from api.record.errors import Conflict, GameOver, NotStarted, NotYourTurn, Stale, TimeRanOut
+from api.record import GameRecord, Offer, Status
 from api.play.service import Followups, _ending, _update, play_bot_move, position
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore
@@ -75,16 +75,14 @@ def answer(store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: b
         raise Conflict(f"Your opponent answers your {what}, not you.")
     record.offers[offer.value] = None
     if yes and offer is Offer.DRAW:
-        return _ending(record, Outcome(None, "agreement"), now)
+        return _ending(record, Outcome(None, Reason.AGREEMENT), now)
     if yes:
         # the state before the move, replayed from the history the store holds now: a newer
         # write (a move) would fail this change's compare-and-set, and a move clears the offer
         state = position(store, record, record.undo["ply"])
         dropped = record.take_back(state, now)
-        record.touch(now)
-        return Change(record, drop=dropped)
-    record.touch(now)
-    return Change(record)
+        return Change(record, drop=dropped, at=now)
+    return Change(record, at=now)
 
 
 def answer_as_bot(store: GameStore, followups: Followups, game_id: str, ply: int,
@@ -142,8 +140,7 @@ def _propose(accounts: AccountStore, record: GameRecord, seat: int, offer: Offer
             raise Conflict("This is a rated game: takebacks are allowed only when both "
                            "players allow them in their settings.")
     record.offers[offer.value] = seat
-    record.touch(now)
-    return Change(record)
+    return Change(record, at=now)
 
 
 def _check_running(record: GameRecord, now: float) -> None:

@@ -20,11 +20,12 @@ from api.bots import levels as bot_levels
 from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
-from api.games import GAMES, BadOption, Game, IllegalMove, Move, Outcome, State, get_game
+from api.games import (GAMES, BadOption, Game, IllegalMove, Move, Outcome, Reason, State,
+                       get_game)
 from api.games.base import play_forced
-from api.play.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
-                             NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
-from api.play.record import GameRecord, Seat, Status, history_entry
+from api.record.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
+                               NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
+from api.record import GameRecord, Seat, Status, history_entry
 from api.players import ratings as ratings_of
 from api.players.accounts import Principal, profile
 from api.store.accounts import AccountStore
@@ -73,7 +74,7 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     rated = ratings_of.decide_rated(seats, rated)
     tc = clocks.check(time_control if time_control is not None else game.default_time_control)
     for rule in game.background_rules:
-        checked = rule.settle(checked, tc)
+        checked = rule.settle(checked, tc.to_dict())
     first = secrets.randbelow(2) if first == "random" else first
     seed = secrets.randbits(32)
     state, forced = _forced_moves(game.new(checked, first, seed), 0, now)
@@ -108,8 +109,7 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
         ratings_of.check_joiner(ratings, record, record.seats[joinable[0]], account)
         record.take_seat(joinable[0], Seat.human(name) if account is None else
                          Seat.for_account(account.id, account.username), now)
-        record.touch(now)
-        return Change(record, tokens={joinable[0]: token})
+        return Change(record, tokens={joinable[0]: token}, at=now)
 
     written = _update(store, game_id, change)
     followups.after_change(written.record)
@@ -126,8 +126,7 @@ def accept(store: GameStore, followups: Followups, game_id: str, account: Princi
     def change(record: GameRecord) -> Change:
         seat = _invitation(record, account)
         record.take_seat(seat, Seat.for_account(account.id, account.username), now)
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     record = _update(store, game_id, change).record
     followups.after_change(record)
@@ -142,7 +141,7 @@ def decline(store: GameStore, followups: Followups, game_id: str, account: Princ
 
     def change(record: GameRecord) -> Change:
         _invitation(record, account)
-        return _ending(record, Outcome(None, "aborted"), now)
+        return _ending(record, Outcome(None, Reason.ABORTED), now)
 
     return _update(store, game_id, change).record
 
@@ -161,8 +160,7 @@ def claim(store: GameStore, game_id: str, seat_token: str, account: Principal,
             raise Conflict("That seat is another account's already.")
         record.seats[seat] = dataclasses.replace(held, name=account.username,
                                                  account=account.id)
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     return _update(store, game_id, change).record
 
@@ -235,8 +233,7 @@ def forget_account(store: GameStore, accounts: AccountStore, account_id: str,
     def change(record: GameRecord) -> Change:
         for i in record.seats_of(account_id):
             record.seats[i] = dataclasses.replace(record.seats[i], name="(deleted)")
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     for game_id in accounts.game_ids(account_id):
         store.update(game_id, change)
@@ -295,54 +292,36 @@ def _seat_refusals(game_id: str) -> Iterator[None]:
 
 
 def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move | Any,
-              ply: int, now: float | None = None, read: bytes | None = None,
-              only_from_read: bool = False) -> GameRecord:
+              ply: int, now: float | None = None, read: bytes | None = None) -> GameRecord:
     """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
     move given as the API's JSON object is parsed first, against the game as it is read for the
     update (MalformedMove names the field at fault). A move that arrives after the mover's time
     ran out ends the game on time instead, and is refused with TimeRanOut. `read`: the game as
-    `seat_and_read` just read it. `only_from_read`: the move is made from `read` and only as a
-    move: when another change landed after it was read (Superseded) or the mover's time ran out
-    (Stale), nothing is written and the caller hands the request to a path that does those."""
+    `seat_and_read` just read it."""
     now = time.time() if now is None else now
-    change = _move_change(seat, move, ply, now, only_from_read)
-    return _moved(followups, _update(store, game_id, change, read, retry=not only_from_read), ply)
+    return _moved(followups, _update(store, game_id, _move_change(seat, move, ply, now), read),
+                  ply)
 
 
 def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
                   account: Principal | None, move: Any, ply: int,
-                  only_from_read: bool = False, now: float | None = None) -> GameRecord:
+                  now: float | None = None) -> GameRecord:
     """A move (the API's JSON object) by the seat `token` holds, or the signed-in `account`'s
-    (`seat_and_read`), made from the game as it was read to find the seat (`play_move`). By
-    seat token, and with the process' copy of the game at hand, the move is first made from
-    the copy and written in the same round trip as the token is checked
-    (`GameStore.update_from_copy`): a copy that is not the stored game costs the read it saves."""
-    now = time.time() if now is None else now
-    made = None
-    if account is None and token and store.copy is not None:
-        with _seat_refusals(game_id):
-            made = store.update_from_copy(game_id, token, lambda seat: _move_change(
-                seat, move, ply, now, only_from_read))
-        if isinstance(made, Change):
-            return _moved(followups, made, ply)
-    seat, read = made if made is not None else seat_and_read(store, game_id, token, account)
-    return play_move(store, followups, game_id, seat, move, ply, now, read=read,
-                     only_from_read=only_from_read)
+    (`seat_and_read`), made from the game as it was read to find the seat (`play_move`)."""
+    seat, read = seat_and_read(store, game_id, token, account)
+    return play_move(store, followups, game_id, seat, move, ply, now, read=read)
 
 
-def _move_change(seat: int, move: Move | Any, ply: int, now: float,
-                 only_from_read: bool) -> Callable[[GameRecord], Change]:
+def _move_change(seat: int, move: Move | Any, ply: int, now: float
+                 ) -> Callable[[GameRecord], Change]:
     """`play_move`'s change to the game."""
 
     def change(record: GameRecord) -> Change:
         typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
         _check_turn(record, seat, ply)
         if record.flagged(now):
-            if only_from_read:
-                raise Stale
             record.end_on_time()
-            record.touch(now)
-            return Change(record)
+            return Change(record, at=now)
         after = record.state().apply(typed)
         entries = [history_entry(record.ply, seat, typed, now)]
         after, forced = _forced_moves(after, record.ply + 1, now)
@@ -351,8 +330,7 @@ def _move_change(seat: int, move: Move | Any, ply: int, now: float,
             record.first_move_ts = now
         record.set_state(after, record.ply + len(entries) + len(forced))
         record.finish_if_over()
-        record.touch(now)
-        return Change(record, entries + forced)
+        return Change(record, entries + forced, at=now)
 
     return change
 
@@ -385,7 +363,7 @@ def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
     def change(record: GameRecord) -> Change:
         if record.status is Status.FINISHED:
             raise GameOver("The game is over.")
-        return _ending(record, Outcome(1 - seat, "resign"), now)
+        return _ending(record, Outcome(1 - seat, Reason.RESIGN), now)
 
     record = _update(store, game_id, change).record
     followups.after_change(record)
@@ -402,8 +380,7 @@ def end_on_time(store: GameStore, followups: Followups, game_id: str, deadline_t
         if record.deadline() != deadline_ts or now < deadline_ts:
             raise Stale
         record.end_on_time()
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     return _update_unless_stale(store, followups, game_id, change)
 
@@ -417,7 +394,7 @@ def abort_abandoned(store: GameStore, followups: Followups, game_id: str,
     def change(record: GameRecord) -> Change:
         if not record.abandoned(now):
             raise Stale
-        return _ending(record, Outcome(None, "aborted"), now)
+        return _ending(record, Outcome(None, Reason.ABORTED), now)
 
     return _update_unless_stale(store, followups, game_id, change)
 
@@ -508,7 +485,7 @@ def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, pl
     def change(record: GameRecord) -> Change:
         if record.status is not Status.ACTIVE or record.ply != ply:
             raise Stale
-        return _ending(record, Outcome(None, "aborted"), now)
+        return _ending(record, Outcome(None, Reason.ABORTED), now)
 
     return _update_unless_stale(store, followups, game_id, change)
 
@@ -516,8 +493,7 @@ def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, pl
 def _ending(record: GameRecord, outcome: Outcome, now: float) -> Change:
     """The change that ends the game with `outcome` now."""
     record.finish(outcome)
-    record.touch(now)
-    return Change(record)
+    return Change(record, at=now)
 
 
 def _check_turn(record: GameRecord, seat: int, ply: int) -> None:
@@ -576,9 +552,9 @@ def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]
 
 
 def _update(store: GameStore, game_id: str, change: Callable[[GameRecord], Change],
-            read: bytes | None = None, retry: bool = True) -> Change:
+            read: bytes | None = None) -> Change:
     try:
-        return store.update(game_id, change, read, retry)
+        return store.update(game_id, change, read)
     except KeyError:
         raise NotFound(f"There is no game {game_id!r}.") from None
 

@@ -20,8 +20,8 @@ import time
 
 from api.clocks import DAY_S, iso
 from api.play import service
-from api.play.errors import Conflict, Stale
-from api.play.record import GameRecord, Status
+from api.record.errors import Conflict, Stale
+from api.record import GameRecord, Status
 from api.players.accounts import Principal
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore
@@ -147,7 +147,7 @@ def end_on_time(store: GameStore, accounts: AccountStore, followups: service.Fol
     learns it (its deadline moves on); otherwise as `service.end_on_time`."""
     now = time.time() if now is None else now
     record = store.load(game_id)
-    if record is not None and record.time_control["type"] in PAUSED_CLOCKS:
+    if record is not None and record.time_control.type in PAUSED_CLOCKS:
         lasts = {}
         for account_id in sorted(record.accounts):
             account = accounts.load(account_id)
@@ -169,8 +169,7 @@ def _tell(store: GameStore, game_id: str, lasts: dict[str, tuple[float, float] |
         learned = [_learn(record, account_id, last) for account_id, last in lasts.items()]
         if record.status is not Status.ACTIVE or not any(learned):
             raise Stale
-        record.touch(now)
-        return Change(record)
+        return Change(record, at=now)
 
     try:
         return store.update(game_id, change).record
@@ -184,7 +183,7 @@ def _learn(record: GameRecord, account_id: str, last: tuple[float, float] | None
     (it lasts into the running turn, or the game knows it with another end: switched off since,
     or not yet); spans over before the turn began are dropped. Whether that changes the
     record."""
-    if record.time_control["type"] not in PAUSED_CLOCKS or account_id not in record.accounts:
+    if record.time_control.type not in PAUSED_CLOCKS or account_id not in record.accounts:
         return False
     known = [span for span in record.vacations.get(account_id, [])
              if span[1] > record.turn_started_ts]

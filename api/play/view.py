@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from api.clocks import iso
-from api.play.record import GameRecord
+from api.record import GameRecord
 
 
 def game_view(record: GameRecord, now: float | None = None) -> dict:
@@ -18,7 +18,7 @@ def game_view(record: GameRecord, now: float | None = None) -> dict:
         "first": record.first, "to_move": record.to_move, "ply": record.ply,
         "version": record.version, "state": record.state_data,
         "result": None if record.result is None else record.result.to_dict(),
-        "time_control": record.time_control,
+        "time_control": record.time_control.to_dict(),
         "clocks": record.clocks_view(now),
         "deadline": None if deadline is None else iso(deadline),
         "created_at": iso(record.created_ts), "updated_at": iso(record.updated_ts),

@@ -16,7 +16,7 @@ import uuid
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from api.play.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound
+from api.record.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound
 from api.store.accounts import AccountStore, NameTaken
 
 SCOPES = ("read", "play", "challenge", "webhooks")
@@ -31,7 +31,10 @@ RECOVERY_CODES = 10
 TOKEN_PREFIX = "pp."  # '.' is never in a seat token (token_urlsafe), so the two never mix
 FAILURE_WINDOW_S = 15 * 60
 MAX_FAILURES = 10  # per name and per client in the window, then sign-in waits
+# reminder_minutes, digest_hour and timezone: the reminders before a deadline and the daily
+# e-mail (api.notify.digests), read with these defaults from accounts made before them
 DEFAULT_SETTINGS = {"allow_takebacks": True, "notify": {}, "bot": False,
+                    "reminder_minutes": [1440, 60], "digest_hour": 8, "timezone": "UTC",
                     "quiet_when_present": True}
 
 _hasher = PasswordHasher()

@@ -1,8 +1,8 @@
 """Ratings: Glicko-2 per kind for accounts, the server's bot levels included (each has an account
 `bot-<kind>-<level>`, flagged bot, with no password), leaderboards and fair pairing.
 
-The formulas are the `glicko2` package's (`glicko2.Player`); this module only feeds it (and
-mends one term of its volatility step, `_Player._f`). Every rated game is its own rating
+The formulas are Glickman's ("Example of the Glicko-2 system", `glicko2_step`). Every rated
+game is its own rating
 period, as Lichess does it: a player's rating after a game is Glicko-2's one-period update
 against the opponent's rating before it, its RD first grown by the time since its last rated
 game (`Rating.aged`: a rating left alone for months is less certain, so the next games move it
@@ -20,15 +20,14 @@ import json
 import math
 import time
 
-import glicko2
-
 from api.bots import levels as bot_levels
 from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT, play_game
 from api.clocks import iso
 from api.games import GAMES, BadOption, get_game
-from api.play.errors import NotEligible, Stale
-from api.play.record import GameRecord, Seat
+from api.notify.events import GAME_EVENTS
+from api.record.errors import NotEligible, Stale
+from api.record import GameRecord, Seat
 from api.players.accounts import BOT_PREFIX, DEFAULT_SETTINGS, Principal
 from api.store.accounts import AccountStore
 from api.store.games import Change, GameStore
@@ -61,8 +60,8 @@ class Rating:
     def aged(self, now: float) -> "Rating":
         """The rating as the next rated game finds it: its RD grown by the rating periods
         without games since `updated_ts` (Glicko-2's pre-period step, phi' = sqrt(phi^2 +
-        periods * sigma^2), as Lichess applies it), at most the start RD. (By hand: the
-        glicko2 package's `did_not_compete` grows it by whole periods only.)
+        periods * sigma^2), as Lichess applies it, for a fraction of a period too), at most the
+        start RD.
 
         >>> round(Rating(1500, 50, 0.06, 10, 0).aged(365 * 86400).rd)
         105
@@ -100,16 +99,69 @@ class Rating:
         return cls.from_dict(json.loads(raw) if raw else None)
 
 
-class _Player(glicko2.Player):
-    _tau = TAU
+# Written here rather than taken from the `glicko2` package: its volatility step had mu^2
+# where Glickman's step 5 has phi^2, and mending that needed its name-mangled attributes. This
+# is the paper's algorithm, step by step, on the Glicko-2 scale (mu, phi), Illinois iteration
+# and all; its worked example is the doctest.
+VOLATILITY_EPSILON = 0.000001  # the convergence tolerance of step 5
 
-    def _f(self, x, delta, v, a):
-        # glicko2 2.1.0 (and its upstream main) writes mu^2 here where Glickman's step 5 has
-        # phi^2 (the RD on the Glicko-2 scale); this is the paper's f(x), with phi^2 restored
-        phi2 = self._Player__rd ** 2  # glicko2.Player's own (name-mangled) RD
+
+def glicko2_step(rating: float, rd: float, vol: float,
+                 results: list[tuple[float, float, float]], tau: float = TAU
+                 ) -> tuple[float, float, float]:
+    """Rating, RD and volatility after one rating period of `results` (the opponent's rating
+    and RD before the period, the player's score), on the usual scale.
+
+    Glickman's worked example (a 1500/200 player, volatility 0.06, tau 0.5: a win against
+    1400/30, losses against 1550/100 and 1700/300):
+
+    >>> rating, rd, vol = glicko2_step(1500, 200, 0.06,
+    ...                                [(1400, 30, 1), (1550, 100, 0), (1700, 300, 0)])
+    >>> round(rating, 2), round(rd, 2), round(vol, 6)
+    (1464.05, 151.52, 0.059996)
+
+    The paper gives 1464.06, 151.52 and 0.05999, having rounded mu' to -0.2069 on the way.
+    """
+    # step 2: the Glicko-2 scale
+    mu, phi = (rating - START_RATING) / GLICKO2_SCALE, rd / GLICKO2_SCALE
+    opponents = [((r - START_RATING) / GLICKO2_SCALE, 1 / math.sqrt(
+        1 + 3 * (d / GLICKO2_SCALE) ** 2 / math.pi ** 2), score) for r, d, score in results]
+    expected = [1 / (1 + math.exp(-g * (mu - mu_j))) for mu_j, g, _ in opponents]
+    # steps 3 and 4: the estimated variance, and the improvement the results show
+    v = 1 / sum(g ** 2 * e * (1 - e) for (_, g, _), e in zip(opponents, expected))
+    gains = sum(g * (score - e) for (_, g, score), e in zip(opponents, expected))
+    delta = v * gains
+    # step 5: the new volatility, by the Illinois algorithm
+    a = math.log(vol ** 2)
+
+    def f(x: float) -> float:
         ex = math.exp(x)
-        return (ex * (delta ** 2 - phi2 - v - ex)) / (2 * (phi2 + v + ex) ** 2) \
-            - (x - a) / self._tau ** 2
+        return ex * (delta ** 2 - phi ** 2 - v - ex) / (2 * (phi ** 2 + v + ex) ** 2) \
+            - (x - a) / tau ** 2
+
+    big_a = a
+    if delta ** 2 > phi ** 2 + v:
+        big_b = math.log(delta ** 2 - phi ** 2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    f_a, f_b = f(big_a), f(big_b)
+    while abs(big_b - big_a) > VOLATILITY_EPSILON:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = f(big_c)
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a /= 2
+        big_b, f_b = big_c, f_c
+    new_vol = math.exp(big_a / 2)
+    # steps 6 to 8: the pre-period RD, the new RD and rating, back on the usual scale
+    phi_star = math.sqrt(phi ** 2 + new_vol ** 2)
+    new_phi = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)
+    new_mu = mu + new_phi ** 2 * gains
+    return new_mu * GLICKO2_SCALE + START_RATING, new_phi * GLICKO2_SCALE, new_vol
 
 
 def rate(player: Rating, results: list[tuple[Rating, float]]) -> Rating:
@@ -120,11 +172,9 @@ def rate(player: Rating, results: list[tuple[Rating, float]]) -> Rating:
     >>> round(after.rating), after.games
     (1492, 2)
     """
-    glicko = _Player(player.rating, player.rd, player.vol)
-    glicko.update_player([o.rating for o, _ in results], [o.rd for o, _ in results],
-                         [score for _, score in results])
-    return Rating(glicko.rating, glicko.rd, glicko.vol, player.games + len(results),
-                  player.updated_ts)
+    rating, rd, vol = glicko2_step(player.rating, player.rd, player.vol,
+                                   [(o.rating, o.rd, score) for o, score in results])
+    return Rating(rating, rd, vol, player.games + len(results), player.updated_ts)
 
 
 def after_game(first: Rating, second: Rating, score: float) -> tuple[Rating, Rating]:
@@ -226,8 +276,7 @@ def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
             {"before": round(b.rating, 1), "after": round(a.rating, 1),
              "rd_before": round(b.rd, 1), "rd_after": round(a.rd, 1),
              "provisional": a.provisional} for b, a in zip(before, after)]
-        record.touch(now)
-        return Change(record, guards=guards, writes=writes)
+        return Change(record, guards=guards, writes=writes, at=now)
 
     try:
         return games.update(game_id, change).record.rating_changes
@@ -237,7 +286,7 @@ def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
 
 def rate_on_worker(connection, game_id: str) -> bool:
     """The rating job: apply the game's ratings; True when this run applied them."""
-    return apply_game(GameStore(connection), RatingStore(connection), game_id) is not None
+    return apply_game(GameStore(connection, GAME_EVENTS), RatingStore(connection), game_id) is not None
 
 
 def rate_ladder_game(ratings: RatingStore, kind: str, levels: tuple[str, str],

@@ -34,7 +34,6 @@ DEFAULT_SAMPLES = 4  # games 0..3: each bot in each seat, moving first and secon
 MAX_SAMPLES = 20
 HISTOGRAM_BINS = 20
 Z_95 = 1.959963984540054
-RUNNING_STATUSES = ("running", "cancelling")  # a playtest's statuses while a chunk may still play
 
 
 def check_request(kind: str, options: dict | None, bots: list[str], games: int,
@@ -115,7 +114,7 @@ def play(spec: dict, index: int) -> PlayedGame:
 def record_of(index: int, game: PlayedGame, game_id: str | None = None) -> dict:
     """What the report needs of one game (`game_id` when the game was stored to replay)."""
     return {"index": index, "levels": list(game.levels), "first": game.first,
-            "winner": game.outcome.winner, "reason": game.outcome.reason,
+            "winner": game.outcome.winner, "reason": game.outcome.reason.value,
             "scores": game.outcome.scores, "plies": len(game.history), "game_id": game_id}
 
 

@@ -16,6 +16,7 @@ import time
 from typing import TextIO
 
 from api import playtests
+from api.store.playtests import RUNNING_STATUSES
 
 POLL_S = 0.5
 
@@ -80,9 +81,10 @@ def run_local(spec: dict) -> dict:
 
 def run_on_workers(spec: dict) -> dict:
     """Start the batch on the workers and follow it; Ctrl-C cancels it (twice: stop waiting)."""
+    from api.playtests.storage import REPORTS
     from api.store.playtests import PlaytestStore
 
-    store = PlaytestStore(workers_redis())
+    store = PlaytestStore(workers_redis(), REPORTS)
     playtest_id = store.start(spec)["id"]
     print(f"playtest {playtest_id}: {len(spec['chunks'])} chunks on the workers; Ctrl-C cancels",
           file=sys.stderr)
@@ -117,7 +119,7 @@ def follow(total: int, progress, cancel) -> None:
         try:
             view = progress()
             bar.update(view["done"])
-            if view["status"] not in playtests.RUNNING_STATUSES:
+            if view["status"] not in RUNNING_STATUSES:
                 break
             time.sleep(POLL_S)
         except KeyboardInterrupt:

@@ -110,9 +110,10 @@ def run_local(spec: dict) -> dict:
 
 def run_on_workers(spec: dict) -> dict:
     """Start the sweep on the workers and follow it; Ctrl-C cancels it (twice: stop waiting)."""
+    from api.playtests.storage import REPORTS
     from api.store.sweeps import SweepStore
 
-    store = SweepStore(workers_redis())
+    store = SweepStore(workers_redis(), REPORTS)
     sweep_id = store.start(spec)["id"]
     print(f"sweep {sweep_id}: {len(spec['variants'])} variants on the workers; Ctrl-C cancels",
           file=sys.stderr)

@@ -7,8 +7,8 @@ start seed (a Partition layout, a Factor Bingo board): the variants are compared
 which cancels out the luck of the deal.
 
 Pure: checking a request (each variant's options checked as game creation checks them, the
-field named inside `vary`), and the comparison. Storage and the queue live in `api.store.sweeps`;
-the games run as ordinary playtest chunks (`worker.playtests`).
+field named inside `vary`), and the comparison. Storage and the queue live in `api.store.sweeps`
+(which also says a sweep's status from its playtests'); the games run as ordinary playtest chunks (`worker.playtests`).
 
 How balanced a variant is, is measured by the first player's **score**: a win 1, a draw (or an
 abort) 1/2, a loss 0, averaged over its games; the most balanced variant is the one whose score is
@@ -31,6 +31,8 @@ import secrets
 
 from api import playtests
 from api.games import BadOption
+from api.store.playtests import RUNNING_STATUSES
+from api.store.sweeps import status_of
 
 MAX_VARIANTS = 24
 ALPHA = 0.05
@@ -103,7 +105,7 @@ def view(sweep: dict, playtests_of: list[dict], records: list[list[dict]] | None
     `done`, `total`, `report`) and, once none runs any more, each variant's game records for the
     comparison (None while one runs)."""
     status = status_of([p["status"] for p in playtests_of])
-    over = status not in playtests.RUNNING_STATUSES
+    over = status not in RUNNING_STATUSES
     return {
         **{k: sweep.get(k) for k in ("id", "kind", "bots", "games_per_variant", "vary", "options",
                                      "seed", "budget_s", "chunk_games", "samples",
@@ -117,21 +119,6 @@ def view(sweep: dict, playtests_of: list[dict], records: list[list[dict]] | None
                      for v, p in zip(sweep["variants"], playtests_of)],
         "comparison": compare(records) if over and records is not None else None,
     }
-
-
-def status_of(statuses: list[str]) -> str:
-    """A sweep's status from its playtests': running (or cancelling) while one runs, then
-    cancelled if one was, failed if one failed, else finished.
-
-    >>> status_of(["finished", "running"]), status_of(["finished", "cancelled", "failed"])
-    ('running', 'cancelled')
-    """
-    if set(playtests.RUNNING_STATUSES).intersection(statuses):
-        return "cancelling" if "cancelling" in statuses else "running"
-    for ending in ("cancelled", "failed"):
-        if ending in statuses:
-            return ending
-    return "finished"
 
 
 def label(values: dict) -> str:

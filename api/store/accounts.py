@@ -10,7 +10,6 @@ import redis
 
 from api.store import keys
 from api.store.games import VERSIONS_OF, hash_token, versions_listed
-from api.store.scripts import ThreadScripts
 
 # a token's entry (KEYS[1]), marked used at ARGV[3], with its account and the versions of the
 # account's games (ARGV[1] and ARGV[2]: the key prefixes of accounts and games): entry,
@@ -38,7 +37,6 @@ class AccountStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._token_with_games = client.register_script(TOKEN_WITH_GAMES)
-        self.scripts = ThreadScripts(client)
 
     def create(self, account: dict, recovery_codes: list[str]) -> None:
         """Store a new account; NameTaken when its name is taken (the one atomic step)."""
@@ -98,8 +96,8 @@ class AccountStore:
         account, and [game id, version] of each of the account's games, newest first (as
         `GameStore.account_versions` lists them); None when the token or its account is unknown.
         What a poll of the account's games needs to answer 304."""
-        raw = self.scripts.run(self._token_with_games, [keys.auth_token_key(hash_token(token))],
-                               [keys.account_key(""), keys.game_key(""), repr(now)])
+        raw = self._token_with_games(keys=[keys.auth_token_key(hash_token(token))],
+                                     args=[keys.account_key(""), keys.game_key(""), repr(now)])
         if not raw:
             return None
         return json.loads(raw[0]), json.loads(raw[1]), versions_listed(raw[2:])

@@ -1,7 +1,8 @@
-"""Games in Redis: one JSON document per game record (`api.play.record.GameRecord`), its
+"""Games in Redis: one JSON document per game record (`api.record.GameRecord`), its
 history, seat tokens and the lobby indexes. Every change goes through `update`, which applies it with optimistic concurrency:
 its writes land, in one script, only while the stored document is the one the change was made
-from, so two changes made from the same version can never both land.
+from, so two changes made from the same version can never both land. Each write is the record's
+next version, set here and by no caller (its ETag, and the 304 polls' answer, name it).
 """
 from __future__ import annotations
 
@@ -9,18 +10,15 @@ import dataclasses
 import hashlib
 import hmac
 import json
-from typing import Callable, Protocol
+import time
+from typing import Callable
 
 import redis
 
 from api import jsontext
-from api.notify.events import Moment, notices
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.store import archive, keys
 from api.store.connection import durability
-from api.store.scripts import ThreadScripts
-
-DOCUMENTS = keys.documents_channel()
 
 
 class TokenUnknown(LookupError):
@@ -29,11 +27,6 @@ class TokenUnknown(LookupError):
 
 class TokenOfAnotherGame(LookupError):
     """The token is a seat's of another game."""
-
-
-class Superseded(LookupError):
-    """Another change landed after the document an update was asked to start from was read
-    (an update that may not retry)."""
 
 
 class NotReplicated(redis.exceptions.ConnectionError):
@@ -46,7 +39,8 @@ class Change:
     """What one update writes: the new record, history entries to append (after removing the
     last `drop` ones: a takeback), seat tokens to add, chat messages to append; and other keys
     the change read (`guards`: key -> the value read, b"" when absent), which must still hold
-    those values for its further `writes` (Redis commands) to land with it."""
+    those values for its further `writes` (Redis commands) to land with it. `at`: when the change
+    was made, the record's `updated_ts` (None: now, by this machine's clock)."""
 
     record: GameRecord
     moves: list[dict] = dataclasses.field(default_factory=list)
@@ -55,6 +49,7 @@ class Change:
     writes: list[list] = dataclasses.field(default_factory=list)
     drop: int = 0
     chat: list[dict] = dataclasses.field(default_factory=list)
+    at: float | None = None
 
 
 def hash_token(token: str) -> str:
@@ -66,7 +61,6 @@ def hash_token(token: str) -> str:
 # absent key: the game's stored document first); 1 when they were made, 0 when another change
 # landed first. ARGV[n + 2], when given, is the game's new document, stored at KEYS[1] (its
 # JSON, or its archive, which is binary: beside the commands' JSON rather than escaped into it)
-# and published on ARGV[n + 3] for the web processes' copies (an archive by its key alone)
 WRITE_CHANGE = """
 local function write_change(n)
   for i = 1, n do
@@ -74,30 +68,12 @@ local function write_change(n)
   end
   for _, command in ipairs(cjson.decode(ARGV[n + 1])) do redis.call(unpack(command)) end
   local document = ARGV[n + 2]
-  if document then
-    redis.call('SET', KEYS[1], document)
-    local json = string.byte(document) == 123  -- '{'
-    redis.call('PUBLISH', ARGV[n + 3], KEYS[1] .. '\\n' .. (json and document or ''))
-  end
+  if document then redis.call('SET', KEYS[1], document) end
   return 1
 end
 """
 WRITE_IF_UNCHANGED = WRITE_CHANGE + """
 return write_change(#KEYS)
-"""
-# a move made from a web process' copy of the game (KEYS[1] held ARGV[1]), by the seat to move
-# in that copy: written (1) only while the token's index entry (KEYS[#KEYS - 1]) names that
-# seat (ARGV[n + 4], "<game id>:<seat>"), the game's seat hashes (KEYS[#KEYS]) hold the token's
-# hash for it (ARGV[n + 6] at ARGV[n + 5]) and the change's own keys hold what it read; else
-# nothing is written and the answer is SEAT_AND_READ's, for the move to be made from it
-MOVE_FROM_COPY = WRITE_CHANGE + """
-local n = #KEYS - 2
-local entry, hashes = KEYS[n + 1], KEYS[n + 2]
-if redis.call('GET', entry) == ARGV[n + 4]
-    and redis.call('HGET', hashes, ARGV[n + 5]) == ARGV[n + 6] and write_change(n) == 1 then
-  return 1
-end
-return {redis.call('GET', KEYS[1]), redis.call('GET', entry), redis.call('HGETALL', hashes)}
 """
 
 
@@ -178,22 +154,23 @@ def versions_listed(raw: list) -> list[list]:
     return [[game_id.decode(), version] for game_id, version in zip(raw[::2], raw[1::2])]
 
 
-class DocumentCopy(Protocol):
-    """A web process' copy of game documents (`api.store.version_cache.VersionCache`)."""
+@dataclasses.dataclass(frozen=True)
+class Events:
+    """How the events of a change are derived, given by the layer that owns them
+    (`api.notify.events.GAME_EVENTS`), so that the store writes them to the outbox in the change's
+    own script without knowing them: `moment` keeps what they need of a record before a change,
+    and `notices` gives the outbox entries of a change from that moment (None: a new game), the
+    record after it and the seat that wrote its chat message, if any."""
 
-    def document(self, key: str) -> bytes | None: ...
-
-    def keep(self, key: str, document: bytes | None) -> None: ...
+    moment: Callable[[GameRecord], object]
+    notices: Callable[[object, GameRecord, int | None], list[dict]]
 
 
 class GameStore:
-    def __init__(self, client: redis.Redis, copy: DocumentCopy | None = None):
-        """`copy`: the process' copy of the games, which the documents this store reads and
-        writes are kept in, and which `update_from_copy` makes a move from."""
-        self.redis, self.copy = client, copy
-        self.scripts = ThreadScripts(client)
+    def __init__(self, client: redis.Redis, events: Events):
+        """`events`: how a change's events are derived (given by the layer that owns them)."""
+        self.redis, self.events = client, events
         self._write_if_unchanged = client.register_script(WRITE_IF_UNCHANGED)
-        self._move_from_copy = client.register_script(MOVE_FROM_COPY)
         self._version = client.register_script(VERSION)
         self._account_versions = client.register_script(ACCOUNT_VERSIONS)
         self._seat_and_read = client.register_script(SEAT_AND_READ)
@@ -206,19 +183,18 @@ class GameStore:
         """Store a new game (version 1) with its seat tokens (kept only as hashes); with
         `bot_games_of`, counted among that client's running bot games."""
         change = Change(record, list(moves), tokens)
+        notices = self._notices(None, change)
         finished = None
         if record.status is Status.FINISHED:  # a playtest's sample game: archived at once
-            writes, finished = _archived(_writes(None, Change(record, tokens=tokens)), change,
-                                         [], {})
+            writes, finished = _archived(_writes(None, Change(record, tokens=tokens), notices),
+                                         change, [], {})
         else:
-            writes = _writes(None, change)
+            writes = _writes(None, change, notices)
         with self.redis.pipeline(transaction=True) as pipe:
             for command in writes:
                 pipe.execute_command(*command)
             if finished is not None:
                 pipe.set(keys.game_key(record.id), finished)
-            else:
-                pipe.publish(DOCUMENTS, f"{keys.game_key(record.id)}\n{writes[0][2]}")
             if bot_games_of is not None:
                 pipe.sadd(keys.client_bot_games_key(hash_token(bot_games_of)), record.id)
             pipe.execute()
@@ -244,21 +220,6 @@ class GameStore:
         raw = self.redis.get(keys.game_key(game_id))
         return None if raw is None else (_record(raw), raw)
 
-    def load_current(self, game_id: str, version: int) -> GameRecord | None:
-        """The game, known to be at `version` now: the process' copy of its document when the
-        copy holds that version, else read from Redis (and kept in the copy)."""
-        key = keys.game_key(game_id)
-        raw = self.copy.document(key) if self.copy is not None else None
-        record = None if raw is None else _record(raw)
-        if record is not None and record.version == version:
-            return record
-        found = self.load_and_read(game_id)
-        if found is None:
-            return None
-        record, raw = found
-        self._kept(key, raw)
-        return record
-
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
             return []
@@ -279,24 +240,23 @@ class GameStore:
 
     def version(self, game_id: str) -> int | None:
         """The game's version (None: no such game), read without its document."""
-        return self.scripts.run(self._version, [keys.game_key(game_id)], [])
+        return self._version(keys=[keys.game_key(game_id)])
 
     def account_versions(self, account_id: str) -> list[list]:
         """[game id, version] of each of the account's games, newest first, in one round trip
         and without their documents: what a poll of the account's games needs to answer 304."""
-        raw = self.scripts.run(self._account_versions,
-                               [keys.account_part_key(account_id, "games")], [keys.game_key("")])
+        raw = self._account_versions(keys=[keys.account_part_key(account_id, "games")],
+                                     args=[keys.game_key("")])
         return versions_listed(raw)
 
     def update(self, game_id: str, change: Callable[[GameRecord], Change],
-               read: bytes | None = None, retry: bool = True) -> Change:
+               read: bytes | None = None) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
         `change` gets the record as it stands and returns a `Change` or raises; when another
         writer lands first, `change` runs again on the newer record (and may then refuse).
         `read`, the document as the caller has just read it (`seat_for_token`), saves reading it
-        again: a stale one only costs a retry. Without `retry`, a stale one writes nothing and
-        raises Superseded.
+        again: a stale one only costs a retry.
         """
         key = keys.game_key(game_id)
         while True:
@@ -305,64 +265,31 @@ class GameStore:
                 raise KeyError(game_id)
             result, script_keys, args = self._prepared(game_id, raw, change)
             if self._write(self._write_if_unchanged, script_keys, args):
-                self._kept(key, args[-2])
                 return result
-            if not retry:
-                raise Superseded(game_id)
 
-    def update_from_copy(self, game_id: str, token: str,
-                         change_by: Callable[[int], Callable[[GameRecord], Change]]
-                         ) -> Change | tuple[int, bytes] | None:
-        """A change by the seat to move (`change_by(seat)`), made from this process' copy of
-        the game and written in one round trip while the copy is the stored document and
-        `token` that seat's: the Change written. Otherwise nothing is written and the answer is
-        `seat_and_read`'s, read in the same round trip, to go on from: (seat, document), or
-        its exceptions. None, nothing sent: no copy, or the change did not apply to it."""
-        key = keys.game_key(game_id)
-        raw = self.copy.document(key) if self.copy is not None else None
-        if raw is None:
-            return None
-        try:
-            record = _record(raw)
-            seat = record.to_move
-            if seat is None:
-                return None
-            result, script_keys, args = self._prepared(game_id, raw,
-                                                       change_by(seat), record)
-        except Exception:  # a refusal, or any other: decided again from Redis' own document
-            return None  # (by the caller's path without a copy, which reads it)
-        token_hash = hash_token(token)
-        answer = self._write(self._move_from_copy, [
-            *script_keys, keys.token_key(token_hash), keys.seat_hashes_key(game_id)],
-            [*args, f"{game_id}:{seat}", str(seat), token_hash])
-        if answer == 1:
-            self._kept(key, args[-2])
-            return result
-        return self._seat_of(game_id, token_hash, *answer)
-
-    def _prepared(self, game_id: str, raw: bytes, change: Callable[[GameRecord], Change],
-                  record: GameRecord | None = None) -> tuple[Change, list[str], list]:
-        """`change` made to the document `raw` (its `record`, when parsed already): what it
-        wrote, and the write script's keys and arguments that store it."""
-        record = _record(raw) if record is None else record
-        before = Standing.of(record)  # before `change` edits the record in place
+    def _prepared(self, game_id: str, raw: bytes, change: Callable[[GameRecord], Change]
+                  ) -> tuple[Change, list[str], list]:
+        """`change` made to the document `raw`: what it wrote, and the write script's keys and
+        arguments that store it."""
+        record = _record(raw)
+        version = record.version
+        # before `change` edits the record in place
+        before, moment = Standing.of(record), self.events.moment(record)
         result = change(record)
-        writes = _writes(before, result)
+        _advance(result, version)
+        writes = _writes(before, result, self._notices(moment, result))
         if result.record.status is Status.FINISHED:
             writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
                                                                                    raw))
         else:  # (its first write sets the document: it goes beside the others)
             writes, document = writes[1:], writes[0][2]
         return result, [keys.game_key(game_id), *result.guards], [
-            raw, *result.guards.values(), jsontext.dumps(writes), document, DOCUMENTS]
+            raw, *result.guards.values(), jsontext.dumps(writes), document]
 
-    def _kept(self, key: str, document: bytes | str) -> None:
-        """A game's document as read or written, kept in the process' copy (an archive is
-        not: no move is made from one)."""
-        if self.copy is not None:
-            if isinstance(document, str):
-                document = document.encode()
-            self.copy.keep(key, None if archive.is_archive(document) else document)
+    def _notices(self, moment: object, change: Change) -> list[dict]:
+        """The outbox entries of `change` to a game that stood at `moment` (None: a new game)."""
+        author = change.chat[-1]["seat"] if change.chat else None
+        return self.events.notices(moment, change.record, author)
 
     def _history_and_hashes(self, game_id: str, raw: bytes) -> tuple[list[dict], dict]:
         """What a game's archive keeps besides its record, as the game stands."""
@@ -379,7 +306,7 @@ class GameStore:
     def _write(self, script, script_keys: list[str], args: list):
         """A write script's answer; with replicas to wait for, WAIT in the same round trip."""
         if not self.wait_replicas:
-            return self.scripts.run(script, script_keys, args)
+            return script(keys=script_keys, args=args)
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.evalsha(script.sha, len(script_keys), *script_keys, *args)
             pipe.wait(self.wait_replicas, self.wait_ms)
@@ -411,9 +338,8 @@ class GameStore:
         """The seat of `game_id` that `token` belongs to, and the game's document as read with
         it (for `update`), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
-        return self._seat_of(game_id, token_hash, *self.scripts.run(self._seat_and_read, [
-            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)],
-            []))
+        return self._seat_of(game_id, token_hash, *self._seat_and_read(keys=[
+            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)]))
 
     def _seat_of(self, game_id: str, token_hash: str, raw: bytes | None, owner: bytes | None,
                  flat: list) -> tuple[int, bytes]:
@@ -422,7 +348,6 @@ class GameStore:
         seat_hashes = dict(zip(flat[::2], flat[1::2]))
         if raw is None:
             raise KeyError(game_id)
-        self._kept(keys.game_key(game_id), raw)
         if not seat_hashes and archive.is_archive(raw):
             seat_hashes = {k.encode(): v.encode() for k, v in archive.decode(raw)[2].items()}
         if owner is None:
@@ -507,6 +432,14 @@ def _record(raw: bytes) -> GameRecord:
                                 else jsontext.loads(raw))
 
 
+def _advance(change: Change, version: int) -> None:
+    """The record a change writes is the next version of the one it was made from, stamped with
+    the change's time: set here, for every write, so that no change can forget it (a version
+    left as it was would let a poll's ETag hide the change)."""
+    change.record.version = version + 1
+    change.record.updated_ts = time.time() if change.at is None else change.at
+
+
 def _archived(writes: list[list], change: Change, history: list[dict],
               seat_hashes: dict[str, str]) -> tuple[list[list], bytes]:
     """A finished game's writes: its record, history and seat hashes go into one archive
@@ -521,24 +454,21 @@ def _archived(writes: list[list], change: Change, history: list[dict],
 
 @dataclasses.dataclass(frozen=True)
 class Standing:
-    """What the indexes need to know of a record as it was before a change, and what its
-    events are derived from (`moment`, None for a game no account is in)."""
+    """What the indexes need to know of a record as it was before a change."""
 
     status: Status
     kind: str
     unlisted: bool
     invited: frozenset[str]
-    moment: Moment | None = None
 
     @classmethod
     def of(cls, record: GameRecord) -> "Standing":
-        return cls(record.status, record.kind, record.unlisted, frozenset(record.invited),
-                   Moment.of(record))
+        return cls(record.status, record.kind, record.unlisted, frozenset(record.invited))
 
 
-def _writes(before: Standing | None, change: Change) -> list[list]:
+def _writes(before: Standing | None, change: Change, notices: list[dict]) -> list[list]:
     """The Redis commands that store `change` to a game that stood as `before` (None: a new
-    game)."""
+    game), with the outbox entries it calls for (`notices`)."""
     record = change.record
     doc = record.to_dict()
     game_id = doc["id"]
@@ -558,7 +488,7 @@ def _writes(before: Standing | None, change: Change) -> list[list]:
     writes += _work_writes(change.record)
     writes += _account_writes(before, change.record)
     writes += change.writes
-    writes += _outbox_writes(before, change)
+    writes += _outbox_writes(notices)
     if before is not None and before.status is record.status:
         return writes  # the lobby indexes already hold it
     new_keys = _lobby_keys(Standing.of(record))
@@ -608,13 +538,11 @@ def _account_writes(before: Standing | None, record: GameRecord) -> list[list]:
     return writes
 
 
-def _outbox_writes(before: Standing | None, change: Change) -> list[list]:
-    """The events the change tells the game's accounts of, onto the outbox the workers deliver
+def _outbox_writes(notices: list[dict]) -> list[list]:
+    """The events a change tells the game's accounts of, onto the outbox the workers deliver
     from: in the record's own script, so that no event is lost between two writes."""
-    author = change.chat[-1]["seat"] if change.chat else None
     return [["XADD", keys.outbox_key(), "*", "event", jsontext.dumps_text(entry)]
-            for entry in notices(None if before is None else before.moment, change.record,
-                                 author)]
+            for entry in notices]
 
 
 def _lobby_keys(standing: Standing) -> set[str]:

@@ -36,7 +36,8 @@ def analysis_key(game_id: str, ply: int) -> str:
 
 def due_key() -> str:
     """Sorted set of the checks the workers owe the games, by when they are due: members
-    "<game id>|deadline" and "<game id>|rule:<name>". A worker claims a due member by pushing its
+    "<game id>|deadline", "<game id>|rule:<name>", "<game id>|reminder" (the reminders before
+    the deadline) and "<account id>|digest" (an account's daily e-mail). A worker claims a due member by pushing its
     score a lease ahead, and removes it once done, so a worker that dies mid-check leaves it to
     be claimed again when the lease runs out."""
     return f"{PREFIX}:due"
@@ -167,13 +168,6 @@ def outbox_key() -> str:
     return f"{PREFIX}:outbox"
 
 
-def documents_channel() -> str:
-    """Pub/sub channel: each game document written while the game runs, as "<game key>\n<JSON>"
-    (an archive, its game over, as "<game key>\n"), for the web processes' copies of the games
-    (`api.store.version_cache`)."""
-    return f"{PREFIX}:documents"
-
-
 def webhooks_key(account_id: str) -> str:
     """Hash: an account's webhook endpoint ids -> JSON {id, url, events, secret, created_ts}."""
     return f"{PREFIX}:account:{account_id}:webhooks"
@@ -250,3 +244,27 @@ def sweep_key(sweep_id: str | None = None, part: str | None = None) -> str:
 def client_sweeps_key(client_hash: str) -> str:
     """Set of the sweeps a client (its address, hashed) started, to limit those running."""
     return f"{PREFIX}:client:{client_hash}:sweeps"
+
+
+def mail_key(mail_id: str) -> str:
+    """An e-mail still owed (JSON: its kind, account, address for a verification, data), kept
+    until it is sent or given up on; its id makes its Message-ID, so a repeat is the same mail."""
+    return f"{PREFIX}:mail:{mail_id}"
+
+
+def mails_due_key() -> str:
+    """Sorted set of the e-mails owed, by when their next attempt is due; claimed with a lease
+    as `due_key` is, so a mail a dead worker was sending is sent again by another."""
+    return f"{PREFIX}:mails-due"
+
+
+def mail_secret_key() -> str:
+    """The secret the links in e-mails (verification, unsubscribe) are signed with: made by the
+    first process that needs it."""
+    return f"{PREFIX}:mail-secret"
+
+
+def reminded_key(game_id: str, turn_started_ts: float, minutes: int) -> str:
+    """Set once the reminder `minutes` before the deadline of the turn that started at
+    `turn_started_ts` was written to the outbox: a reminder fires once per turn."""
+    return f"{PREFIX}:game:{game_id}:reminded:{turn_started_ts!r}:{minutes}"

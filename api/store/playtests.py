@@ -8,6 +8,7 @@ whose job failed or vanished without saying so is found through RQ when the play
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 import hashlib
@@ -21,12 +22,9 @@ import redis
 from rq import Callback, Queue
 from rq.job import Job, JobStatus
 
-from api import playtests
-from api.bots.match import PlayedGame
 from api.clocks import iso
-from api.play.errors import Busy
+from api.record.errors import Busy
 from api.followups import PLAYTEST_QUEUE
-from api.play.record import GameRecord, Seat, history_entry
 from api.store.games import GameStore, hash_token
 from api.store.keys import client_playtests_key, playtest_key
 
@@ -52,7 +50,7 @@ class ChunkStatus(str, enum.Enum):
 
 
 OVER = {ChunkStatus.FINISHED.value, ChunkStatus.FAILED.value, ChunkStatus.CANCELLED.value}
-RUNNING_STATUSES = playtests.RUNNING_STATUSES
+RUNNING_STATUSES = ("running", "cancelling")  # a playtest's statuses while a chunk may still play
 
 
 def chunk_job_id(playtest_id: str, chunk: int) -> str:
@@ -64,9 +62,19 @@ def sample_game_id(playtest_id: str, index: int) -> str:
     return hashlib.sha256(f"{playtest_id}:{index}".encode()).hexdigest()[:12]
 
 
+@dataclasses.dataclass(frozen=True)
+class Reports:
+    """What the playtests service computes over what the stores keep, given from above
+    (`api.playtests.reports.REPORTS`): a playtest's report from its spec and game records, and a
+    sweep's view from its document, its playtests' views and, once none runs, their records."""
+
+    playtest: Callable[[dict, list[dict]], dict]
+    sweep: Callable[[dict, list[dict], list[list[dict]] | None], dict]
+
+
 class PlaytestStore:
-    def __init__(self, client: redis.Redis):
-        self.redis = client
+    def __init__(self, client: redis.Redis, reports: Reports):
+        self.redis, self.reports = client, reports
         self.queue = Queue(PLAYTEST_QUEUE, connection=client)
 
     def start(self, spec: dict, owner_token: str | None = None, now: float | None = None,
@@ -160,7 +168,7 @@ class PlaytestStore:
             "chunks": [{"index": i, "first_game": start, "games": stop - start,
                         "done": sum(start <= g < stop for g in indexes), **chunk}
                        for i, ((start, stop), chunk) in enumerate(zip(doc["chunks"], chunks))],
-            "report": playtests.report(doc, records) if over and with_report else None,
+            "report": self.reports.playtest(doc, records) if over and with_report else None,
             "sweep": doc.get("sweep"), "owner": doc.get("owner_name"),
         }, records
 
@@ -289,24 +297,6 @@ def owns(doc: dict, token: str, account_id: str | None) -> bool:
         return True
     owner_hash = doc.get("owner_hash")
     return bool(owner_hash) and hmac.compare_digest(owner_hash, hash_token(token))
-
-
-def store_sample_game(games: GameStore, spec: dict, index: int, game: PlayedGame,
-                      now: float | None = None) -> str:
-    """Store game `index` of playtest `spec` as a finished bot-vs-bot game, history included,
-    so GET /games/{id} and /moves replay it; returns its id."""
-    game_id = sample_game_id(spec["id"], index)
-    if games.load(game_id) is not None:
-        return game_id
-    now = time.time() if now is None else now
-    moves = [history_entry(ply, seat, move, now) for ply, (seat, move) in enumerate(game.history)]
-    record = GameRecord.create(
-        game_id, spec["kind"], spec["options"], playtests.game_seed(spec["seed"], index),
-        game.first, [Seat.for_bot(level) for level in game.levels], game.final, len(moves),
-        {"type": "none"}, None, now, playtest={"id": spec["id"], "index": index})
-    record.finish(game.outcome)  # the game's own end, or an abort at the playtests' ply limit
-    games.create(record, {}, moves)
-    return game_id
 
 
 def _job_timeout(doc: dict, games: int) -> int:

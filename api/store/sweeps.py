@@ -16,11 +16,11 @@ import time
 
 import redis
 
-from api.play.errors import Busy
-from api.playtests import sweeps
+from api.record.errors import Busy
 from api.store.games import GameStore, hash_token
 from api.store.keys import client_sweeps_key, sweep_key
-from api.store.playtests import RUNNING_STATUSES, PlaytestStore, ended_in, owns, running_in
+from api.store.playtests import (RUNNING_STATUSES, PlaytestStore, Reports, ended_in, owns,
+                                 running_in)
 
 
 KEPT_VIEW_S = 86400
@@ -32,9 +32,9 @@ def max_running_per_client() -> int:
 
 
 class SweepStore:
-    def __init__(self, client: redis.Redis):
-        self.redis = client
-        self.playtests = PlaytestStore(client)
+    def __init__(self, client: redis.Redis, reports: Reports):
+        self.redis, self.reports = client, reports
+        self.playtests = PlaytestStore(client, reports)
 
     def start(self, spec: dict, owner_token: str | None = None, owner_account: dict | None = None,
               now: float | None = None, client: str | None = None) -> dict:
@@ -72,7 +72,7 @@ class SweepStore:
         return None if raw is None else json.loads(raw)
 
     def view(self, sweep_id: str, with_reports: bool = True) -> dict | None:
-        """The sweep as the API shows it (`api.playtests.sweeps.view`): progress per variant,
+        """The sweep as the API shows it (`Reports.sweep`): progress per variant,
         and once none runs, `with_reports`, each variant's report and the comparison. A sweep
         that is over never changes again: that view is computed once and kept."""
         if with_reports and (kept := self.redis.get(sweep_key(sweep_id, "view"))) is not None:
@@ -83,10 +83,10 @@ class SweepStore:
         ids = [v["playtest_id"] for v in doc["variants"]]
         total = doc["games_per_variant"]
         light = [self._playtest(pid, False, total)[0] for pid in ids]
-        if not with_reports or sweeps.status_of([p["status"] for p in light]) in RUNNING_STATUSES:
-            return sweeps.view(doc, light, None)
+        if not with_reports or status_of([p["status"] for p in light]) in RUNNING_STATUSES:
+            return self.reports.sweep(doc, light, None)
         full = [self._playtest(pid, True, total) for pid in ids]
-        view = sweeps.view(doc, [p for p, _ in full], [records for _, records in full])
+        view = self.reports.sweep(doc, [p for p, _ in full], [records for _, records in full])
         # kept a day, not for ever: a read racing the sweep's deletion leaves no key behind
         self.redis.set(sweep_key(sweep_id, "view"), json.dumps(view), ex=KEPT_VIEW_S)
         return view
@@ -138,3 +138,18 @@ class SweepStore:
             return {"id": playtest_id, "status": "failed", "done": 0, "total": total,
                     "report": None}, []
         return view, records
+
+
+def status_of(statuses: list[str]) -> str:
+    """A sweep's status from its playtests': running (or cancelling) while one runs, then
+    cancelled if one was, failed if one failed, else finished.
+
+    >>> status_of(["finished", "running"]), status_of(["finished", "cancelled", "failed"])
+    ('running', 'cancelled')
+    """
+    if set(RUNNING_STATUSES).intersection(statuses):
+        return "cancelling" if "cancelling" in statuses else "running"
+    for ending in ("cancelled", "failed"):
+        if ending in statuses:
+            return ending
+    return "finished"

@@ -8,16 +8,16 @@ from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
 from api.followups import RQFollowups
+from api.notify.events import GAME_EVENTS
 from api.store.accounts import AccountStore
 from api.store.connection import RedisConfig
 from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
+from api.store.mail import MailStore
 from api.store.notices import NoticeStore
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
-from api.web.fast_games import GameAnswers
-from api.web.fast_moves import MoveAnswers
 from api.web.fast_paths import PollAnswers
 from api.web.presence import PresenceMarks
 from api.web.game_shapes import ShapesPlugin
@@ -81,8 +81,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIMIT_CHAT=os.environ.get("POSTPLAY_RATELIMIT_CHAT", "20 per minute"),
         TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
         FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
-        # each web process keeps the game versions its polls read, Redis naming those written,
-        # and the documents lately read or written, which a move by seat token is made from
+        # each web process keeps the game versions its polls read, Redis naming those written
         VERSION_CACHE=_on("POSTPLAY_VERSION_CACHE", "on"),
     )
     if test_config:
@@ -91,21 +90,20 @@ def create_app(test_config: dict | None = None) -> Flask:
     redis_config = RedisConfig.from_mapping(app.config)
     client = redis_config.connect(REDIS_TIMEOUT_S)
     app.config.setdefault("RQ_DASHBOARD_REDIS_URL", redis_config.dashboard_url())
-    # the process' copy of the games' versions and documents (None: every read asks Redis)
-    copy = VersionCache(client) if app.config["VERSION_CACHE"] else None
-    app.extensions["postplay"] = {"redis": client, "store": GameStore(client, copy),
+    app.extensions["postplay"] = {"redis": client, "store": GameStore(client, GAME_EVENTS),
                                   "accounts": AccountStore(client),
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),
                                   "webhooks": WebhookStore(client),
+                                  "mails": MailStore(client),
                                   "notices": NoticeStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import (accounts, games, in_game, kinds, notices, playtests, ratings, sweeps,
-                         system, webhooks)
+    from api.web import (accounts, email, games, in_game, kinds, notices, playtests, ratings,
+                         sweeps, system, webhooks)
 
-    for module in (kinds, games, in_game, accounts, ratings, webhooks, notices, playtests,
-                   sweeps, system):
+    for module in (kinds, games, in_game, accounts, email, ratings, webhooks, notices,
+                   playtests, sweeps, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")
@@ -123,15 +121,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # inside the proxy's and the dashboard's middleware: it sees the scheme as the proxy reports it
     stores = app.extensions["postplay"]
-    app.wsgi_app = moves = MoveAnswers(app.wsgi_app, app, stores["store"], stores["accounts"],
-                                       stores["followups"])
-    app.wsgi_app = reads = GameAnswers(app.wsgi_app, app, stores["store"], copy)
-    app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"],
-                               copy)
+    # the process' copy of the games' versions (None: every poll reads Redis)
+    versions = VersionCache(client) if app.config["VERSION_CACHE"] else None
+    app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"], versions)
     app.wsgi_app = PresenceMarks(app.wsgi_app, stores["notices"])
     init_shell(app)
     init_operations(app)
-    moves.limiter = reads.limiter = init_limits(app, redis_config, REDIS_TIMEOUT_S)
+    init_limits(app, redis_config, REDIS_TIMEOUT_S)
     init_headers(app)
     init_static_files(app)
     return app

@@ -2,16 +2,18 @@
 its personal tokens, its games and challenges, and players' public profiles."""
 from __future__ import annotations
 
+import time
+
 import marshmallow as ma
 from flask import current_app, request
 from marshmallow import fields
 from flask.views import MethodView
 
 from api.clocks import iso
-from api.notify import endpoints
+from api.notify import digests, endpoints, mailboxes
 from api.play import service as play
 from api.play import vacation
-from api.play.record import Status
+from api.record import Status
 from api.games import GAMES
 from api.players import accounts as players
 from api.players import ratings
@@ -63,7 +65,8 @@ def _ratings():
 def account_view(data: dict, rated: dict | None = None) -> dict:
     return {"username": data["username"], "created_at": iso(data["created_ts"]),
             "bot": data["settings"]["bot"], "settings": data["settings"],
-            "ratings": rated or {}, "vacation": vacation.view(_stores()[0], data)}
+            "ratings": rated or {}, "vacation": vacation.view(_stores()[0], data),
+            "email": mailboxes.view(data)}
 
 
 def _token_view(entry: dict) -> dict:
@@ -127,8 +130,13 @@ class Me(MethodView):
     @blp.arguments(SettingsSchema)
     @blp.response(200, AccountSchema)
     def patch(self, changes: dict):
-        """Change settings: allow_takebacks, notify, quiet_when_present, bot"""
-        return account_view(players.update_settings(_stores()[0], account(), changes))
+        """Change settings: allow_takebacks, notify (per event, its channels),
+        quiet_when_present, bot, reminder_minutes, digest_hour, timezone"""
+        updated = players.update_settings(_stores()[0], account(), changes)
+        if {"digest_hour", "timezone"} & changes.keys():  # the digest moves to the new hour
+            digests.schedule_digest(current_app.extensions["postplay"]["mails"], updated,
+                                    time.time())
+        return account_view(updated)
 
     @blp.arguments(PasswordSchema)
     @blp.response(204)

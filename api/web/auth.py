@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 
-from api.play.errors import NoToken
+from api.record.errors import NoToken
 from api.players.accounts import (Principal, authenticate, authenticate_with_games,
                                   is_account_token)
 

@@ -7,7 +7,7 @@ import logging
 import flask_smorest
 import marshmallow as ma
 import redis
-from flask import current_app
+from flask import current_app, g, request
 from flask_smorest import abort
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -15,7 +15,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnava
 
 from api.clocks import BadTimeControl
 from api.games import BadOption, IllegalMove, MalformedMove, UnknownField
-from api.play import errors as refusals
+from api.record import errors as refusals
+from api.web.fast_paths import etag_of
 from api.web.input_bounds import MAX_PAGE, BadJson
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,23 @@ class Blueprint(flask_smorest.Blueprint):
 
         return decorator
 
+    def set_etag(self, etag_data, etag_schema=None):
+        """flask-smorest's, the ETag kept for a 304 to carry (flask-smorest's 304 carries none,
+        where RFC 9110 asks for the ETag a 200 would have carried)."""
+        if etag_schema is None:
+            g.etag = etag_of(etag_data)
+        super().set_etag(etag_data, etag_schema)
+
+
+def _not_modified_etag() -> str | None:
+    """The ETag of a 304: the one the view set, else the one the request sent (a 304 says it
+    matched), when it sent only one."""
+    etag = g.get("etag")
+    if etag is None:
+        sent = request.if_none_match.as_set()
+        etag = next(iter(sent)) if len(sent) == 1 else None
+    return etag
+
 
 class PostplayApi(flask_smorest.Api):
     def _register_error_handlers(self):
@@ -110,7 +128,8 @@ class PostplayApi(flask_smorest.Api):
 
     def handle_http_exception(self, error):
         if error.code == 304:  # a poll's answer (set_etag raises it): no body, so none to make
-            return "", 304
+            etag = _not_modified_etag()
+            return "", 304, {} if etag is None else {"ETag": f'"{etag}"'}
         payload, code, headers = super().handle_http_exception(error)
         if isinstance(payload.get("errors"), dict):
             payload["errors"] = {where: _flatten(tree)

@@ -4,11 +4,13 @@
 board and every signed-in page send, over and over, and nearly always they are answered 304.
 Routing, the request context, flask-smorest's ETag machinery and the extensions' hooks cost
 several times the Redis reads that answer needs, so this WSGI middleware answers them from those
-reads alone (a game's version, from this process' copy of the versions while Redis keeps it
-true, api/store/version_cache.py; the account's token and its games' versions, in one script),
-making the ETag as the view makes it, and hands everything else to the app untouched: any other
-request, a poll whose ETag no longer matches or that has a query, an unknown game, a token the
-app would refuse, an unreachable Redis (which the app answers 503).
+reads alone (a game's version, from this process' copy of the versions, brought up to date with
+Redis by a round trip made after the poll arrived, api/store/version_cache.py; the account's
+token and its games' versions, in one script), making the ETag as the view makes it, and hands
+everything else to the app untouched: any other request, a poll whose ETag no longer matches or
+that has a query, an unknown game, a token the app would refuse, an unreachable Redis (which the
+app answers 503). So a poll sent after a move was acknowledged, to any web process, never hears
+304 for the version before that move.
 
 A 304 carries the headers the app's own 304 for that route carried (CORS, the security policy),
 learnt from the first poll the app answers 304, for each scheme the request came over (HSTS goes
@@ -26,20 +28,16 @@ import time
 from typing import Callable
 
 import redis
-from flask import Flask
-from flask_compress.flask_compress import _choose_algorithm, _compress_data, _format
-from flask_limiter import Limiter
 from werkzeug.http import parse_etags
 
 from api import metrics
-from api.play.errors import Refusal
+from api.record.errors import Refusal
 from api.players.accounts import authenticate_with_games, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
 from api.store.keys import game_key
 from api.store.version_cache import VersionCache
 from api.web.auth import bearer_of
-from api.web.limits import ApplicationLimitWindow
 
 # a header of one answer only, never learnt: the ETag is made per poll, the rest per request
 PER_ANSWER = {"etag", "date", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining",
@@ -61,13 +59,13 @@ def my_games_etag_data(versions: list[list], status: str | None) -> dict:
     return {"games": versions, "status": status}
 
 
-def learning(learnt: dict, key: tuple, status: str, start_response, per_answer=PER_ANSWER):
-    """The app's `start_response`, remembering in `learnt[key]` the headers of an answer whose
-    status is `status` ("304"), less those of one answer only (`per_answer`)."""
+def learning(learnt: dict, key: tuple, start_response):
+    """The app's `start_response`, remembering in `learnt[key]` the headers of a 304, less those
+    of one answer only."""
     def learn(status_line, headers, exc_info=None):
-        if status_line.startswith(status):
+        if status_line.startswith("304"):
             learnt[key] = [(name, value) for name, value in headers
-                           if name.lower() not in per_answer]
+                           if name.lower() not in PER_ANSWER]
         return start_response(status_line, headers, exc_info)
     return learn
 
@@ -115,7 +113,7 @@ class PollAnswers:
                 counted.inc()
                 timed.observe(time.perf_counter() - started)
                 return []
-        return self.app(environ, learning(self.headers, learnt, "304", start_response))
+        return self.app(environ, learning(self.headers, learnt, start_response))
 
     def _game(self, match: re.Match, environ: dict) -> str | None:
         game_id = match[1]
@@ -133,73 +131,4 @@ class PollAnswers:
         who, versions = authenticate_with_games(self.accounts, token)
         who.require("read")
         return etag_of(my_games_etag_data(versions, None))
-
-
-class AnsweredBeforeFlask:
-    """What a WSGI middleware needs to answer one route's successful requests as the app would
-    (api/web/fast_moves.py, api/web/fast_games.py): the headers the app's own answer carried,
-    learnt from its first one for each scheme (as PollAnswers learns a 304's); the client's rate
-    limit, read and counted as the app does; the body compressed as flask-compress would; the
-    answer counted in the request metrics."""
-
-    def __init__(self, app, flask_app: Flask, route: str, method: str, status: str):
-        self.app, self.flask_app = app, flask_app
-        self.status = {"200": "200 OK", "201": "201 CREATED"}[status]
-        self.limiter: Limiter | None = None  # set by the app factory once the limits are made
-        self.headers: dict[tuple, list[tuple[str, str]]] = {}  # learnt, by scheme
-        self.counted = metrics.REQUESTS.labels(route, method, status)
-        self.timed = metrics.REQUEST_SECONDS.labels(route, method)
-
-    @staticmethod
-    def _scheme(environ) -> tuple:
-        return environ["wsgi.url_scheme"], environ.get("HTTP_X_FORWARDED_PROTO")
-
-    def learnt(self, environ) -> list[tuple[str, str]] | None:
-        """The app's headers for this request's scheme (None: none learnt yet)."""
-        return self.headers.get(self._scheme(environ))
-
-    def send(self, environ, start_response, answer: tuple[bytes, str, list], started: float):
-        """`answer` (its body, ETag and own headers) sent with the learnt headers, and counted."""
-        data, etag, own_headers = answer
-        start_response(self.status, [*self.learnt(environ), *own_headers,
-                                     ("ETag", f'"{etag}"'), ("Content-Length", str(len(data)))])
-        self.counted.inc()
-        self.timed.observe(time.perf_counter() - started)
-        return [data]
-
-    def to_app(self, environ, start_response):
-        """The request handed to the app, learning its headers from the answer."""
-        return self.app(environ, learning(self.headers, self._scheme(environ),
-                                          self.status[:3], start_response,
-                                          PER_ANSWER | {"content-encoding"}))
-
-    def _compressed(self, environ, data: bytes) -> tuple[bytes, list[tuple[str, str]]]:
-        """`data` as flask-compress would send it to this request, and its Content-Encoding."""
-        config = self.flask_app.config
-        encoding = _choose_algorithm(_format(config["COMPRESS_ALGORITHM"]),
-                                     environ.get("HTTP_ACCEPT_ENCODING", ""))
-        if encoding is None or len(data) < config["COMPRESS_MIN_SIZE"]:
-            return data, []
-        return _compress_data(self.flask_app, data, encoding), [("Content-Encoding", encoding)]
-
-    def _window(self, environ) -> ApplicationLimitWindow | None | bool:
-        """The client's rate-limit window (None: limits are off; False: the app's to answer)."""
-        if self.limiter is None:
-            return None
-        # the address as get_remote_address reads it
-        window = ApplicationLimitWindow(self.limiter, environ.get("REMOTE_ADDR") or "127.0.0.1")
-        try:
-            return window if window.open() else False
-        except Exception:  # the limiter's storage failed: the app fails open, in its own way
-            return False
-
-    @staticmethod
-    def _counted(window: ApplicationLimitWindow | None) -> list[tuple[str, str]]:
-        """The answered request counted against its client's limit: the headers that say so."""
-        if window is None:
-            return []
-        try:
-            return window.count()
-        except Exception:  # as the app's limiter does when its storage fails: no headers
-            return []
 

@@ -1,14 +1,21 @@
 """Every game's move and state shapes, for the OpenAPI document: one schema per move type and one
 per kind's state, so a client generated from the document gets typed moves and states.
 
+Nothing here names a game. Each schema is derived from the game's own declaration in its engine
+module (its moves' `wire` fields, its state's `Shape`; see api/games/base.py), found through the
+registry, so a new game edits nothing here. The engines declare plain data, not marshmallow
+schemas, so they stay free of web imports and keep their own refusals.
+
 A move is documented as a `oneOf` of the move schemas with a discriminator on `type` (move types
-are unique across games), yet read as a plain object: the game's `parse_move` checks it and
-names the field at fault. A game object is documented once per kind (`PrimeDropGame`, ...) with
-`kind` a one-value enum and `state` that kind's state, as a `oneOf` with a discriminator on `kind`,
-and dumped through the schema of its kind. Each state schema matches its `State.to_dict()` exactly
-(tests/api/test_contract.py plays every game to check it).
+are unique across games), yet read as a plain object: the game's `parse_move` checks it, by the
+same declaration, and names the field at fault. A game object is documented once per kind
+(`PrimeDropGame`, ...) with `kind` a one-value enum and `state` that kind's state, as a `oneOf`
+with a discriminator on `kind`, and dumped through the schema of its kind. Each state schema
+matches its `State.to_dict()` exactly (tests/api/test_contract.py plays every game to check it).
 """
 from __future__ import annotations
+
+import functools
 
 import apispec_oneofschema
 import marshmallow as ma
@@ -16,7 +23,8 @@ from marshmallow import fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from api.games import GAMES
-from api.games import factor_bingo, factor_multiple, partition, ploid, prime_drop
+from api.games.base import (Boolean, Either, Field, Kind, ListOf, MapOf, Maybe, Obj, Pair, Shape,
+                            Text, Whole)
 
 
 class ShapeSchema(ma.Schema):
@@ -24,287 +32,133 @@ class ShapeSchema(ma.Schema):
     `additionalProperties: false`, so a field an engine adds fails the contract test."""
 
 
-def _move_type(name: str) -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf([name]))
+@functools.cache
+def schema_for(shape: Shape) -> type[ShapeSchema]:
+    """The marshmallow schema of a shape (named as the shape, so the document's component is
+    `shape.name`); a move's shape gets its `type` as a one-value enum."""
+    declared: dict[str, fields.Field] = {}
+    if shape.move_type is not None:
+        declared["type"] = fields.String(required=True, validate=validate.OneOf([shape.move_type]))
+    for field in shape.fields:
+        declared[field.name] = _field(field)
+    return ShapeSchema.from_dict(declared, name=f"{shape.name}Schema")
 
 
-def _whole(lo: int | None = None, hi: int | None = None, **kwargs) -> fields.Integer:
-    return fields.Integer(strict=True, validate=validate.Range(min=lo, max=hi), **kwargs)
+def _field(field: Field) -> fields.Field:
+    metadata = {"description": field.description} if field.description else {}
+    return _kind(field.kind, required=not field.optional, metadata=metadata)
 
 
-def _pair(**kwargs) -> fields.List:
-    return fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2), **kwargs)
+def _kind(kind: Kind, **kwargs) -> fields.Field:
+    """The marshmallow field of a kind (only what the document shows: reading is the engine's)."""
+    if isinstance(kind, Maybe):
+        return _kind(kind.kind, allow_none=True, **kwargs)
+    if isinstance(kind, Whole):
+        checks = []
+        if kind.lo is not None or kind.hi is not None:
+            checks.append(validate.Range(min=kind.lo, max=kind.hi))
+        if kind.choices:
+            checks.append(validate.OneOf(kind.choices))
+        return fields.Integer(strict=True, validate=checks, **kwargs)
+    if isinstance(kind, Boolean):
+        return fields.Boolean(**kwargs)
+    if isinstance(kind, Text):
+        checks = [validate.Length(equal=kind.length)] if kind.length is not None else []
+        if kind.choices:
+            checks.append(validate.OneOf(kind.choices))
+        return fields.String(validate=checks, **kwargs)
+    if isinstance(kind, Pair):
+        return fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2),
+                           **kwargs)
+    if isinstance(kind, ListOf):
+        checks = [validate.Length(equal=kind.length)] if kind.length is not None else []
+        return fields.List(_kind(kind.item), validate=checks, **kwargs)
+    if isinstance(kind, MapOf):
+        return fields.Dict(keys=_kind(kind.keys), values=_kind(kind.values), **kwargs)
+    if isinstance(kind, Obj):
+        return fields.Nested(schema_for(kind.shape), **kwargs)
+    if isinstance(kind, Either):
+        metadata = {"oneOf": [_json(k) for k in kind.kinds], **kwargs.pop("metadata", {})}
+        if kind.description:
+            metadata["description"] = kind.description
+        return fields.Raw(metadata=metadata, **kwargs)
+    raise TypeError(f"no schema for the kind {kind!r}")
 
 
-def _per_seat(field: fields.Field, **kwargs) -> fields.List:
-    return fields.List(field, validate=validate.Length(equal=2), required=True, **kwargs)
+def _json(kind: Kind) -> dict:
+    """A scalar kind as a JSON schema (an `Either`'s alternatives)."""
+    if isinstance(kind, Whole):
+        out = {"type": "integer"}
+        if kind.lo is not None:
+            out["minimum"] = kind.lo
+        if kind.hi is not None:
+            out["maximum"] = kind.hi
+        return out
+    if isinstance(kind, Text):
+        return {"type": "string", **({"enum": list(kind.choices)} if kind.choices else {})}
+    raise TypeError(f"no JSON schema for the kind {kind!r}")
 
 
 # --- moves ---
 
-PRIME_DROP_CELL = {"lo": 0, "hi": prime_drop.SIZES[-1] - 1}
-
-
-class TileSchema(ShapeSchema):
-    row = _whole(**PRIME_DROP_CELL, required=True)
-    col = _whole(**PRIME_DROP_CELL, required=True)
-    digit = _whole(0, 9, required=True)
-
-
-class DropMoveSchema(TileSchema):
-    """Prime Drop: lay one tile."""
-
-    type = _move_type("drop")
-
-
-class DoubleMoveSchema(ShapeSchema):
-    """Prime Drop: a double down, two tiles in order."""
-
-    type = _move_type("double")
-    tiles = fields.List(fields.Nested(TileSchema), required=True,
-                        validate=validate.Length(equal=2))
-
-
-class ChallengeMoveSchema(ShapeSchema):
-    """Prime Drop: claim the number read from `from` to `to` has the factor `factor`."""
-
-    type = _move_type("challenge")
-    from_ = _pair(data_key="from", required=True, metadata={"description": "[row, col]"})
-    to = _pair(required=True, metadata={"description": "[row, col]"})
-    factor = fields.Integer(strict=True, required=True)
-
-
-class ListedChallengeSchema(ShapeSchema):
-    """Prime Drop's legal-moves entry for a number on the board: add the `factor` you propose
-    (and leave out `value`) to play it."""
-
-    type = _move_type("challenge")
-    from_ = _pair(data_key="from", required=True, metadata={"description": "[row, col]"})
-    to = _pair(required=True, metadata={"description": "[row, col]"})
-    value = fields.Integer(strict=True, required=True)
-
-
-class StickMoveSchema(ShapeSchema):
-    """Partition: a stick on an edge of the open region."""
-
-    type = _move_type("stick")
-    edge = _pair(required=True, metadata={"description": "[hex, hex]"})
-    close = _whole(0, partition.HEXES - 1, allow_none=True, metadata={
-        "description": "A hex of the part to close, on an equal split that does not end the "
-                       "game; left out otherwise."})
-
-
-class ClaimMoveSchema(ShapeSchema):
-    """Partition: take the disc on a hex of a closed region."""
-
-    type = _move_type("claim")
-    hex = fields.Integer(strict=True, required=True)
-
-
-class SubdivideMoveSchema(ShapeSchema):
-    """Partition: a stick inside a closed region that splits it in two."""
-
-    type = _move_type("subdivide")
-    edge = _pair(required=True, metadata={"description": "[hex, hex]"})
-
-
-PLOID_PIECE = {"oneOf": [{"type": "integer", "minimum": 1, "maximum": ploid.MAX_N},
-                         {"type": "string", "enum": ["blank"]}]}
-
-
-class PlaceMoveSchema(ShapeSchema):
-    """Ploid: put a number or a blank on an empty cell."""
-
-    type = _move_type("place")
-    row = fields.Integer(strict=True, required=True)
-    col = fields.Integer(strict=True, required=True)
-    piece = fields.Raw(required=True, metadata=PLOID_PIECE)
-
-
-class SayMoveSchema(ShapeSchema):
-    """Factor/Multiple: say a number."""
-
-    type = _move_type("say")
-    number = fields.Integer(strict=True, required=True)
-
-
-class FillMoveSchema(ShapeSchema):
-    """Factor Bingo: write a number on a letter of both boards."""
-
-    type = _move_type("fill")
-    letter = fields.String(required=True, validate=validate.Length(equal=1))
-    number = fields.Integer(strict=True, required=True)
-
-
-class StartMoveSchema(ShapeSchema):
-    """Factor Bingo: the starting player picks the current number."""
-
-    type = _move_type("start")
-    number = fields.Integer(strict=True, required=True)
-
-
-class CallMoveSchema(ShapeSchema):
-    """Factor Bingo: call a number."""
-
-    type = _move_type("call")
-    number = fields.Integer(strict=True, required=True)
-
-
-class PassMoveSchema(ShapeSchema):
-    """The server's own move for a seat with no legal move (Prime Drop, Ploid): in histories."""
-
-    type = _move_type("pass")
-
-
-# what a player sends, by move type
-PLAYER_MOVES: dict[str, type[ShapeSchema]] = {
-    "drop": DropMoveSchema, "double": DoubleMoveSchema, "challenge": ChallengeMoveSchema,
-    "stick": StickMoveSchema, "claim": ClaimMoveSchema, "subdivide": SubdivideMoveSchema,
-    "place": PlaceMoveSchema, "say": SayMoveSchema,
-    "fill": FillMoveSchema, "start": StartMoveSchema, "call": CallMoveSchema,
-}
-# what a history holds: the players' moves and the server's passes
-PLAYED_MOVES = {**PLAYER_MOVES, "pass": PassMoveSchema}
-# what GET /legal-moves lists: Prime Drop lists the numbers to challenge, without a factor
-LISTED_MOVES = {**PLAYER_MOVES, "challenge": ListedChallengeSchema}
+def move_schemas(which: str) -> dict[str, type[ShapeSchema]]:
+    """Move schemas by type, from every registered game: what a player sends ("player"), what
+    a history holds ("played": the players' moves and the server's passes), or what GET
+    /legal-moves lists ("listed": a game's `listed_shapes` in place of its moves' own)."""
+    out: dict[str, type[ShapeSchema]] = {}
+    for game in GAMES.values():
+        for move in game.moves:
+            if move.server_only and which != "played":
+                continue
+            shape = game.listed_shapes.get(move.move_type, move.shape()) if which == "listed" \
+                else move.shape()
+            schema = schema_for(shape)
+            if out.setdefault(move.move_type, schema) is not schema:
+                raise ValueError(f"two games declare the move type {move.move_type!r}")
+    return out
 
 
 class MoveField(fields.Raw):
     """A move: read as it is (the game's `parse_move` checks it), documented as a `oneOf` of
-    `shapes` with a discriminator on `type`."""
+    the move schemas `which` names (see `move_schemas`) with a discriminator on `type`."""
 
-    def __init__(self, shapes: dict[str, type[ma.Schema]], **kwargs):
+    def __init__(self, which: str, **kwargs):
         super().__init__(**kwargs)
-        self.shapes = shapes
+        self.which = which
 
 
 def move_union_property(self, field: fields.Field, **kwargs) -> dict:
     """apispec attribute function (bound to the converter) documenting a MoveField."""
     if not isinstance(field, MoveField):
         return {}
-    refs = {name: self.resolve_nested_schema(shape) for name, shape in field.shapes.items()}
+    refs = {name: self.resolve_nested_schema(shape)
+            for name, shape in move_schemas(field.which).items()}
     return {"oneOf": list(refs.values()),
             "discriminator": {"propertyName": "type",
                               "mapping": {name: ref["$ref"] for name, ref in refs.items()}}}
 
 
-# --- states, one per kind ---
+class OneOfField(fields.Raw):
+    """A value read and written as it is (the layer below checks it and writes it exactly),
+    documented as `schema`, a OneOfSchema: a `oneOf` of its variants with a discriminator (time
+    controls)."""
 
-class LastChallengeSchema(ShapeSchema):
-    seat = fields.Integer(required=True)
-    value = fields.Integer(required=True)
-    factor = fields.Integer(required=True)
-    success = fields.Boolean(required=True)
-    from_ = _pair(data_key="from", required=True)
-    to = _pair(required=True)
-    tiles = fields.Integer(required=True, metadata={"description": "Tiles sent back (0 when the "
-                                                                   "challenge failed)."})
-    turn = fields.Integer(required=True)
+    def __init__(self, schema: type[OneOfSchema], **kwargs):
+        super().__init__(**kwargs)
+        self.schema = schema
 
 
-class PrimeDropStateSchema(ShapeSchema):
-    size = fields.Integer(required=True, validate=validate.OneOf(prime_drop.SIZES))
-    board = fields.List(fields.List(_whole(0, 9, allow_none=True)), required=True,
-                        metadata={"description": "Rows of cells: a digit, or null when empty."})
-    piles = _per_seat(fields.Dict(keys=fields.String(validate=validate.OneOf(prime_drop.DIGITS)),
-                                  values=fields.Integer()),
-                      metadata={"description": "Per seat, the count of each digit \"0\"-\"9\"."})
-    tiles_left = _per_seat(fields.Integer())
-    last_challenge = fields.Nested(LastChallengeSchema, required=True, allow_none=True)
-    mover = fields.Integer(required=True)
-    turn = fields.Integer(required=True)
-    seen = fields.String(required=True, metadata={
-        "description": "The repetition rule's record, for the server: a 64-bit key of every "
-                       "position so far (board, both piles, seat to move), packed as base64; "
-                       "once the game is over, only the final position's."})
+def one_of_property(self, field: fields.Field, **kwargs) -> dict:
+    """apispec attribute function (bound to the converter) documenting a OneOfField."""
+    if not isinstance(field, OneOfField):
+        return {}
+    ref = self.resolve_nested_schema(field.schema)
+    return {"anyOf": [{"type": "object", "nullable": True}, ref]} if field.allow_none else ref
 
 
-class PartitionRegionSchema(ShapeSchema):
-    hexes = fields.List(fields.Integer(), required=True)
-    closed = fields.Boolean(required=True)
-
-
-def _colour(**kwargs) -> fields.String:
-    return fields.String(validate=validate.OneOf(partition.COLOURS), **kwargs)
-
-
-class PartitionStateSchema(ShapeSchema):
-    rows = fields.Integer(required=True)
-    cols = fields.Integer(required=True)
-    colours = fields.List(_colour(allow_none=True), required=True,
-                          metadata={"description": "The disc colour by hex id; null once "
-                                                   "claimed."})
-    sticks = fields.List(_pair(), required=True)
-    regions = fields.List(fields.Nested(PartitionRegionSchema), required=True)
-    claimed = _per_seat(fields.List(_colour()))
-    claims_left = _per_seat(fields.Integer())
-    subdivisions_left = _per_seat(fields.Integer())
-    actions_left = fields.Integer(required=True)
-    points = _per_seat(fields.Integer())
-    turn = fields.Integer(required=True)
-    singleton_rule = fields.Boolean(required=True)
-
-
-class PloidCellSchema(ShapeSchema):
-    seat = fields.Integer(required=True)
-    piece = fields.Raw(required=True, metadata=PLOID_PIECE)
-
-
-class PloidHandSchema(ShapeSchema):
-    numbers = fields.List(fields.Integer(), required=True)
-    blanks = fields.Integer(required=True)
-
-
-class PloidStateSchema(ShapeSchema):
-    n = _whole(ploid.MIN_N, ploid.MAX_N, required=True)
-    rows = fields.Integer(required=True)
-    cols = fields.Integer(required=True)
-    board = fields.List(fields.List(fields.Nested(PloidCellSchema, allow_none=True)),
-                        required=True, metadata={"description": "Rows of cells: a piece, or "
-                                                                "null when empty."})
-    hands = _per_seat(fields.Nested(PloidHandSchema))
-    last_number = fields.Integer(required=True, allow_none=True)
-    placed = _per_seat(fields.Integer())
-    mover = fields.Integer(required=True)
-
-
-class FactorMultipleStateSchema(ShapeSchema):
-    n = _whole(factor_multiple.MIN_N, factor_multiple.MAX_N, required=True)
-    even_start = fields.Boolean(required=True)
-    first = fields.Integer(required=True)
-    said = fields.List(fields.Integer(), required=True)
-    current = fields.Integer(required=True, allow_none=True)
-
-
-BINGO_CELL = {"oneOf": [{"type": "integer"}, {"type": "string"}],
-              "description": "A number, or the letter while it has none."}
-BINGO_BOARDS = {"description": "Per seat, five rows of five cells."}
-
-
-class FactorBingoStateSchema(ShapeSchema):
-    phase = fields.String(required=True, validate=validate.OneOf(["filling", "start", "calling"]))
-    boards = _per_seat(fields.List(fields.List(fields.Raw(metadata=BINGO_CELL))),
-                       metadata=BINGO_BOARDS)
-    numbers = fields.List(fields.Integer(), required=True)
-    unused = fields.List(fields.Integer(), required=True)
-    current = fields.Integer(required=True, allow_none=True)
-    called = fields.List(fields.Integer(), required=True)
-    lines = _per_seat(fields.Integer())
-    starter = fields.Integer(required=True)
-    letters = _per_seat(fields.List(fields.List(fields.String(
-        validate=validate.OneOf(factor_bingo.LETTERS)))), metadata=BINGO_BOARDS)
-    gray = fields.List(_pair(), required=True,
-                       metadata={"description": "[row, col] of the cells with the same letter "
-                                                "on both boards."})
-    filled = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
-    start = fields.Integer(required=True, allow_none=True)
-
-
-STATES: dict[str, type[ShapeSchema]] = {
-    "prime-drop": PrimeDropStateSchema, "partition": PartitionStateSchema,
-    "ploid": PloidStateSchema, "factor-multiple": FactorMultipleStateSchema,
-    "factor-bingo": FactorBingoStateSchema,
-}
+def state_schema(slug: str) -> type[ShapeSchema]:
+    """The schema of a kind's state, from its state's declared shape."""
+    return schema_for(GAMES[slug].state_class.shape)
 
 
 # --- game objects, one per kind ---
@@ -334,16 +188,18 @@ def per_kind(base: type[ma.Schema]) -> type[KindUnionSchema]:
         "plain": base(), "plain_many": base(many=True),
         "type_schemas": {slug: type(f"{_camel(slug)}{base.__name__}", (base,), {
             "kind": fields.String(required=True, validate=validate.OneOf([slug])),
-            "state": fields.Nested(STATES[slug], required=True)})
+            "state": fields.Nested(state_schema(slug), required=True)})
             for slug in GAMES}})
 
 
 class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
-    """apispec's marshmallow plugin, with `oneOf`s for KindUnionSchema and MoveField."""
+    """apispec's marshmallow plugin, with `oneOf`s for KindUnionSchema, MoveField and
+    OneOfField."""
 
     def init_spec(self, spec):
         super().init_spec(spec)
         self.converter.add_attribute_function(move_union_property)
+        self.converter.add_attribute_function(one_of_property)
 
 
 def _camel(slug: str) -> str:

@@ -10,7 +10,7 @@ from flask_smorest import abort
 from api import analysis
 from api.games import MalformedMove
 from api.play import service as play
-from api.play.record import GameRecord, Status
+from api.record import GameRecord, Status
 from api.players import ratings
 from api.play.view import game_view
 from api.web.auth import account, bearer_token
@@ -154,7 +154,7 @@ class Moves(MethodView):
     @blp.response(201, GameOfKind)
     def post(self, body: dict, game_id: str):
         """Make a move (Authorization: Bearer <seat token>)"""
-        # 404 for an unknown game, then 401 or 403 (api/web/fast_moves.py answers most moves)
+        # 404 for an unknown game, then 401 or 403
         record = play.move_by_token(*_ctx(), game_id, bearer_token(), account(required=False),
                                     body["move"], body["ply"])
         return _game_response(record)

@@ -3,10 +3,9 @@ third-party web clients on the API paths (flask-cors), and compression (flask-co
 from __future__ import annotations
 
 import flask_compress
-from flask import Flask, request
+from flask import Flask
 from flask_cors import CORS
 from flask_talisman import Talisman
-from werkzeug.datastructures import Headers
 
 # The client and the docs page load only their own files: no inline script or style, no other
 # origin. Pictures may be data: URLs (Swagger UI's icons). Nobody may frame a page.
@@ -50,47 +49,6 @@ class Compress(flask_compress.Compress):
         return response
 
 
-class OnceTalisman(Talisman):
-    """flask-talisman, its headers worked out once rather than on every response: with no
-    view of its own options and no nonce (this app has neither), they depend only on whether the
-    request came over https (HSTS), so the two sets are made by Talisman itself, at their first
-    use, and copied onto each response after. A view given options of its own, or a policy
-    with a nonce, gets Talisman's own per-request work."""
-
-    def init_app(self, app, **kwargs):
-        super().init_app(app, **kwargs)
-        self._made: dict[bool, list[tuple[str, str]]] = {}
-        if self.session_cookie_secure and not app.debug:  # what _force_https sets per request
-            app.config["SESSION_COOKIE_SECURE"] = True
-
-    def _own_options(self) -> bool:
-        view = self.app.view_functions.get(request.endpoint)
-        return hasattr(view, "talisman_view_options") or bool(
-            self.content_security_policy_nonce_in)
-
-    def _force_https(self):
-        if self.force_https or self._own_options():
-            return super()._force_https()
-        return None
-
-    def _make_nonce(self):
-        if self.content_security_policy_nonce_in:
-            super()._make_nonce()
-
-    def _set_response_headers(self, response):
-        if self._own_options():
-            return super()._set_response_headers(response)
-        secure = request.is_secure or request.headers.get("X-Forwarded-Proto") == "https"
-        made = self._made.get(secure)
-        if made is None:
-            sink = type("Sink", (), {"headers": Headers()})()
-            super()._set_response_headers(sink)
-            made = self._made[secure] = list(sink.headers.items())
-        for name, value in made:
-            response.headers[name] = value
-        return response
-
-
 def init_headers(app: Flask) -> None:
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "gzip"])  # files are streamed
@@ -99,7 +57,7 @@ def init_headers(app: Flask) -> None:
     app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     Compress(app)
     CORS(app, resources=CORS_RESOURCES)
-    app.extensions["talisman"] = OnceTalisman(  # whose policy the static files copy
+    Talisman(  # whose headers the static files copy (api/web/static_files.py)
         app,
         # On 127.0.0.1 there is no TLS to redirect to. A deployment behind a TLS-terminating
         # proxy (which sets X-Forwarded-Proto) sets POSTPLAY_FORCE_HTTPS=on: plain http is then

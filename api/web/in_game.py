@@ -6,8 +6,8 @@ from flask import current_app
 from flask.views import MethodView
 
 from api.play import archive, chat, offers, vacation
-from api.play.errors import OtherGamesToken
-from api.play.record import Offer
+from api.record.errors import OtherGamesToken
+from api.record import Offer
 from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
 from api.web.games import GameOfKind, _ctx, _game_response, _seat

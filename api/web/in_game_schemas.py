@@ -6,9 +6,9 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.play import archive
-from api.play.record import Reason
-from api.web.game_shapes import PLAYED_MOVES, MoveField
-from api.web.schemas import ChatText, PlayerName, StrictBoolean, StrictSchema
+from api.games import Reason
+from api.web.game_shapes import MoveField, OneOfField
+from api.web.schemas import ChatText, PlayerName, StrictBoolean, StrictSchema, TimeControlSchema
 
 
 class DrawSchema(StrictSchema):
@@ -67,7 +67,7 @@ class ExportResultSchema(StrictSchema):
 class ExportEntrySchema(StrictSchema):
     ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
     seat = fields.Integer(required=True, strict=True, validate=validate.OneOf([0, 1]))
-    move = MoveField(PLAYED_MOVES, required=True)
+    move = MoveField("played", required=True)
     at = fields.String(required=True, validate=validate.Length(max=40))
 
 
@@ -86,7 +86,7 @@ class ExportSchema(StrictSchema):
     first = fields.Integer(required=True, strict=True, validate=validate.OneOf([0, 1]))
     seats = fields.List(fields.Nested(ExportSeatSchema), required=True,
                         validate=validate.Length(equal=2, error="A game has two seats."))
-    time_control = fields.Dict(load_default=lambda: {"type": "none"})
+    time_control = OneOfField(TimeControlSchema, load_default=lambda: {"type": "none"})
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
     result = fields.Nested(ExportResultSchema, required=True, allow_none=True)
     imported = StrictBoolean()

@@ -11,6 +11,7 @@ from api import clocks
 from api.bots import levels
 from api.games import GAMES
 from api.players.ratings import bot_table
+from api.record.reasons import reasons_of
 from api.web.errors import REDIS_UNREACHABLE, Blueprint
 from api.web.rules_pages import to_html
 from api.web.schemas import KindSchema, RulesSchema
@@ -24,8 +25,9 @@ def describe(slug: str) -> dict:
     return {**game.describe(),
             "bots": [{"level": b.level, "line": b.line} for b in levels(slug).values()],
             "time_controls": {kind: {name: {"min": lo, "max": hi}
-                                     for name, (lo, hi) in shape.items()}
-                              for kind, shape in clocks.SHAPES.items()}}
+                                     for name, (lo, hi) in clocks.bounds(variant).items()}
+                              for kind, variant in clocks.VARIANTS.items()},
+            "reasons": reasons_of(game)}
 
 
 @blp.route("")

@@ -7,8 +7,6 @@ itself and is answered 503, which is the truth, rather than 500 from the limiter
 """
 from __future__ import annotations
 
-import time
-
 from flask import Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -58,39 +56,3 @@ def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -
             scope=endpoint)(app.view_functions[endpoint])
     return limiter
 
-
-# how many requests a client must have left for one to be counted after it is answered
-# (`ApplicationLimitWindow`): more than one client has in flight at once
-NEAR_LIMIT = 16
-
-
-class ApplicationLimitWindow:
-    """The application's limit on a request from `client` (its address, as `get_remote_address`
-    reads it) applied outside Flask, for a route with no limit of its own, with Flask-Limiter's
-    own storage calls: `open()` reads the client's window, and says whether the request may be
-    answered here, which it may not when the client is near its limit (the app then counts and
-    refuses it exactly) or when there is more than one limit; `count()` counts an answered
-    request, and gives the X-RateLimit headers (and Retry-After) the app would have added. A
-    request that is not answered here is not counted here: the app counts it once."""
-
-    def __init__(self, limiter: Limiter, client: str):
-        self.limiter, self.limit, self.window = limiter, None, None
-        self.args = [client]
-
-    def open(self) -> bool:
-        limits = self.limiter.limit_manager.application_limits
-        if len(limits) != 1 or not self.limiter.enabled:
-            return False
-        # (its only exemption is a preflight: `init_limits`; its scope is a string, not per method)
-        (self.limit,) = limits
-        self.args.append(self.limit.scope_for("", None))
-        self.window = self.limiter.limiter.get_window_stats(self.limit.limit, *self.args)
-        return self.window[1] >= NEAR_LIMIT
-
-    def count(self) -> list[tuple[str, str]]:
-        self.limiter.limiter.hit(self.limit.limit, *self.args, cost=self.limit.deduction_amount)
-        reset_at = int(self.window[0] + 1)
-        return [("X-RateLimit-Limit", str(self.limit.limit.amount)),
-                ("X-RateLimit-Remaining", str(self.window[1] - self.limit.deduction_amount)),
-                ("X-RateLimit-Reset", str(reset_at)),
-                ("Retry-After", str(int(reset_at - time.time())))]

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import abort
 
 from api import playtests
+from api.playtests.storage import REPORTS
 from api.store.playtests import RUNNING_STATUSES, PlaytestStore
 from api.web.auth import account, bearer_token
 from api.web.errors import Blueprint
@@ -20,7 +21,7 @@ blp = Blueprint("playtests", __name__, url_prefix="/api/v1/playtests",
 
 
 def _store() -> PlaytestStore:
-    return PlaytestStore(current_app.extensions["postplay"]["redis"])
+    return PlaytestStore(current_app.extensions["postplay"]["redis"], REPORTS)
 
 
 def _view(playtest_id: str) -> dict:

@@ -5,13 +5,17 @@ import functools
 
 import marshmallow as ma
 from marshmallow import fields, validate
+from marshmallow_oneofschema import OneOfSchema
 
+from api.notify.chat_apps import FORMATS
+from api.notify.digests import zone
 from api.notify.fanout import CHANNELS as NOTIFY_CHANNELS
 from api.notify.fanout import EVENTS as NOTIFY_EVENTS
-from api.play.record import Seat
+from api.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
-from api.web.game_shapes import LISTED_MOVES, PLAYED_MOVES, PLAYER_MOVES, MoveField
+from api import clocks
+from api.web.game_shapes import MoveField, OneOfField
 
 
 class StrictSchema(ma.Schema):
@@ -144,6 +148,28 @@ class SeatRequestSchema(ma.Schema):
                           rating_range=None if bounds is None else (bounds["min"], bounds["max"]))
 
 
+def _time_control_schema(variant: type[clocks.TimeControl]) -> type[StrictSchema]:
+    """One kind of time control, from its dataclass (its fields and their bounds)."""
+    declared = {"type": fields.String(required=True, validate=validate.OneOf([variant.type]))}
+    for name, (lo, hi) in clocks.bounds(variant).items():
+        declared[name] = fields.Float(required=True, validate=validate.Range(lo, hi))
+    return StrictSchema.from_dict(declared, name=f"{variant.type.capitalize()}TimeControlSchema")
+
+
+class TimeControlSchema(OneOfSchema):
+    """A time control: a `oneOf` of its kinds with a discriminator on `type`, for the document.
+    Read and written as it is (OneOfField): `api.clocks.check` reads it, naming the field at
+    fault, and a record writes it exactly."""
+
+    type_field = "type"
+    type_field_remove = False
+    type_schemas = {name: _time_control_schema(variant)
+                    for name, variant in clocks.VARIANTS.items()}
+
+    def get_obj_type(self, obj: dict) -> str:
+        return obj["type"]
+
+
 class GameCreateSchema(StrictSchema):
     kind = fields.String(required=True, metadata={"example": "factor-multiple"})
     options = fields.Dict(keys=fields.String(), load_default=dict,
@@ -153,8 +179,8 @@ class GameCreateSchema(StrictSchema):
                         metadata={"description": "Two seats. " + SEAT_SHAPES,
                                   "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
     first = FirstSeat(load_default="random")
-    time_control = fields.Dict(load_default=None, allow_none=True,
-                               metadata={"description": "See GET /kinds for the shapes."})
+    time_control = OneOfField(TimeControlSchema, load_default=None, allow_none=True, metadata={
+        "description": "The game's default (GET /kinds) when left out or null."})
     rated = StrictBoolean(load_default=None, allow_none=True, metadata={
         "description": "false: a casual game. By default a game is rated when every person "
                        "plays it as an account (signed in, or challenged by name), against "
@@ -166,7 +192,7 @@ class JoinSchema(StrictSchema):
 
 
 class MoveBodySchema(StrictSchema):
-    move = MoveField(PLAYER_MOVES, required=True, metadata={
+    move = MoveField("player", required=True, metadata={
         "description": "The move, in the game's shape.", "example": {"type": "say", "number": 98}})
     ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                          metadata={"description": "The game's ply as you saw it."})
@@ -220,7 +246,7 @@ class GameSchema(ma.Schema):
     version = fields.Integer()
     state = fields.Dict(metadata={"description": "Game-specific; see the API document."})
     result = fields.Nested(ResultSchema, allow_none=True)
-    time_control = fields.Dict()
+    time_control = OneOfField(TimeControlSchema)
     clocks = fields.List(fields.Dict(), allow_none=True)
     deadline = fields.String(allow_none=True)
     created_at = fields.String()
@@ -263,7 +289,7 @@ class GameWithTokenSchema(GameSchema):
 class HistoryEntrySchema(ma.Schema):
     ply = fields.Integer()
     seat = fields.Integer()
-    move = MoveField(PLAYED_MOVES)
+    move = MoveField("played")
     at = fields.String()
 
 
@@ -284,7 +310,7 @@ class PositionSchema(ma.Schema):
 class LegalMovesSchema(ma.Schema):
     seat = fields.Integer(allow_none=True)
     ply = fields.Integer()
-    moves = fields.List(MoveField(LISTED_MOVES))
+    moves = fields.List(MoveField("listed"))
     complete = fields.Boolean(metadata={"description": "False when some moves are not listed."})
     note = fields.String(allow_none=True)
 
@@ -294,6 +320,18 @@ class BotSchema(ma.Schema):
     line = fields.String()
 
 
+class ReasonSchema(ma.Schema):
+    reason = fields.String(metadata={
+        "description": "A `result.reason` a game of the kind may end by."})
+    words = fields.String(metadata={"description": "A phrase for a list: `on time`."})
+    win = fields.String(allow_none=True, metadata={"description": (
+        "The sentence under a won game, where `{winner}` and `{loser}` stand for the seats' "
+        "names; null when the reason has no winner.")})
+    draw = fields.String(allow_none=True, metadata={"description": (
+        "The sentence under a drawn or aborted game; null when the reason always has a "
+        "winner.")})
+
+
 class KindSchema(ma.Schema):
     kind = fields.String()
     title = fields.String()
@@ -301,7 +339,9 @@ class KindSchema(ma.Schema):
     options = fields.List(fields.Dict())
     bots = fields.List(fields.Nested(BotSchema))
     time_controls = fields.Dict()
-    default_time_control = fields.Dict()
+    default_time_control = OneOfField(TimeControlSchema)
+    reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": (
+        "The reasons a game of this kind may end by (its rules' own first), with their words.")})
 
 
 class RulesSchema(ma.Schema):
@@ -333,7 +373,7 @@ class AnalysisSchema(ma.Schema):
     value = fields.Float(allow_none=True, metadata={
         "description": "For the seat to move: 1 wins, -1 loses, 0 a draw (exact), or an "
                        "estimate between; null once the game is over."})
-    best = MoveField(PLAYED_MOVES, allow_none=True, metadata={
+    best = MoveField("played", allow_none=True, metadata={
         "description": "The best move found (null once the game is over)."})
     winner = fields.Integer(allow_none=True, metadata={
         "description": "Once the game is over: the winning seat, null for a draw."})
@@ -348,8 +388,8 @@ class AnalysisSchema(ma.Schema):
 class JudgedMoveSchema(ma.Schema):
     ply = fields.Integer(metadata={"description": "The move's ply, as in the history."})
     seat = fields.Integer()
-    move = MoveField(PLAYED_MOVES)
-    best = MoveField(PLAYED_MOVES, metadata={
+    move = MoveField("played")
+    best = MoveField("played", metadata={
         "description": "The best move of the position the move was made in."})
     verdict = fields.String(validate=validate.OneOf(["win", "draw", "loss"]), metadata={
         "description": "Exact analyses: what the move left its mover under perfect play."})
@@ -429,6 +469,37 @@ def _notify_event(name: str) -> None:
         raise ma.ValidationError(Unacceptable(f"The events are {', '.join(NOTIFY_EVENTS)}."))
 
 
+MAX_REMINDERS = 5
+
+
+def _a_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise ma.ValidationError(Unacceptable(f"The formats are {', '.join(FORMATS)}."))
+
+
+def _at_least_one_minute(minutes: int) -> None:
+    if not 1 <= minutes <= 60 * 1440:
+        raise ma.ValidationError(Unacceptable("A reminder is 1 to 86400 minutes before the "
+                                              "deadline."))
+
+
+def _at_most_reminders(thresholds: list) -> None:
+    if len(thresholds) > MAX_REMINDERS:
+        raise ma.ValidationError(Unacceptable(f"At most {MAX_REMINDERS} reminders."))
+
+
+def _an_hour(hour: int) -> None:
+    if not 0 <= hour <= 23:
+        raise ma.ValidationError(Unacceptable("digest_hour is an hour from 0 to 23."))
+
+
+def _a_time_zone(name: str) -> None:
+    try:
+        zone(name)
+    except ValueError as bad:
+        raise ma.ValidationError(Unacceptable(str(bad))) from None
+
+
 class SettingsSchema(StrictSchema):
     allow_takebacks = StrictBoolean()
     notify = fields.Dict(keys=fields.String(validate=_notify_event),
@@ -446,6 +517,25 @@ class SettingsSchema(StrictSchema):
                        "the last POSTPLAY_PRESENT_S seconds (default 120); the inbox still "
                        "records it. Default true."})
     bot = StrictBoolean(metadata={"description": "True marks an account run by a program."})
+    reminder_minutes = fields.List(
+        fields.Integer(strict=True, validate=_at_least_one_minute), validate=_at_most_reminders,
+        metadata={"description": "Minutes before a deadline to be reminded at, each at least "
+                                 "1 (default [1440, 60]); each fires once per turn, when the "
+                                 "turn started with more time than it.", "example": [1440, 60]})
+    digest_hour = fields.Integer(strict=True, validate=_an_hour, metadata={
+        "description": "The hour (0-23, in `timezone`) of the daily e-mail of the games "
+                       "awaiting your move (default 8)."})
+    timezone = fields.String(validate=_a_time_zone, metadata={
+        "description": "An IANA time zone name (default UTC).", "example": "Europe/Paris"})
+
+
+class EmailSchema(ma.Schema):
+    address = fields.String()
+    verified = fields.Boolean(metadata={"description": "False until the link mailed to the "
+                                                       "address is opened."})
+    off = fields.List(fields.String(), metadata={
+        "description": "The kinds of mail (digest, challenge, reminder, tournament) "
+                       "unsubscribed from."})
 
 
 class AccountSchema(ma.Schema):
@@ -458,6 +548,8 @@ class AccountSchema(ma.Schema):
                                                     "GET /me/vacation shows it."})
     unread = fields.Integer(metadata={"description": "GET /me: how many notifications of your "
                                                      "inbox are unread."})
+    email = fields.Nested(EmailSchema, allow_none=True, metadata={
+        "description": "Your e-mail address, if you gave one (PUT /me/email)."})
     webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={
         "description": "GET /me: your webhooks the server disabled after deliveries kept "
                        "failing."})
@@ -504,7 +596,8 @@ class MyGamesArgsSchema(ma.Schema):
 
 # --- webhooks ---
 
-WEBHOOK_EVENTS = ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"]
+WEBHOOK_EVENTS = ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat",
+                  "reminder"]
 
 
 class WebhookCreateSchema(StrictSchema):
@@ -514,12 +607,18 @@ class WebhookCreateSchema(StrictSchema):
     events = fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)), required=True,
                          validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
                          metadata={"example": ["turn", "challenge"]})
+    format = fields.String(validate=_a_format, load_default="standard", metadata={
+        "enum": list(FORMATS),
+        "description": "standard: Standard Webhooks, signed; discord or slack: that service's "
+                       "incoming-webhook JSON (a line of text and a link to the game), "
+                       "unsigned."})
 
 
 class WebhookSchema(ma.Schema):
     id = fields.String()
     url = fields.String()
     events = fields.List(fields.String(metadata={"enum": WEBHOOK_EVENTS}))
+    format = fields.String(metadata={"enum": list(FORMATS)})
     created_at = fields.String()
     disabled = fields.Boolean(metadata={
         "description": "True once deliveries kept failing for the whole retry window."})

@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import abort
 
 from api.playtests import sweeps
+from api.playtests.storage import REPORTS
 from api.store.playtests import RUNNING_STATUSES
 from api.store.sweeps import SweepStore
 from api.web.errors import Blueprint
@@ -19,7 +20,7 @@ blp = Blueprint("sweeps", __name__, url_prefix="/api/v1/playtests/sweeps",
 
 
 def _store() -> SweepStore:
-    return SweepStore(current_app.extensions["postplay"]["redis"])
+    return SweepStore(current_app.extensions["postplay"]["redis"], REPORTS)
 
 
 def _view(sweep_id: str) -> dict:

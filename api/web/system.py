@@ -11,7 +11,7 @@ from rq import Queue
 from rq.job import Job
 
 from api.followups import QUEUES
-from api.play.background import live_workers
+from api.store.workers import live_workers
 from api.web.errors import Blueprint, redis_unreachable
 from api.web.schemas import HealthSchema
 

@@ -31,7 +31,8 @@ class Webhooks(MethodView):
     @blp.response(201, NewWebhookSchema)
     def post(self, body: dict):
         """Register a webhook for some events (the signing secret is shown only now)"""
-        created, secret = endpoints.register(_store(), account(), body["url"], body["events"])
+        created, secret = endpoints.register(_store(), account(), body["url"], body["events"],
+                                             fmt=body["format"])
         return {**created, "secret": secret}
 
 

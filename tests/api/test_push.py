@@ -186,3 +186,5 @@ def test_a_line_names_the_opponent_and_the_game():
     assert describe("game-over", game, "bob")[1] == "You won against Ada (Ploid)"
     assert describe("game-over", game, "ada")[1] == "You lost against bob (Ploid)"
     assert describe("challenge", game, "bob")[1] == "Ada challenges you to Ploid"
+    assert describe("reminder", game, "bob", 60)[1] == "1 hour left for your move against Ada " \
+                                                       "(Ploid)"

@@ -4,14 +4,15 @@ from __future__ import annotations
 from typing import Callable
 
 from api.games import get_game
-from api.play.record import GameRecord, Seat
+from api.notify.events import GAME_EVENTS
+from api.record import GameRecord, Seat
 from api.store import keys
 from api.store.games import Change, GameStore
 from tests.api.helpers import create, move
 
 
 def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_client):
-    store = GameStore(redis_client)
+    store = GameStore(redis_client, GAME_EVENTS)
     game = get_game("factor-multiple")
     options = game.check_options({})
     store.create(GameRecord.create("g1", game.slug, options, 1, 0,
@@ -22,8 +23,7 @@ def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_cl
     def rename(seat: int, name: str) -> Callable[[GameRecord], Change]:
         def change(record: GameRecord) -> Change:
             record.seats[seat] = Seat.human(name)
-            record.touch(2.0)
-            return Change(record)
+            return Change(record, at=2.0)
         return change
 
     def slow(record: GameRecord) -> Change:
@@ -37,6 +37,25 @@ def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_cl
     record = store.load("g1")
     assert record.version == 3 and [s.name for s in record.seats] == ["Ada", "Bo"]
     assert redis_client.zscore(keys.lobby_key("active", "factor-multiple"), "g1") == 1.5
+
+
+def test_the_store_sets_every_written_record_to_the_next_version(redis_client):
+    store = GameStore(redis_client, GAME_EVENTS)
+    game = get_game("factor-multiple")
+    options = game.check_options({})
+    store.create(GameRecord.create("g1", game.slug, options, 1, 0,
+                                   [Seat.human("A"), Seat.human("B")], game.new(options, 0, 1),
+                                   0, {"type": "none"}, None, now=1.5), {})
+
+    def careless(record: GameRecord) -> Change:
+        record.version = 99  # whatever a change sets, the store writes version + 1
+        return Change(record, at=7.5)
+
+    written = store.update("g1", careless).record
+    assert written.version == 2 and written.updated_ts == 7.5
+    assert store.load("g1").version == store.version("g1") == 2
+    assert store.update("g1", Change).record.version == 3  # a change of nothing is one too
+    assert store.load("g1").updated_ts > 7.5  # without `at`: the time it was written
 
 
 def test_names_beyond_ascii_survive_every_write(client):

@@ -51,8 +51,7 @@ def test_an_archived_game_changes_and_is_deleted_like_any_other(client, store, r
         from api.store.games import Change
 
         record.seats[0].name = "Renamed"
-        record.touch(record.updated_ts + 1)
-        return Change(record)
+        return Change(record, at=record.updated_ts + 1)
 
     store.update(game["id"], rename)
     assert store.load(game["id"]).seats[0].name == "Renamed"

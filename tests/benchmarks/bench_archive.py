@@ -17,8 +17,9 @@ import time
 import redis
 
 from api.games import GAMES
+from api.notify.events import GAME_EVENTS
 from api.play import archive, service
-from api.play.record import Seat
+from api.record import Seat
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 from api.web.input_bounds import MAX_BODY_BYTES
@@ -72,7 +73,7 @@ def _timed(fn) -> float:
 def main() -> None:
     proc, url = start_redis(tempfile.mkdtemp(), appendonly=False)
     try:
-        store = GameStore(redis.Redis.from_url(url))
+        store = GameStore(redis.Redis.from_url(url), GAME_EVENTS)
         create_s = best_of(lambda: service.create_game(
             store, NoFollowups(), "factor-multiple", None,
             [Seat.human("Ada"), Seat.human("Bo")], 0))

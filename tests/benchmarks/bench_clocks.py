@@ -17,8 +17,9 @@ import redis
 from rq import Queue
 
 from api.followups import RQFollowups
+from api.notify.events import GAME_EVENTS
 from api.play import service
-from api.play.record import Seat, Status
+from api.record import Seat, Status
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 
@@ -56,7 +57,7 @@ def main() -> None:
         _stop(rq_workers)
         ours = _start([sys.executable, "-m", "api.cli", "worker", "--role", "players"], url, 1)
         ours += _start([sys.executable, "-m", "api.cli", "worker", "--role", "all"], url, 1)
-        lateness = flag_falls(GameStore(client), RQFollowups(client))
+        lateness = flag_falls(GameStore(client, GAME_EVENTS), RQFollowups(client))
         _stop(ours)
         print(f"{DEADLINES} deadlines within {WINDOW_S:.0f} s; games ended on time: "
               f"{len(lateness)} of {DEADLINES}")

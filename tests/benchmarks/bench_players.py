@@ -15,8 +15,10 @@ import redis
 
 from api import playtests
 from api.followups import RQFollowups
+from api.notify.events import GAME_EVENTS
 from api.play import service
-from api.play.record import Seat
+from api.playtests.storage import REPORTS
+from api.record import Seat
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 from api.store.playtests import PlaytestStore
@@ -47,19 +49,19 @@ def main() -> None:
     workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--role", role],
                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                for role in ("players", "all")]
-    store, followups = GameStore(client), RQFollowups(client)
+    store, followups = GameStore(client, GAME_EVENTS), RQFollowups(client)
     try:
         time.sleep(2)
         idle = reply_latency(store, followups)
         spec = playtests.check_request("ploid", None, ["advanced", "advanced"], 1000,
                                        budget_s=playtests.MAX_BUDGET_S, chunk_games=100)
-        batch = PlaytestStore(client).start(spec)
+        batch = PlaytestStore(client, REPORTS).start(spec)
         for _ in range(BOT_GAMES):
             service.create_game(store, followups, "ploid", {},
                                 [Seat.for_bot("advanced"), Seat.for_bot("advanced")], first=0)
         time.sleep(3)  # the batch and the bot games now hold the other worker
         loaded = reply_latency(store, followups)
-        PlaytestStore(client).cancel(batch["id"])
+        PlaytestStore(client, REPORTS).cancel(batch["id"])
         for name, values in (("idle workers (baseline)", idle),
                              ("a playtest + 60 bot games running", loaded)):
             print(f"greedy reply, {name:34s} median {statistics.median(values):6.3f} s  "

@@ -33,15 +33,16 @@ from rq import Queue
 from api.followups import QUEUE, RQFollowups
 from api.notify import push
 from api.notify.delivery import Policy
+from api.notify.events import GAME_EVENTS
 from api.play import service
-from api.play.background import live_workers
-from api.play.record import Seat, Status
 from api.players import accounts as players
+from api.record import Seat, Status
 from api.store import keys
 from api.store.accounts import AccountStore
 from api.store.embedded import start_redis
 from api.store.games import GameStore
 from api.store.notices import NoticeStore
+from api.store.workers import live_workers
 from tests.benchmarks.bench_webhooks import _summary, empty_jobs
 from tests.push_service import PushService
 
@@ -96,7 +97,7 @@ def subscribed(client: redis.Redis, service_: PushService, name: str) -> Seat:
 def moves_to_pushes(client: redis.Redis, service_: PushService, count: int) -> list[float]:
     """Seconds from each move's call to its push's arrival, for `count` moves (new games started
     as games end; each game's first turn is pushed too, and not timed)."""
-    store, followups = GameStore(client), RQFollowups(client)
+    store, followups = GameStore(client, GAME_EVENTS), RQFollowups(client)
     seats = [subscribed(client, service_, name) for name in ("bench_a", "bench_b")]
     latencies: list[float] = []
     record = None
@@ -124,7 +125,7 @@ def fan_out(client: redis.Redis, service_: PushService, count: int) -> float:
     """Deliveries per second of `count` turn events, written to the outbox at once."""
     seat = subscribed(client, service_, "bench_fan")
     opponent = Seat.for_account(uuid.uuid4().hex, "bench_other")
-    record, _ = service.create_game(GameStore(client), RQFollowups(client), "factor-multiple",
+    record, _ = service.create_game(GameStore(client, GAME_EVENTS), RQFollowups(client), "factor-multiple",
                                     {"n": 200}, [opponent, seat], first=0)
     body = json.dumps({"type": "turn", "timestamp": "", "data": {
         "id": record.id, "kind": "factor-multiple",

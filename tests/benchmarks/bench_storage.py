@@ -12,7 +12,8 @@ import redis
 from api.bots import levels
 from api.bots.match import PLY_LIMIT, play_game
 from api.games import GAMES
-from api.play.record import GameRecord, Seat, history_entry
+from api.notify.events import GAME_EVENTS
+from api.record import GameRecord, Seat, history_entry
 from api.store import keys
 from api.store.embedded import start_redis
 from api.store.games import GameStore
@@ -30,7 +31,7 @@ def stored_bytes(client: redis.Redis, game_id: str) -> int:
 def main() -> None:
     redis_proc, url = start_redis(tempfile.mkdtemp(prefix="postplay-bench-"), appendonly=False)
     client = redis.Redis.from_url(url)
-    store = GameStore(client)
+    store = GameStore(client, GAME_EVENTS)
     try:
         print(f"{'kind':16s} {'plies':>6s} {'bytes/game':>11s}  (median of {GAMES_PER_KIND})")
         for slug, game in GAMES.items():

@@ -13,6 +13,7 @@ import redis
 
 from api import playtests
 from api.playtests import sweeps
+from api.playtests.storage import REPORTS
 from api.store.embedded import start_redis
 from api.store.keys import sweep_key
 from api.store.playtests import ChunkStatus
@@ -54,7 +55,7 @@ def timed(read) -> float:
 def main() -> None:
     redis_proc, url = start_redis(tempfile.mkdtemp(prefix="postplay-bench-"), appendonly=False)
     client = redis.Redis.from_url(url)
-    store = SweepStore(client)
+    store = SweepStore(client, REPORTS)
     try:
         sweep_id = finished_sweep(store, random.Random(7))
         computed, kept = [], []

@@ -20,9 +20,10 @@ from rq import Queue
 
 from api.followups import QUEUE, RQFollowups
 from api.notify import endpoints
-from api.play.background import live_workers
+from api.notify.events import GAME_EVENTS
+from api.store.workers import live_workers
 from api.play import service
-from api.play.record import Seat, Status
+from api.record import Seat, Status
 from api.players import accounts as players
 from api.store.accounts import AccountStore
 from api.store.embedded import start_redis
@@ -85,7 +86,7 @@ def empty_jobs(queue: Queue, count: int) -> list[float]:
 def moves_to_webhooks(client: redis.Redis, receiver: Receiver, count: int) -> list[float]:
     """Seconds from each move's call to its webhook's arrival, for `count` moves (new games
     started as games end; each game's first turn is told too, and not timed)."""
-    store, followups, accounts = GameStore(client), RQFollowups(client), AccountStore(client)
+    store, followups, accounts = GameStore(client, GAME_EVENTS), RQFollowups(client), AccountStore(client)
     hooks = WebhookStore(client)
     seats = []
     for name in ("bench_a", "bench_b"):

@@ -1,6 +1,13 @@
 """`make loadtest`: how many correspondence players this machine holds with p99 <= 250 ms and no
 error (goal: 10,000), and the request mix they make.
 
+The player count steps through LOADTEST_STEPS, then on by LOADTEST_STEP_PAST players a step
+until a step fails (p99 over 250 ms, or an error), so that it reports the real limit: the last
+count held and the first that was not. LOADTEST_MAX_PLAYERS bounds it (every player is seeded
+before the first step); a run that holds even that says the limit lies beyond it. A quick look
+that the machinery works, in about two minutes: `LOADTEST_STEPS=50,100 LOADTEST_STEP_PAST=50
+LOADTEST_MAX_PLAYERS=150 LOADTEST_SETTLE_S=5 LOADTEST_MEASURE_S=10 make loadtest`.
+
 It starts an embedded Redis of its own (free port, no persistence), seeds the players (accounts
 with about ten games each), starts the service as `postplay serve` does (2 web processes of 4
 threads, rate limits on, one trusted proxy so that each player is its own client) and one
@@ -32,7 +39,8 @@ import requests
 
 from api.followups import RQFollowups
 from api.games import get_game
-from api.play.record import GameRecord, Seat
+from api.notify.events import GAME_EVENTS
+from api.record import GameRecord, Seat
 from api.players.accounts import SCOPES, TOKEN_PREFIX, _hasher
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port, start_redis
@@ -40,6 +48,8 @@ from api.store.games import GameStore
 
 HERE = Path(__file__).resolve().parent
 STEPS = os.environ.get("LOADTEST_STEPS", "1000,2000,5000,10000,15000")
+STEP_PAST = int(os.environ.get("LOADTEST_STEP_PAST", "5000"))
+MAX_PLAYERS = int(os.environ.get("LOADTEST_MAX_PLAYERS", "50000"))
 PARTNERS = 4  # each account starts games with the next 4 of its block: 8 games against people
 BLOCK = 500  # accounts playing each other (a step adds whole blocks, so opponents come along)
 BOT_EVERY = 3  # one account in three also plays two games against a bot
@@ -49,7 +59,7 @@ P99_GOAL_MS = 250
 
 def seed(client: redis.Redis, players: int) -> list[list[str]]:
     """`players` accounts with their games; [username, token, address] of each."""
-    accounts, games = AccountStore(client), GameStore(client)
+    accounts, games = AccountStore(client), GameStore(client, GAME_EVENTS)
     followups = RQFollowups(client)
     password_hash = _hasher.hash("a load-test password")  # once: argon2 is slow on purpose
     now = time.time()
@@ -92,6 +102,19 @@ def seed(client: redis.Redis, players: int) -> list[list[str]]:
     return seeded
 
 
+def steps() -> list[int]:
+    """The player counts stepped through: LOADTEST_STEPS, then on by STEP_PAST to MAX_PLAYERS.
+
+    >>> steps()[:7]
+    [1000, 2000, 5000, 10000, 15000, 20000, 25000]
+    >>> steps()[-1]
+    50000
+    """
+    given = sorted(int(n) for n in STEPS.split(","))
+    past = range(given[-1] + STEP_PAST, MAX_PLAYERS + 1, STEP_PAST) if STEP_PAST > 0 else []
+    return [n for n in given if n <= MAX_PLAYERS] + list(past)
+
+
 def _serve(env: dict, port: int, log: Path, procs: list) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
                              "--web-workers", "2"], env=env, stdout=subprocess.DEVNULL,
@@ -108,7 +131,8 @@ def _serve(env: dict, port: int, log: Path, procs: list) -> None:
 
 
 def main() -> None:
-    players = max(int(n) for n in STEPS.split(","))
+    counts = steps()
+    players = counts[-1]
     work = Path(tempfile.mkdtemp(prefix="postplay-loadtest-"))
     procs: list[subprocess.Popen] = []
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
@@ -125,7 +149,7 @@ def main() -> None:
         env = {**os.environ, "REDIS_URL": url, "POSTPLAY_TRUSTED_PROXIES": "1",
                "POSTPLAY_BOT_BUDGET_S": "0.02", "PROMETHEUS_MULTIPROC_DIR": str(work / "metrics"),
                "LOADTEST_ACCOUNTS": str(work / "accounts.json"),
-               "LOADTEST_RESULTS": str(work / "results.json"), "LOADTEST_STEPS": STEPS}
+               "LOADTEST_RESULTS": str(work / "results.json"), "LOADTEST_STEPS": ",".join(map(str, counts))}
         port = free_port()
         _serve(env, port, work / "web.log", procs)
         procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env,
@@ -137,7 +161,7 @@ def main() -> None:
              "--host", f"http://127.0.0.1:{port}", "--only-summary", "--loglevel", "WARNING"],
             env=env, stdout=open(work / "locust.log", "wb"), stderr=subprocess.STDOUT)
         results = json.loads((work / "results.json").read_text())
-        report(results)
+        report(results, counts)
         if locust.returncode not in (0, 1):  # 1: some requests failed, which is reported
             print(f"locust exited with {locust.returncode}; see {work / 'locust.log'}")
     finally:
@@ -150,7 +174,7 @@ def main() -> None:
         shutil.rmtree(work / "redis", ignore_errors=True)
 
 
-def report(results: list[dict]) -> None:
+def report(results: list[dict], counts: list[int]) -> None:
     print(f"{'players':>8s} {'req/s':>7s} {'p99 ms':>7s} {'errors':>6s} {'locust cpu':>10s} "
           f"{'server p99':>10s}")
     for r in results:
@@ -168,6 +192,13 @@ def report(results: list[dict]) -> None:
     most = best["players"] if best else 0
     print(f"largest player count held with p99 <= {P99_GOAL_MS} ms and 0 errors: {most:,}  "
           f"(goal >= {GOAL_PLAYERS:,})")
+    failed = next((r for r in results if not r["held"]), None)
+    if failed is not None:
+        print(f"limit: between {most:,} (held) and {failed['players']:,} (not held)")
+    elif results and results[-1]["players"] == counts[-1]:
+        print(f"limit: above {counts[-1]:,}, every step held (raise LOADTEST_MAX_PLAYERS)")
+    else:
+        print("limit: unknown, the run ended before a step failed or the last was measured")
     if best:
         total = sum(best["mix"].values())
         print("request mix at that count: " + ", ".join(

@@ -87,6 +87,12 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     assert report["wins"]["by_seat"] == [stat(seats["0"], "wins"), stat(seats["1"], "wins")]
     assert report["first_player"]["wins"] == stat(seats["first"], "wins")
     assert [b["count"] for b in report["length"]["histogram"]] == lengths
+    # how the games ended, in the words GET /kinds gives each reason ("no legal move left")
+    kinds = requests.get(f"{live_server}/api/v1/kinds", timeout=10).json()
+    words = {r["reason"]: r["words"]
+             for r in next(k for k in kinds if k["kind"] == "factor-multiple")["reasons"]}
+    ended = page.locator(".report .reasons").inner_text()
+    assert all(f"{words[reason]} {n}" in ended for reason, n in report["reasons"].items()), ended
     samples = page.locator(".samples li")
     assert samples.count() == len(report["samples"]) == 4
 

@@ -4,10 +4,18 @@ import pytest
 from api import clocks
 from api.games import Outcome
 
-FISCHER = {"type": "fischer", "initial_s": 60, "increment_s": 5}
-BYOYOMI = {"type": "byoyomi", "main_s": 10, "periods": 3, "period_s": 30}
-CORRESPONDENCE = {"type": "correspondence", "days_per_move": 2}
-BANKED = {"type": "banked", "initial_s": 3 * 86400, "increment_s": 86400, "max_s": 4 * 86400}
+FISCHER = clocks.Fischer(initial_s=60, increment_s=5)
+BYOYOMI = clocks.Byoyomi(main_s=10, periods=3, period_s=30)
+CORRESPONDENCE = clocks.Correspondence(days_per_move=2)
+BANKED = clocks.Banked(initial_s=3 * 86400, increment_s=86400, max_s=4 * 86400)
+
+
+@pytest.mark.parametrize("tc", [clocks.NoClock(), FISCHER, BYOYOMI, CORRESPONDENCE, BANKED])
+def test_a_time_control_is_typed_by_its_type_and_keeps_its_json(tc):
+    data = tc.to_dict()
+    assert data["type"] == tc.type
+    assert clocks.check(data) == tc and clocks.load(data) == tc
+    assert clocks.check(data).to_dict() == data
 
 
 def test_fischer_spends_then_adds_the_increment():
@@ -79,6 +87,8 @@ def test_time_out_aborts_a_game_whose_first_move_never_came():
 
 @pytest.mark.parametrize("tc, field", [
     ({"type": "sundial"}, "time_control.type"),
+    ({"type": {}}, "time_control.type"),
+    ("fischer", "time_control.type"),
     ({"type": "fischer", "initial_s": 60}, "time_control.increment_s"),
     ({"type": "byoyomi", "main_s": 0, "periods": 0, "period_s": 60}, "time_control.periods"),
     ({"type": "none", "extra": 1}, "time_control.extra"),

@@ -7,7 +7,7 @@ import json
 
 from api.games import Outcome, get_game
 from api.notify.events import EVENTS, Event, Moment, derive, notices
-from api.play.record import GameRecord, Seat, Status
+from api.record import GameRecord, Seat, Status
 from api.play.view import game_view
 
 ADA, BOB = "acct-ada", "acct-bob"
@@ -28,7 +28,7 @@ def say(rec: GameRecord, number: int) -> GameRecord:
         {"type": "say", "number": number}))
     after.end_turn(mover, state.to_move, 101.0)
     after.set_state(state, after.ply + 1)
-    after.touch(101.0)
+    after.updated_ts = 101.0
     return after
 
 
@@ -50,7 +50,7 @@ def test_turn_tells_the_account_now_to_move():
 def test_turn_is_not_told_when_the_turn_did_not_change():
     start = record()
     same = copy.deepcopy(start)
-    same.touch(102.0)  # a change that leaves the turn as it was (a claim, a chat line...)
+    same.updated_ts = 102.0  # a change that leaves the turn as it was (a claim, a chat line...)
     assert events(start, same) == []
 
 
@@ -65,10 +65,10 @@ def test_game_over_tells_every_account_once():
     start = record()
     over = copy.deepcopy(start)
     over.finish(Outcome(1, "resign"))
-    over.touch(102.0)
+    over.updated_ts = 102.0
     assert events(start, over) == [("game-over", ADA), ("game-over", BOB)]
     again = copy.deepcopy(over)
-    again.touch(103.0)
+    again.updated_ts = 103.0
     assert events(over, again) == []
 
 
@@ -78,7 +78,7 @@ def test_challenge_tells_the_account_newly_invited():
     assert events(None, waiting) == [("challenge", BOB)]
     accepted = copy.deepcopy(waiting)
     accepted.take_seat(1, Seat.for_account(BOB, "bob"), 102.0)
-    accepted.touch(102.0)
+    accepted.updated_ts = 102.0
     assert events(waiting, accepted) == [("turn", ADA)]
 
 

@@ -1,7 +1,7 @@
-"""Ploid rules, one test per rule and ruling (../../seeds/ploid.md), playouts, and the solver."""
+"""Ploid rules, one test per rule and ruling (../../seeds/ploid.md), and the solver (the random
+playouts every game gets are tests/unit/test_conformance.py's)."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -215,28 +215,6 @@ def test_parse_move_names_the_bad_field(data, field):
     with pytest.raises(MalformedMove) as err:
         Ploid.parse_move(data)
     assert err.value.field == field
-
-
-# Seeded random playouts
-
-@pytest.mark.parametrize("n", [2, 3, 5, 8])
-def test_random_playouts_are_legal_end_and_round_trip(n):
-    rng = random.Random(n)
-    for game in range(6 if n < 8 else 2):
-        state = start(n, first=game % 2)
-        plies = 0
-        while not state.is_over():
-            assert PloidState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
-            forced = state.forced_move()
-            move = forced or rng.choice(state.legal_moves())
-            if forced is None:
-                assert move in state.legal_moves()
-            state = state.apply(Ploid.parse_move(move.to_dict()))
-            plies += 1
-            assert plies <= 4 * n * (n + 1)
-        assert PloidState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
-        outcome = state.outcome()
-        assert outcome.reason == "score" and sum(outcome.scores) <= n * (n + 1)
 
 
 def test_groups_are_the_connected_pieces_of_one_colour():

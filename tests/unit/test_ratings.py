@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from api.games import BadOption
-from api.play.record import Seat
+from api.record import Seat
 from api.players.ratings import (Rating, after_game, bot_account_id, decide_rated, rate,
                                  score_of_first)
 

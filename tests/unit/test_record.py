@@ -6,7 +6,7 @@ import pytest
 
 from api import clocks
 from api.games import Outcome, get_game
-from api.play.record import UNANSWERED_S, UNJOINED_S, GameRecord, Seat, Status
+from api.record import UNANSWERED_S, UNJOINED_S, GameRecord, Seat, Status
 
 BYOYOMI = {"type": "byoyomi", "main_s": 10, "periods": 3, "period_s": 30}
 
@@ -14,7 +14,7 @@ BYOYOMI = {"type": "byoyomi", "main_s": 10, "periods": 3, "period_s": 30}
 def new_record(seats=None, time_control=None, now=1000.0) -> GameRecord:
     game = get_game("factor-multiple")
     options = game.check_options({"n": 10})
-    tc = time_control or {"type": "none"}
+    tc = clocks.check(time_control or {"type": "none"})
     return GameRecord.create("g1", game.slug, options, 7, 0,
                              seats or [Seat.human("Ada"), Seat.for_bot("greedy")],
                              game.new(options, 0, 7), 0, tc, clocks.start(tc), now)
@@ -45,12 +45,6 @@ def test_finish_ends_the_game_and_refuses_an_unknown_reason():
     record.finish(Outcome(1, "resign"))
     assert record.status is Status.FINISHED and record.result == Outcome(1, "resign")
     assert record.to_move is None
-
-
-def test_touch_bumps_the_version_and_the_time():
-    record = new_record()
-    record.touch(1010.5)
-    assert record.version == 2 and record.updated_ts == 1010.5
 
 
 def test_the_flag_falls_at_the_deadline_and_not_before():

@@ -10,8 +10,8 @@ from api.clocks import parse_iso
 from api.store import keys
 from api.games import Outcome
 from api.play import service
-from api.play.errors import TimeRanOut
-from api.play.record import Status
+from api.record.errors import TimeRanOut
+from api.record import Status
 from tests.api.helpers import create, move
 
 TWO_SECONDS = {"type": "fischer", "initial_s": 2, "increment_s": 0}

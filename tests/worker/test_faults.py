@@ -13,7 +13,7 @@ import redis
 from api.followups import RQFollowups
 from api.play import service
 from api.play.background import HEARTBEAT_TTL_S
-from api.play.record import Seat, Status
+from api.record import Seat, Status
 from api.store.embedded import free_port
 from tests.api.helpers import create, move
 from tests.worker.conftest import alive, children, wait_for

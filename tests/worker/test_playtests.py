@@ -7,6 +7,7 @@ from rq.job import Job
 
 from api import playtests
 from api.bots.base import BOTS, BotLevel
+from api.playtests.storage import REPORTS
 from api.store.playtests import PlaytestStore, chunk_job_id
 
 SLUG = "factor-multiple"
@@ -136,7 +137,7 @@ def test_a_cancel_stops_the_running_chunk_after_its_game_and_drops_queued_ones(
     def cancels(state, rng, budget_s):
         if not asked:  # the first move of the batch asks for a cancel, as DELETE does
             asked.append(True)
-            PlaytestStore(redis_client).cancel(playtest["id"])
+            PlaytestStore(redis_client, REPORTS).cancel(playtest["id"])
         return random_choice(state, rng, budget_s)
 
     register_bot(monkeypatch, "cancels", cancels)
@@ -162,7 +163,7 @@ def test_a_chunk_whose_job_ends_while_it_is_read_keeps_its_own_record(client, ru
     # the chunks were read (still queued), then the job recorded its chunk and finished, then
     # the jobs were fetched: the chunk's own record stands, the batch is not taken as failed
     playtest = start(client, games=5)
-    store = PlaytestStore(redis_client)
+    store = PlaytestStore(redis_client, REPORTS)
     stale = [{"status": "queued", "error": None}]
     assert run_jobs() == 1
     assert Job.fetch(chunk_job_id(playtest["id"], 0), connection=redis_client).is_finished

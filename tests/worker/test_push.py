@@ -1,7 +1,8 @@
 """Web Push and the inbox from the outbox, made by the workers' Notifier (run here in the test's
 process, step by step) to a real local push service (tests/push_service.py) that checks each
 push's VAPID JWT against the server's public key and decrypts it with the subscription's keys,
-made as a browser makes them; and a real worker killed with -9 mid-push."""
+made as a browser makes them; a real worker killed with -9 mid-push; and the fan-out's e-mail
+to a real local SMTP server (aiosmtpd, tests/worker/test_email.py's)."""
 from __future__ import annotations
 
 import signal
@@ -13,6 +14,8 @@ from api.notify.delivery import Notifier, Policy
 from tests.api.helpers import auth, move
 from tests.push_service import PushService
 from tests.worker.conftest import wait_for
+from tests.api.test_accounts import new_game
+from tests.worker.test_email import smtp, verified  # noqa: F401 (smtp: a fixture)
 from tests.worker.test_webhooks import deliver, two_players
 
 FAST = Policy(timeout_s=2.0, retry_base_s=0.1, retry_max_s=0.4, window_s=30.0)
@@ -178,3 +181,24 @@ def test_a_worker_killed_mid_push_leaves_it_to_another(client, start_worker, mon
     assert first.headers["topic"] == second.headers["topic"]
     assert first.message == second.message and second.message["type"] == "turn"
     assert wait_for(lambda: len(turns(client, bob)) == 1, timeout_s=10)
+
+
+def test_a_challenge_is_mailed_at_once_unless_present(client, notifier, redis_client, smtp):
+    """The fan-out's e-mail channel (api.notify.mail's sender): a challenge goes at once to a
+    verified address, under a Message-ID made from the notification's id; with the player at
+    the board (their list of games read), nothing is mailed, and the inbox keeps it."""
+    ada, bob = (verified(client, redis_client, smtp, name) for name in ("ada", "bob"))
+    before = len(smtp.received)
+    game = new_game(client, ada, [{"me": True}, {"player": "bob"}], options={"n": 30})
+    deliver(notifier, lambda: inbox(client, bob))
+    settle(notifier)
+    (mail,) = smtp.wait_for(before + 1, 5)[before:]
+    assert mail.to == ["bob@example.org"]
+    assert inbox(client, bob)[0]["id"] in mail.message["Message-ID"]
+    assert f"https://play.example/#/game/{game['id']}" in mail.text
+
+    client.get("/api/v1/me/games", headers=auth(bob))  # Bob is at the board
+    new_game(client, ada, [{"me": True}, {"player": "bob"}], options={"n": 30})
+    deliver(notifier, lambda: len(inbox(client, bob)) == 2)
+    settle(notifier)
+    assert len(smtp.received) == before + 1

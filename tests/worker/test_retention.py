@@ -8,7 +8,8 @@ import time
 
 from api.games import Outcome
 from api.play.background import PLAYTEST_KEPT_S, Background, collect_garbage
-from api.play.record import EMPTY_KEPT_S, UNJOINED_S, UNSTARTED_S, Status
+from api.playtests.storage import REPORTS
+from api.record import EMPTY_KEPT_S, UNJOINED_S, UNSTARTED_S, Status
 from api.store.playtests import PlaytestStore, sample_game_id
 from tests.api.helpers import create, move
 
@@ -65,7 +66,7 @@ def test_playtests_leave_with_their_sample_games(client, store, redis_client, ru
     run_jobs()
     samples = [sample_game_id(playtest_id, i) for i in range(2)]
     assert all(store.load(g) is not None for g in samples)
-    created = PlaytestStore(redis_client).load(playtest_id)["created_ts"]
+    created = PlaytestStore(redis_client, REPORTS).load(playtest_id)["created_ts"]
     assert collect_garbage(redis_client, created + PLAYTEST_KEPT_S - 60)["playtests"] == 0
     assert collect_garbage(redis_client, created + PLAYTEST_KEPT_S + 1)["playtests"] == 1
     assert client.get(f"/api/v1/playtests/{playtest_id}").status_code == 404

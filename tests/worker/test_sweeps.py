@@ -16,6 +16,7 @@ from api.bots.base import BOTS, BotLevel
 from api.followups import PLAYTEST_QUEUE
 from api.play.background import PLAYTEST_KEPT_S, collect_garbage
 from api.playtests import sweeps
+from api.playtests.storage import REPORTS
 from api.store.keys import sweep_key
 from api.store.sweeps import SweepStore
 
@@ -104,7 +105,7 @@ def test_a_cancel_mid_way_stops_every_variant_and_compares_what_was_played(
         # the first move of variant 1 (even_start false) asks for a cancel, as DELETE does
         if not asked and state.to_dict()["even_start"] is False:
             asked.append(True)
-            SweepStore(redis_client).cancel(sweep["id"])
+            SweepStore(redis_client, REPORTS).cancel(sweep["id"])
         return rng.choice(state.legal_moves())
 
     monkeypatch.setitem(BOTS[SLUG], "cancels", BotLevel("cancels", "A test bot.", cancels))
@@ -129,7 +130,7 @@ def test_sweeps_leave_with_their_playtests_and_sample_games(client, redis_client
     samples = [s["game_id"] for v in read(client, sweep)["variants"]
                for s in v["report"]["samples"]]
     assert len(samples) == 4
-    created = SweepStore(redis_client).load(sweep["id"])["created_ts"]
+    created = SweepStore(redis_client, REPORTS).load(sweep["id"])["created_ts"]
     assert collect_garbage(redis_client, created + PLAYTEST_KEPT_S - 60)["sweeps"] == 0
     assert collect_garbage(redis_client, created + PLAYTEST_KEPT_S + 1)["sweeps"] == 1
     assert client.get(f"{URL}/{sweep['id']}").status_code == 404
@@ -141,7 +142,7 @@ def test_sweeps_leave_with_their_playtests_and_sample_games(client, redis_client
 
 def test_a_running_sweep_is_kept_past_its_retention(client, redis_client):
     sweep = start(client)
-    created = SweepStore(redis_client).load(sweep["id"])["created_ts"]
+    created = SweepStore(redis_client, REPORTS).load(sweep["id"])["created_ts"]
     assert collect_garbage(redis_client, created + PLAYTEST_KEPT_S + 1)["sweeps"] == 0
     assert client.get(f"{URL}/{sweep['id']}").status_code == 200
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from api.games import Outcome
-from api.play.record import Status
+from api.record import Status
 from tests.api.helpers import create, move
 
 

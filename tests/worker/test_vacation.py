@@ -17,7 +17,7 @@ import requests
 
 from api.clocks import DAY_S
 from api.games import Outcome
-from api.play.record import Status
+from api.record import Status
 from api.store import keys
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port
@@ -34,7 +34,6 @@ def _due_in(store, game_id: str, seconds: float) -> float:
 
     def change(record):
         record.turn_started_ts = time.time() - DAY_S + seconds
-        record.touch(time.time())
         return Change(record)
 
     return store.update(game_id, change).record.deadline()

@@ -108,6 +108,7 @@ export const legalMoves = (id) => request("GET", `/games/${id}/legal-moves`).the
 export const checkMove = (id, mv) => request("GET",
   `/games/${id}/legal-moves?move=${encodeURIComponent(JSON.stringify(mv))}`).then((r) => r.data);
 /** A new game; signed in, it is the account's (`{"me": true}` seats, challenges). */
+export const verifyEmail = (token) => request("POST", "/email/verify", { body: { token } });
 export const create = (body) => request("POST", "/games", { body, token: accountToken() });
 /** Take a game's open seat: signed in, as the account (a rated game needs one). */
 export const join = (id, name) => request("POST", `/games/${id}/join`,

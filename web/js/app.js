@@ -63,6 +63,7 @@ const ROUTES = [
   [/^#\/signin$/, page(ACCOUNT_PAGES, "mountSignIn")],
   [/^#\/player\/([^/]+)$/, page(() => import("./profile.js"), "mountProfile")],
   [/^#\/notifications$/, page(() => import("./notifications.js"), "mountNotifications"), true],
+  [/^#\/email\/verify\/([\w.-]+)$/, page(() => import("./email.js"), "mountVerify")],
 ];
 
 const root = document.getElementById("view");

@@ -28,32 +28,20 @@ const SCORE_WORDS = {
   partition: (n) => `${n} point${n === 1 ? "" : "s"} (closing points plus regions held)`,
 };
 
-const REASONS = {
-  "all-tiles-played": ({ winner }) => `${winner} played every tile.`,
-  "no-moves": ({ loser }) => `${loser} had no legal move left.`,
-  score: ({ winner, loser, scores, seat, kind }) => {
-    const words = SCORE_WORDS[kind] || String;
-    return scores ? `${winner}: ${words(scores[seat])}; ${loser}: ${words(scores[1 - seat])}. The higher score wins.`
-      : "The higher score wins.";
-  },
-  bingo: () => "More complete lines win; with equal lines, whoever made the last call loses.",
-  resign: ({ loser }) => `${loser} resigned.`,
-  time: ({ loser }) => `${loser} ran out of time.`,
-  "timeout-rule": ({ winner }) => `By the timeout rule: ${winner} held fewer tiles for enough turns in a row.`,
-  repetition: ({ winner }) => `The same position came round a third time, and ${winner} held fewer tiles.`,
-};
+/** The words of the game's reason, from its kind's entry of GET /kinds (`kind`, null until it is
+ *  loaded: the detail is then the reason's name). */
+function endingOf(game, kind) {
+  return kind?.reasons?.find((r) => r.reason === game.result.reason) || null;
+}
 
-/** A drawn game's reason in words (a draw by the rules' score, lines or tiles, or by agreement). */
-const DRAWS = {
-  agreement: "The players agreed a draw.",
-  repetition: "The same position came round a third time, with as many tiles on each side.",
-  bingo: "Equal lines.",
-};
+/** "{loser} resigned." with the seats' names in. */
+const fillNames = (sentence, names) => sentence.replace(/\{(winner|loser)\}/g, (_, k) => names[k]);
 
 /** The result as a headline, a reason and a tone for its colours: {headline, detail, tone}, where
- *  tone is "win" or "loss" for the one seat this browser plays, else "draw" or "over". */
-export function resultText(game, mine) {
-  const text = resultWords(game, mine);
+ *  tone is "win" or "loss" for the one seat this browser plays, else "draw" or "over". `kind` is
+ *  the game's kind from GET /kinds, whose reasons give the detail its words. */
+export function resultText(game, mine, kind = null) {
+  const text = resultWords(game, mine, endingOf(game, kind));
   const { winner, reason } = game.result;
   const mineOnly = mine.length === 1;
   const tone = reason === "aborted" ? "over" : winner === null ? "draw"
@@ -61,7 +49,7 @@ export function resultText(game, mine) {
   return { ...text, tone };
 }
 
-function resultWords(game, mine) {
+function resultWords(game, mine, ending) {
   const { winner, reason, scores } = game.result;
   const score = scores ? ` (${scores.join("–")})` : "";
   const unanswered = game.seats.find((s) => s.open);
@@ -72,7 +60,7 @@ function resultWords(game, mine) {
       : { headline: "Game aborted", detail: "Nobody took the open seat in time." };
   }
   if (reason === "aborted") {
-    let detail = "The game was stopped without a result.";
+    let detail = ending?.draw || "";
     if (game.ply === 0) detail = "The first move never came in time.";
     else if (game.seats.every((s) => s.bot)) {
       detail = `Two bots played ${game.ply} moves without an end in sight, so the server stopped the game.`;
@@ -81,13 +69,15 @@ function resultWords(game, mine) {
   }
   if (winner === null) {
     return { headline: reason === "agreement" ? "Draw by agreement" : `Draw${score}`,
-             detail: DRAWS[reason] || "Equal scores." };
+             detail: ending?.draw || "" };
   }
   const name = seatName(game, winner);
   const headline = mine.length === 1 && mine[0] === winner ? "You win"
     : mine.length === 1 ? `${name} wins — you lose` : `${name} wins`;
-  const detail = (REASONS[reason] || (() => reason))({ winner: name, loser: seatName(game, 1 - winner),
-                                                       scores, seat: winner, kind: game.kind });
+  const loser = seatName(game, 1 - winner);
+  const words = SCORE_WORDS[game.kind];
+  const tally = scores && words ? `${name}: ${words(scores[winner])}; ${loser}: ${words(scores[1 - winner])}. ` : "";
+  const detail = ending?.win ? tally + fillNames(ending.win, { winner: name, loser }) : reason;
   return { headline: `${headline}${score}`, detail };
 }
 

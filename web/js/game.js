@@ -129,9 +129,10 @@ class GameView {
 
   /** The game's title from GET /kinds, in place of its kind (`slug`) shown until then. */
   async showTitle(slug) {
-    const title = (await api.kinds().catch(() => null))?.find((k) => k.kind === slug)?.title;
-    if (!title || this.destroyed) return;
-    this.title.textContent = title;
+    const kind = (await api.kinds().catch(() => null))?.find((k) => k.kind === slug);
+    if (!kind || this.destroyed) return;
+    this.kind = kind;  // its reasons' words, for the result's detail
+    this.title.textContent = kind.title;
     this.renderHead();
   }
 
@@ -329,7 +330,7 @@ class GameView {
     document.title = `${line} · ${this.title.textContent} — Postplay`;
     this.banner.hidden = game.status !== "finished";
     if (game.status === "finished") {
-      const { headline, detail, tone } = resultText(game, mine);
+      const { headline, detail, tone } = resultText(game, mine, this.kind);
       this.banner.className = `banner ${tone}`;
       fill(this.banner, h("strong", {}, headline), h("span", {}, detail), this.ratingChanges());
     }

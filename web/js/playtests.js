@@ -26,27 +26,24 @@ const STATUS_TEXT = {
   cancelled: "Cancelled: the report covers the games played before",
 };
 
-const REASON_TEXT = {
-  "no-moves": "no legal move left",
-  score: "on score",
-  bingo: "on complete lines",
-  "all-tiles-played": "every tile played",
-  "timeout-rule": "by the timeout rule",
-  repetition: "by repetition",
-  aborted: `aborted at the ply limit (counted as draws)`,
-  resign: "resigned",
-  time: "on time",
-};
-
 let kindTitles = {};
+let kindReasons = {};  // per kind, each reason's words ("on time"), from GET /kinds
 
 async function loadKinds() {
   const kinds = await api.kinds();
   kindTitles = Object.fromEntries(kinds.map((k) => [k.kind, k.title]));
+  kindReasons = Object.fromEntries(kinds.map((k) => [k.kind,
+    Object.fromEntries((k.reasons || []).map((r) => [r.reason, r.words]))]));
   return kinds;
 }
 
 const titleOf = (slug) => kindTitles[slug] || slug;
+
+/** How a playtest's games ended, in words: a bot game is aborted only at the ply limit. */
+function endingText(slug, reason) {
+  const words = kindReasons[slug]?.[reason] || reason;
+  return reason === "aborted" ? `${words} at the ply limit (counted as draws)` : words;
+}
 
 /** Start a playtest and keep its owner token, so this browser may cancel it; its id. */
 async function startPlaytest(body) {
@@ -420,7 +417,7 @@ class PlaytestView {
           h("tr", { dataset: { seat: "second" } }, h("th", { scope: "row" }, "Moving second"),
             cell("wins", firstLosses), cell("draws", r.first_player.draws))))),
       h("p", { class: "muted reasons" }, "How the games ended: ",
-        Object.entries(r.reasons).map(([reason, n]) => `${REASON_TEXT[reason] || reason} ${n}`).join(", "), "."));
+        Object.entries(r.reasons).map(([reason, n]) => `${endingText(p.kind, reason)} ${n}`).join(", "), "."));
   }
 
   ratesCard(p, r) {

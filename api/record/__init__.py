@@ -1,6 +1,11 @@
-"""The stored game: one typed record, built in one place (`GameRecord.create`), ended only by
-`finish` and bumped only by `touch`. It serialises to the JSON document the store keeps, key for
-key as earlier versions stored it, so games saved before this class existed still load.
+"""The record layer, just above the engines: the stored game as one typed record, built in one
+place (`GameRecord.create`), ended only by `finish` (the store gives it its next version on every write); its seats and
+history entries; the refusals (`errors`) and the words of every reason a game ends by
+(`reasons`). The store keeps what it defines, and the services change it; it imports only the
+engines and the clocks.
+
+The record serialises to the JSON document the store keeps, key for key as earlier versions
+stored it, so games saved before this class existed still load.
 """
 from __future__ import annotations
 
@@ -9,29 +14,15 @@ import enum
 from typing import Any
 
 from api import clocks
-from api.clocks import DAY_S, iso, parse_iso
-from api.games import Move, Outcome, State, get_game
+from api.clocks import DAY_S, NoClock, TimeControl, iso, parse_iso
+from api.clocks import check as check_time_control
+from api.games import Move, Outcome, Reason, State, get_game
 
 
 class Status(str, enum.Enum):
     WAITING = "waiting"
     ACTIVE = "active"
     FINISHED = "finished"
-
-
-class Reason(str, enum.Enum):
-    """Why a game ended: the engines' own reasons, then the server's."""
-
-    ALL_TILES_PLAYED = "all-tiles-played"
-    NO_MOVES = "no-moves"
-    SCORE = "score"
-    BINGO = "bingo"
-    RESIGN = "resign"
-    TIME = "time"
-    TIMEOUT_RULE = "timeout-rule"
-    REPETITION = "repetition"  # Prime Drop: the same position for the third time
-    ABORTED = "aborted"
-    AGREEMENT = "agreement"  # a draw offered and accepted
 
 
 class Offer(str, enum.Enum):
@@ -147,7 +138,7 @@ class GameRecord:
     ply: int
     version: int
     state_data: dict  # the engine state's exact JSON form; `state()` gives the typed one
-    time_control: dict
+    time_control: TimeControl
     clocks: list[dict] | None
     turn_started_ts: float
     created_ts: float
@@ -176,7 +167,8 @@ class GameRecord:
 
     @classmethod
     def create(cls, game_id: str, kind: str, options: dict, seed: int, first: int,
-               seats: list[Seat], state: State, ply: int, time_control: dict,
+               seats: list[Seat], state: State, ply: int,
+               time_control: TimeControl | dict,
                clocks: list[dict] | None, now: float, playtest: dict | None = None,
                rated: bool | None = None) -> "GameRecord":
         """A new game at `state`, `ply` moves in (the server's forced moves at the start, or a
@@ -184,8 +176,8 @@ class GameRecord:
         finished at once when `state` is over."""
         record = cls(game_id, kind, options, seed, first, seats,
                      Status.WAITING if any(s.open for s in seats) else Status.ACTIVE, ply, 1,
-                     state.to_dict(), time_control, clocks, now, now, now, playtest=playtest,
-                     rated=rated, _state=state)
+                     state.to_dict(), check_time_control(time_control), clocks, now, now, now,
+                     playtest=playtest, rated=rated, _state=state)
         record.finish_if_over()
         return record
 
@@ -219,19 +211,23 @@ class GameRecord:
 
     def due_checks(self) -> dict[str, float]:
         """What the workers owe this game while it stands as it is, and when: the turn's
-        deadline, and each background rule once it counts (from its start, then after every
-        change). Every other check the game could have (`possible_checks`) is not due."""
+        deadline, the reminders before it when an account is to move (first looked at when the
+        turn starts: the thresholds are the account's, `api.notify.digests`), and each
+        background rule once it counts (from its start, then after every change). Every other
+        check the game could have (`possible_checks`) is not due."""
         due: dict[str, float] = {}
         if self.status is Status.WAITING:
             return {"abandoned": self.created_ts + (UNANSWERED_S if self.invited
                                                     else UNJOINED_S)}
         if self.status is not Status.ACTIVE:
             return due
-        if self.first_move_ts is None and self.time_control["type"] == "none":
+        if self.first_move_ts is None and isinstance(self.time_control, NoClock):
             due["abandoned"] = self.turn_started_ts + UNSTARTED_S
         deadline = self.deadline()
         if deadline is not None:
             due["deadline"] = deadline
+            if self.seats[self.to_move].account is not None:
+                due["reminder"] = self.turn_started_ts
         for rule in get_game(self.kind).background_rules:
             start = rule.starts_at(self.options, self.first_move_ts)
             if start is not None:
@@ -240,7 +236,7 @@ class GameRecord:
 
     def possible_checks(self) -> list[str]:
         rules = get_game(self.kind).background_rules
-        return ["abandoned", "deadline", *(f"rule:{rule.name}" for rule in rules)]
+        return ["abandoned", "deadline", "reminder", *(f"rule:{rule.name}" for rule in rules)]
 
     def abandoned(self, now: float) -> bool:
         """Whether nobody came: still waiting for a player, or for the first move of an
@@ -302,7 +298,7 @@ class GameRecord:
         """When the seat to move loses on time; None without a clock or a running turn. Its
         players' vacations move it on by the time they stand the clock still."""
         mover = self.to_move
-        if mover is None or self.time_control["type"] == "none":
+        if mover is None or isinstance(self.time_control, NoClock):
             return None
         return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts,
                                   self.pauses)
@@ -360,12 +356,11 @@ class GameRecord:
                 if any(since <= now < until for since, until in spans)}
         return [i for i, seat in enumerate(self.seats) if seat.account in away]
 
-    # -- the only ways to end or bump a game ---------------------------------------------
+    # -- the only ways to end a game -------------------------------------------------------
 
     def finish(self, outcome: Outcome) -> None:
         """End the game: every way a game ends (its rules, resignation, time, a background rule,
-        an abort) comes through here."""
-        Reason(outcome.reason)  # an unknown reason is a bug: refuse to store it
+        an abort) comes through here (an `Outcome` refuses an unknown reason)."""
         self.status = Status.FINISHED
         self.result = outcome
 
@@ -373,11 +368,6 @@ class GameRecord:
         outcome = self.state().outcome()
         if outcome is not None:
             self.finish(outcome)
-
-    def touch(self, now: float) -> None:
-        """Mark the record changed: a new version (and so a new ETag)."""
-        self.version += 1
-        self.updated_ts = now
 
     def take_seat(self, index: int, seat: Seat, now: float) -> None:
         """Someone takes the open seat `index`; once no seat is open, the game and the first
@@ -396,7 +386,7 @@ class GameRecord:
             "first": self.first, "unlisted": self.unlisted, "ply": self.ply,
             "version": self.version, "state": self.state_data,
             "result": None if self.result is None else self.result.to_dict(),
-            "time_control": self.time_control, "clocks": self.clocks,
+            "time_control": self.time_control.to_dict(), "clocks": self.clocks,
             "turn_started_ts": self.turn_started_ts, "created_at": iso(self.created_ts),
             "updated_at": iso(self.updated_ts), "created_ts": self.created_ts,
             "updated_ts": self.updated_ts,
@@ -422,7 +412,8 @@ class GameRecord:
         return cls(
             data["id"], data["kind"], data["options"], data["seed"], data["first"],
             [Seat.from_dict(s) for s in data["seats"]], Status(data["status"]), data["ply"],
-            data["version"], data["state"], data.get("time_control") or {"type": "none"},
+            data["version"], data["state"],
+            clocks.load(data.get("time_control") or {"type": "none"}),
             data.get("clocks"), data["turn_started_ts"], data["created_ts"],
             data.get("updated_ts") or parse_iso(data["updated_at"]),
             None if result is None else Outcome.from_dict(result),

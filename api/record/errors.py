@@ -1,8 +1,8 @@
-"""The play service's refusals, in the game's words. They know nothing of HTTP: `api/web/errors`
+"""The services' refusals, in the game's words. They know nothing of HTTP: `api/web/errors`
 alone maps each class to a status. Every one carries `message`, a sentence for the player.
 
 Bad moves, options and time controls are the engines' own `ValueError`s (`MalformedMove`,
-`IllegalMove`, `BadOption`, `BadTimeControl`); these are the service's."""
+`IllegalMove`, `BadOption`, `BadTimeControl`); these are the services'."""
 from __future__ import annotations
 
 
