@@ -4,7 +4,8 @@ DevTools' Push button does) is shown as a notification (read back with
 `registration.getNotifications()`: headless Chromium draws no notification one could click),
 and the code its `notificationclick` handler runs, `openGame(notification.data.url)`, run in the
 service worker with the notification shown, sends the open tab to the game. The Notifications
-settings page sends the choices it shows to the server."""
+settings page sends the choices it shows to the server: channels, quiet when present, the
+digest hour."""
 from __future__ import annotations
 
 import json
@@ -77,7 +78,8 @@ def test_a_push_is_shown_and_its_click_opens_the_game(new_page, live_server):
     page.wait_for_selector(".game h1")
 
 
-def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_server):
+def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_server,
+                                                                 screenshot):
     bob, bob_token = account(live_server, "bob")
     page = signed_in(new_page, live_server, bob, bob_token)
     page.click("#account > a[href='#/notifications']")  # the header links to the page
@@ -95,4 +97,11 @@ def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_
     wait_for(page, lambda: settings().get("quiet_when_present") is False, "quiet saved")
     assert settings()["notify"] == {"chat": ["inbox"]}
     assert page.is_visible("button[name=push-on]")  # nothing asked of the browser before a click
+    assert page.input_value("input[name=digest_hour]") == "8"
+    assert page.input_value("input[name=reminder_minutes]") == "1440, 60"
+    page.fill("input[name=digest_hour]", "6")
+    page.dispatch_event("input[name=digest_hour]", "change")
+    wait_for(page, lambda: settings().get("digest_hour") == 6, "the digest hour saved")
+    assert page.inner_text("#email-state") == "No address set."
     assert page.locator("header .bell summary").count() == 1
+    screenshot(page, "notifications-settings")

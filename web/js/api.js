@@ -241,3 +241,6 @@ export const notifications = (etag) => asAccount("GET", "/me/notifications", { e
 /** Mark these notification ids read (null: all of them). */
 export const markRead = (ids) => asAccount("POST", "/me/notifications/read",
   { body: ids === null ? { all: true } : { ids } });
+/** The account's e-mail address: set (a verification link is mailed to it) or forgotten. */
+export const setEmail = (address) => asAccount("PUT", "/me/email", { body: { address } }).then((r) => r.data);
+export const removeEmail = () => asAccount("DELETE", "/me/email");

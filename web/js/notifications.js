@@ -4,7 +4,7 @@
 // present, and the e-mail, reminder and digest settings.
 
 import * as api from "./api.js";
-import { alertBox, fill, h, showAlert } from "./dom.js";
+import { alertBox, fill, h, s, showAlert } from "./dom.js";
 import { Poller } from "./poller.js";
 import * as storage from "./storage.js";
 
@@ -23,6 +23,12 @@ const BELL_HIDDEN_MS = 300000;
 
 let bellPoller = null;
 
+function bellIcon() {
+  return s("svg", { viewBox: "0 0 24 24", width: 20, height: 20, class: "bell-icon", "aria-hidden": "true" },
+    s("path", { d: "M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zM10 19a2 2 0 0 0 4 0",
+                fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linejoin": "round" }));
+}
+
 /** The header's bell: the unread count, and the inbox under it. */
 export function bell() {
   bellPoller?.stop();
@@ -32,7 +38,7 @@ export function bell() {
     h("p", {}, h("button", { type: "button", class: "link", onclick: () => readAll() }, "Mark all read"),
       " · ", h("a", { href: "#/notifications" }, "Settings")));
   const menu = h("details", { class: "notices-menu bell" },
-    h("summary", { "aria-label": "Notifications" }, "🔔", count), panel);
+    h("summary", { "aria-label": "Notifications" }, bellIcon(), count), panel);
   let shown = [];
   const readAll = async () => {
     await api.markRead(null).catch(() => {});
@@ -93,10 +99,10 @@ export function mountNotifications(root) {
   const pushPart = h("section", { class: "card", id: "push-settings" }, h("h2", {}, "Push to this device"));
   const channelsPart = h("section", { class: "card", id: "channel-settings" }, h("h2", {}, "What tells you of what"));
   // e-mail: its address and whether it is verified (GET /me `email`), set by the e-mail settings
-  const emailPart = h("section", { class: "card", id: "email-settings" }, h("h2", {}, "E-mail"));
+  const emailPart = h("section", { class: "card settings-fields", id: "email-settings" }, h("h2", {}, "E-mail"));
   // reminders before a flag falls, the daily digest's hour and the time zone (settings
   // reminder_minutes, digest_hour, timezone)
-  const timingPart = h("section", { class: "card", id: "timing-settings" }, h("h2", {}, "Reminders and the daily digest"));
+  const timingPart = h("section", { class: "card settings-fields", id: "timing-settings" }, h("h2", {}, "Reminders and the daily digest"));
   fill(root, h("h1", {}, "Notifications"), alert, pushPart, channelsPart, emailPart, timingPart);
   let me = null;
   let saving = Promise.resolve();
@@ -112,7 +118,7 @@ export function mountNotifications(root) {
     me = found;
     drawPush(pushPart, alert);
     drawChannels(channelsPart, me, save);
-    drawEmail(emailPart, me);
+    drawEmail(emailPart, me, alert);
     drawTiming(timingPart, me, save);
   }, (err) => showAlert(alert, err.message));
   return { destroy() {} };
@@ -208,14 +214,32 @@ function drawChannels(part, me, save) {
     h("label", {}, quiet, " Quiet when present: no push or e-mail about a game I am looking at (the inbox still keeps it)"));
 }
 
-// ---- e-mail settings: the e-mail feature's (PUT /me/email; GET /me `email`) -------------------
-function drawEmail(part, me) {
-  const email = me.email;
-  fill(part, h("h2", {}, "E-mail"), email === undefined
-    ? h("p", { class: "muted" }, "This server sends no e-mail.")
-    : email === null ? h("p", { class: "muted", id: "email-state" }, "No address set.")
-      : h("p", { id: "email-state" }, email.address, " ",
-        h("small", { class: email.verified ? "" : "muted" }, email.verified ? "(verified)" : "(not verified yet: see the link we sent)")));
+// ---- e-mail: the address and whether it is verified (GET /me `email`; PUT, DELETE /me/email) ---
+function drawEmail(part, me, alert) {
+  const email = me.email || null;
+  const address = h("input", { name: "email", type: "email", autocomplete: "email",
+                               value: email?.address || "" });
+  const state = h("p", { id: "email-state", "aria-live": "polite" }, email === null ? "No address set."
+    : [email.address, " ", h("small", { class: email.verified ? "" : "muted" },
+      email.verified ? "(verified)" : "(not verified yet: open the link mailed to it)")]);
+  const form = h("form", { class: "email-form" }, h("label", {}, "Address ", address),
+    h("button", { type: "submit" }, "Save and send the link"),
+    email ? h("button", { type: "button", class: "link", onclick: async () => {
+      await api.removeEmail().then(() => { me.email = null; }, (err) => showAlert(alert, err.message));
+      drawEmail(part, me, alert);
+    } }, "Forget the address") : null);
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    try {
+      me.email = await api.setEmail(address.value.trim());
+      showAlert(alert, null);
+    } catch (err) {
+      showAlert(alert, err.message);  // (503: this server sends no e-mail)
+      return;
+    }
+    drawEmail(part, me, alert);
+  };
+  fill(part, h("h2", {}, "E-mail"), state, form);
 }
 
 // ---- reminders and the digest: settings.reminder_minutes, digest_hour, timezone ---------------
