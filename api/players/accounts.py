@@ -141,10 +141,12 @@ def authenticate(store: AccountStore, token: str, now: float | None = None) -> P
     return who
 
 
-def authenticate_with_games(store: AccountStore, token: str) -> tuple[Principal, list[list]]:
+def authenticate_with_games(store: AccountStore, token: str,
+                            present_s: int = 0) -> tuple[Principal, list[list]]:
     """`authenticate`, and [game id, version] of each of the account's games, newest first, in
-    one round trip to Redis (the poll of `GET /me/games`)."""
-    found = store.token_with_games(token, time.time())
+    one round trip to Redis (the poll of `GET /me/games`), which marks the account present at
+    its games for `present_s` seconds (`api.notify.fanout`)."""
+    found = store.token_with_games(token, time.time(), present_s)
     entry, account, versions = found if found is not None else (None, None, [])
     return _principal(entry, account), versions
 

@@ -10,6 +10,7 @@ import pytest
 from api.notify import addresses, push
 from api.notify.fanout import describe
 from api.players.accounts import authenticate
+from api.store import keys
 from api.store.notices import NoticeStore
 from tests.api.helpers import auth
 from tests.api.test_accounts import sign_up
@@ -188,3 +189,26 @@ def test_a_line_names_the_opponent_and_the_game():
     assert describe("challenge", game, "bob")[1] == "Ada challenges you to Ploid"
     assert describe("reminder", game, "bob", 60)[1] == "1 hour left for your move against Ada " \
                                                        "(Ploid)"
+
+
+def test_reading_a_game_or_ones_games_signed_in_marks_presence(client, redis_client):
+    bob = sign_up(client, "bob")["token"]
+    who = authenticate(client.application.extensions["postplay"]["accounts"], bob)
+    notices = NoticeStore(redis_client)
+    game = client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
+        {"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]}).get_json()
+    client.get(f"/api/v1/games/{game['id']}")  # anonymous: nobody is marked
+    assert not notices.present(who.id, game["id"])
+    read = client.get(f"/api/v1/games/{game['id']}", headers=auth(bob))
+    assert notices.present(who.id, game["id"]) and not notices.present(who.id, "other")
+    redis_client.delete(keys.presence_key(who.id, game["id"]))
+    polled = client.get(f"/api/v1/games/{game['id']}", headers={
+        **auth(bob), "If-None-Match": read.headers["ETag"]})
+    assert polled.status_code == 304 and notices.present(who.id, game["id"])  # a poll counts
+    redis_client.flushdb()
+    bob = sign_up(client, "bob")["token"]
+    who = authenticate(client.application.extensions["postplay"]["accounts"], bob)
+    assert client.get("/api/v1/me/games", headers=auth(bob)).status_code == 200
+    assert notices.present(who.id, "any-game")  # at its list: present at every game of it
+    ttl = redis_client.ttl(keys.presence_key(who.id, "games"))
+    assert 0 < ttl <= 120
