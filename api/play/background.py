@@ -53,6 +53,9 @@ MAX_ATTEMPTS = 5  # enqueues of one bot move by the reconciler before it gives u
 # a job will still run when it is waiting in its queue, scheduled or deferred, or started by a
 # worker that is still alive
 WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
+RELEASE_LOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+"""
 
 
 class Background:
@@ -75,7 +78,7 @@ class Background:
                 if now >= next_beat:
                     self.beat(now)
                     next_beat = now + HEARTBEAT_S
-                self.run_due(now)
+                self.run_due(now, stop)
                 if now >= next_reconcile:
                     if self.elected():
                         self.reconcile(now)
@@ -90,6 +93,8 @@ class Background:
             stop.wait(TICK_S)
         self.redis.srem(keys.workers_key(), self.name)
         self.redis.delete(keys.worker_key(self.name))
+        # the reconciler's lock, if held, goes to another worker now rather than when it expires
+        self.redis.eval(RELEASE_LOCK, 1, keys.reconciler_key(), self.name)
 
     def beat(self, now: float) -> None:
         with self.redis.pipeline(transaction=False) as pipe:
@@ -97,11 +102,16 @@ class Background:
             pipe.sadd(keys.workers_key(), self.name)
             pipe.execute()
 
-    def run_due(self, now: float) -> int:
-        """Run every check due by `now` that this worker can claim; how many ran."""
+    def run_due(self, now: float, stop: threading.Event | None = None) -> int:
+        """Run every check due by `now` that this worker can claim; how many ran. Once `stop` is
+        set, the checks not yet run are handed back."""
         claimed_at = time.monotonic()
         claimed = self.store.claim_due(now, LEASE_S)
-        for check in claimed:
+        for ran, check in enumerate(claimed):
+            if stop is not None and stop.is_set():
+                for left in claimed[ran:]:
+                    self.store.hand_back_due(left)
+                return ran
             # how late it runs: late when claimed, and later still behind the checks before it
             metrics.DUE_LATENESS.labels(check.check.partition(":")[0]).observe(
                 max(0.0, now - check.due) + time.monotonic() - claimed_at)

@@ -127,6 +127,12 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 
 for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
 return due
 """
+# a claim handed back unused (its worker stops): due again at ARGV[3], unless a newer write has
+# set it due meanwhile or the lease ARGV[2] has run out
+HAND_BACK = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+"""
 # done with a claimed check: remove it unless a newer write has set it due again
 RELEASE_DUE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -177,6 +183,7 @@ class GameStore:
         self.wait_replicas, self.wait_ms = durability(client)
         self._claim_due = client.register_script(CLAIM_DUE)
         self._release_due = client.register_script(RELEASE_DUE)
+        self._hand_back = client.register_script(HAND_BACK)
 
     def create(self, record: GameRecord, tokens: dict[int, str], moves: list[dict] = (),
                bot_games_of: str | None = None) -> None:
@@ -381,6 +388,11 @@ class GameStore:
     def release_due(self, claimed: DueCheck) -> None:
         self._release_due(keys=[keys.due_key()], args=[claimed.member, repr(claimed.lease)])
 
+    def hand_back_due(self, claimed: DueCheck) -> None:
+        """Give back a claimed check not run (its worker stops): due as it was, for another."""
+        self._hand_back(keys=[keys.due_key()],
+                        args=[claimed.member, repr(claimed.lease), repr(claimed.due)])
+
     def next_due(self) -> float | None:
         """When the earliest check is due (None: nothing is)."""
         first = self.redis.zrange(keys.due_key(), 0, 0, withscores=True)
@@ -402,7 +414,8 @@ class GameStore:
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
-                        keys.seat_hashes_key(game_id), keys.chat_key(game_id), *analyses,
+                        keys.seat_hashes_key(game_id), keys.chat_key(game_id),
+                        keys.rematch_key(game_id), *analyses,
                         *(keys.token_key(h) for h in token_hashes))
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
@@ -424,6 +437,23 @@ class GameStore:
     def cached_analysis(self, game_id: str, ply: int) -> dict | None:
         raw = self.redis.get(keys.analysis_key(game_id, ply))
         return None if raw is None else json.loads(raw)
+
+    def rematch_of(self, game_id: str, making_s: int) -> str | None:
+        """The id of the game's rematch; "" when this call may make it (no other is being made:
+        the claim lasts `making_s` seconds unless `link_rematch` names the rematch first); None
+        while another request makes it."""
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(keys.rematch_key(game_id), "", nx=True, ex=making_s)
+            pipe.get(keys.rematch_key(game_id))
+            claimed, held = pipe.execute()
+        return "" if claimed else (held.decode() or None)
+
+    def link_rematch(self, game_id: str, rematch_id: str | None) -> None:
+        """Name the rematch of the game for good, or (None) give up the claim to make it."""
+        if rematch_id is None:
+            self.redis.delete(keys.rematch_key(game_id))
+        else:
+            self.redis.set(keys.rematch_key(game_id), rematch_id)
 
 
 def _record(raw: bytes) -> GameRecord:

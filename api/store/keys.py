@@ -1,5 +1,9 @@
 """Every Redis key Postplay writes, in one place."""
 PREFIX = "pp"
+# every id a path may name (games, playtests, sweeps, webhooks, tokens) is made as
+# `uuid.uuid4().hex[:12]` (a sample game's as a SHA-256's first 12 hex digits): an id of any other
+# shape names no key of its own, and may name a neighbouring one ("<id>:moves")
+ID_PATTERN = "[0-9a-f]{12}"
 
 
 def game_key(game_id: str) -> str:
@@ -22,6 +26,12 @@ def chat_key(game_id: str) -> str:
 def seat_hashes_key(game_id: str) -> str:
     """Hash: seat index -> SHA-256 of that seat's token."""
     return f"{PREFIX}:game:{game_id}:tokens"
+
+
+def rematch_key(game_id: str) -> str:
+    """A finished game's one rematch: its id, or "" while it is being made (expiring, so a web
+    process that died making it leaves the rematch to be asked again)."""
+    return f"{PREFIX}:game:{game_id}:rematch"
 
 
 def token_key(token_hash: str) -> str:
@@ -90,7 +100,8 @@ def account_part_key(account_id: str, part: str) -> str:
 
 
 def sign_in_failures_key(who: str) -> str:
-    """Failed sign-ins of one name or one client (hashed) in the current window."""
+    """Failed password checks of one name, address, pair of them or account (hashed) in the
+    current window."""
     return f"{PREFIX}:sign-in-failures:{who}"
 
 
@@ -268,3 +279,25 @@ def reminded_key(game_id: str, turn_started_ts: float, minutes: int) -> str:
     """Set once the reminder `minutes` before the deadline of the turn that started at
     `turn_started_ts` was written to the outbox: a reminder fires once per turn."""
     return f"{PREFIX}:game:{game_id}:reminded:{turn_started_ts!r}:{minutes}"
+
+
+def moves_analysis_key(digest: str) -> str:
+    """A whole game's analysis (JSON), kept by what it analysed (`api.store.analyses.digest`:
+    kind, options, first, seed, moves), so that identical records share it."""
+    return f"{PREFIX}:analysis:moves:{digest}"
+
+
+def analysis_owner_key(digest: str) -> str:
+    """The client whose request has the whole-game analysis of `digest` queued or running."""
+    return f"{PREFIX}:analysis:owner:{digest}"
+
+
+def analyses_running_key(client: str) -> str:
+    """Sorted set: the whole-game analyses a client has queued or running, by when their claim
+    runs out (a lost job frees its place then)."""
+    return f"{PREFIX}:analysis:running:{client}"
+
+
+def analysis_cpu_key(client: str, hour: int) -> str:
+    """The CPU seconds a client's analyses used in one clock hour (`hour`: epoch hours)."""
+    return f"{PREFIX}:analysis:cpu:{client}:{hour}"

@@ -22,6 +22,7 @@ from api.web.fast_paths import PollAnswers
 from api.web.presence import PresenceMarks
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
+from api.web.ids import init_ids
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 from api.web.limits import init_limits
 from api.web.shell import init_shell
@@ -99,6 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "notices": NoticeStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
+    init_ids(app, api)
     from api.web import (accounts, email, games, in_game, kinds, notices, playtests, ratings,
                          sweeps, system, webhooks)
 

@@ -8,6 +8,7 @@ import marshmallow as ma
 from flask import current_app, request
 from marshmallow import fields
 from flask.views import MethodView
+from flask_smorest.error_handler import ErrorSchema
 
 from api.clocks import iso
 from api.notify import digests, endpoints, mailboxes
@@ -29,6 +30,13 @@ blp = Blueprint("accounts", __name__, url_prefix="/api/v1",
                 description="Accounts, sign-in tokens, personal API tokens, a player's games "
                             "and challenges, profiles.")
 RECENT_GAMES = 20
+# the answers of the password paths besides their own (api/players/accounts.py, passwords.py)
+HELD_BACK = ("Too many failed checks in the last 15 minutes (see the API's rate limiting): the "
+             "error body, with Retry-After, the seconds until the window ends.")
+NO_SLOT = ("Every password-checking slot is taken just now: the error body, with Retry-After "
+           "(seconds).")
+WEAK = ("A new password shorter than 10 characters, or too easy to guess (zxcvbn's estimate): the "
+        "error names the field and its message says why.")
 
 
 class ChallengesSchema(ma.Schema):
@@ -80,6 +88,8 @@ def _token_view(entry: dict) -> dict:
 class Accounts(MethodView):
     @blp.arguments(CredentialsSchema)
     @blp.response(201, SignedUpSchema)
+    @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Sign up: the account, a token for this device and ten recovery codes (shown once)"""
         created, token, codes = players.sign_up(_stores()[0], body["username"],
@@ -91,6 +101,9 @@ class Accounts(MethodView):
 class Recover(MethodView):
     @blp.arguments(RecoverSchema)
     @blp.response(201, SignedInSchema)
+    @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Set a new password with a recovery code (spent); every other sign-in ends"""
         recovered, token = players.recover(_stores()[0], body["username"],
@@ -103,6 +116,8 @@ class Recover(MethodView):
 class Session(MethodView):
     @blp.arguments(CredentialsSchema)
     @blp.response(201, SignedInSchema)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Sign in: a token for this device"""
         signed_in, token = players.sign_in(_stores()[0], body["username"], body["password"],
@@ -140,11 +155,13 @@ class Me(MethodView):
 
     @blp.arguments(PasswordSchema)
     @blp.response(204)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def delete(self, body: dict):
         """Delete the account (its games stay; its name shows as deleted)"""
         accounts, games = _stores()
         who = account()
-        players.delete_account(accounts, who, body["password"])
+        players.delete_account(accounts, who, body["password"], request.remote_addr or "")
         play.forget_account(games, accounts, who.id)
 
 
@@ -152,10 +169,13 @@ class Me(MethodView):
 class Password(MethodView):
     @blp.arguments(PasswordChangeSchema)
     @blp.response(204)
+    @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Change the password; the account's other sign-ins end"""
         players.change_password(_stores()[0], account(), body["password"],
-                                body["new_password"])
+                                body["new_password"], request.remote_addr or "")
 
 
 @blp.route("/me/tokens")
@@ -176,7 +196,7 @@ class Tokens(MethodView):
         return {**_token_view(entry), "token": token}
 
 
-@blp.route("/me/tokens/<token_id>")
+@blp.route("/me/tokens/<id:token_id>")
 class Token(MethodView):
     @blp.response(204)
     def delete(self, token_id: str):
@@ -215,7 +235,7 @@ class Challenges(MethodView):
         return {side: [public(r) for r in records] for side, records in found.items()}
 
 
-@blp.route("/players/<username>")
+@blp.route("/players/<name:username>")
 class Player(MethodView):
     @blp.response(200, ProfileSchema)
     def get(self, username: str):

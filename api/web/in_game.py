@@ -31,7 +31,7 @@ def _act(game_id: str, offer: Offer, word: str) -> dict:
     return _game_response(record)
 
 
-@blp.route("/games/<game_id>/draw")
+@blp.route("/games/<id:game_id>/draw")
 class Draw(MethodView):
     @blp.etag
     @blp.arguments(DrawSchema)
@@ -41,7 +41,7 @@ class Draw(MethodView):
         return _act(game_id, Offer.DRAW, body["action"])
 
 
-@blp.route("/games/<game_id>/takeback")
+@blp.route("/games/<id:game_id>/takeback")
 class Takeback(MethodView):
     @blp.etag
     @blp.arguments(TakebackSchema)
@@ -52,7 +52,7 @@ class Takeback(MethodView):
         return _act(game_id, Offer.TAKEBACK, body["action"])
 
 
-@blp.route("/games/<game_id>/chat")
+@blp.route("/games/<id:game_id>/chat")
 class Chat(MethodView):
     @blp.response(200, ChatMessageSchema(many=True))
     def get(self, game_id: str):
@@ -72,7 +72,7 @@ class Chat(MethodView):
         return chat.post(_ctx()[0], game_id, seat, body["text"])
 
 
-@blp.route("/games/<game_id>/export")
+@blp.route("/games/<id:game_id>/export")
 class Export(MethodView):
     @blp.response(200, ExportSchema)
     def get(self, game_id: str):

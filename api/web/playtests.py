@@ -81,7 +81,7 @@ class Playtests(MethodView):
         return views
 
 
-@blp.route("/<playtest_id>")
+@blp.route("/<id:playtest_id>")
 class PlaytestResource(MethodView):
     @blp.etag
     @blp.response(200, PlaytestSchema)

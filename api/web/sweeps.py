@@ -57,7 +57,7 @@ class Sweeps(MethodView):
         return views
 
 
-@blp.route("/<sweep_id>")
+@blp.route("/<id:sweep_id>")
 class SweepResource(MethodView):
     @blp.etag
     @blp.response(200, SweepSchema)

@@ -36,7 +36,7 @@ class Webhooks(MethodView):
         return {**created, "secret": secret}
 
 
-@blp.route("/<webhook_id>")
+@blp.route("/<id:webhook_id>")
 class Webhook(MethodView):
     @blp.response(204)
     def delete(self, webhook_id: str):
@@ -44,7 +44,7 @@ class Webhook(MethodView):
         endpoints.remove(_store(), account(), webhook_id)
 
 
-@blp.route("/<webhook_id>/deliveries")
+@blp.route("/<id:webhook_id>/deliveries")
 class Deliveries(MethodView):
     @blp.response(200, DeliveryAttemptSchema(many=True))
     def get(self, webhook_id: str):
