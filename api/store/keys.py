@@ -204,6 +204,46 @@ def deliveries_due_key() -> str:
     """Sorted set of the deliveries owed, by when their next attempt is due; claimed with a lease
     as `due_key` is, so an attempt a dead worker began is made again by another."""
     return f"{PREFIX}:deliveries-due"
+
+
+def vapid_key() -> str:
+    """The server's VAPID private key (PEM), made by the first process that needs one (SET NX)."""
+    return f"{PREFIX}:vapid"
+
+
+def push_subscriptions_key(account_id: str) -> str:
+    """Hash: an account's Web Push subscription ids -> JSON {id, device, endpoint, keys,
+    created_ts}."""
+    return f"{PREFIX}:account:{account_id}:push"
+
+
+def inbox_key(account_id: str) -> str:
+    """Sorted set of an account's notification ids by when they happened (kept 30 days)."""
+    return f"{PREFIX}:account:{account_id}:inbox"
+
+
+def inbox_items_key(account_id: str) -> str:
+    """Hash: an account's notification ids -> JSON {id, type, game, text, ts}."""
+    return f"{PREFIX}:account:{account_id}:inbox-items"
+
+
+def inbox_unread_key(account_id: str) -> str:
+    """Set of the account's notification ids not yet marked read."""
+    return f"{PREFIX}:account:{account_id}:inbox-unread"
+
+
+def notify_log_key(account_id: str, channel: str) -> str:
+    """List of the recent delivery attempts (JSON) of an account's push, e-mail or inbox, newest
+    first."""
+    return f"{PREFIX}:account:{account_id}:notify:{channel}:deliveries"
+
+
+def presence_key(account_id: str, where: str) -> str:
+    """A marker living POSTPLAY_PRESENT_S seconds: the account read the game `where` (or, `where`
+    being "games", its list of games) that recently."""
+    return f"{PREFIX}:account:{account_id}:present:{where}"
+
+
 def sweep_key(sweep_id: str | None = None, part: str | None = None) -> str:
     """A sweep's spec (JSON, with its variants' playtest ids), or its "view" (JSON: the view of
     the sweep once it is over, which never changes again). Without an id: the sorted set of sweep

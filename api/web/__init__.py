@@ -15,9 +15,11 @@ from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
 from api.store.mail import MailStore
+from api.store.notices import NoticeStore
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
 from api.web.fast_paths import PollAnswers
+from api.web.presence import PresenceMarks
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
 from api.web.ids import init_ids
@@ -95,15 +97,16 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),
                                   "webhooks": WebhookStore(client),
-                                  "mails": MailStore(client)}
+                                  "mails": MailStore(client),
+                                  "notices": NoticeStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
     init_ids(app, api)
     from api.web import (accounts, correspondence, email, events, games, in_game, kinds,
-                         playtests, ratings, sweeps, system, webhooks)
+                         notices, playtests, ratings, sweeps, system, webhooks)
 
     for module in (kinds, games, in_game, correspondence, accounts, email, ratings, webhooks,
-                   playtests, sweeps, events, system):
+                   notices, playtests, sweeps, events, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")
@@ -124,6 +127,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # the process' copy of the games' versions (None: every poll reads Redis)
     versions = VersionCache(client) if app.config["VERSION_CACHE"] else None
     app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"], versions)
+    app.wsgi_app = PresenceMarks(app.wsgi_app, stores["notices"])
     init_shell(app)
     init_operations(app)
     init_limits(app, redis_config, REDIS_TIMEOUT_S)

@@ -139,13 +139,14 @@ class Me(MethodView):
         who.require("read")
         webhooks = current_app.extensions["postplay"]["webhooks"]
         return {**account_view(who.account, ratings.ratings_view(_ratings(), who.id)),
-                "webhooks_disabled": endpoints.disabled(webhooks, who.id)}
+                "webhooks_disabled": endpoints.disabled(webhooks, who.id),
+                "unread": current_app.extensions["postplay"]["notices"].unread(who.id)}
 
     @blp.arguments(SettingsSchema)
     @blp.response(200, AccountSchema)
     def patch(self, changes: dict):
-        """Change settings: allow_takebacks, notify (per event), bot, reminder_minutes,
-        digest_hour, timezone"""
+        """Change settings: allow_takebacks, notify (per event, its channels),
+        quiet_when_present, bot, reminder_minutes, digest_hour, timezone"""
         updated = players.update_settings(_stores()[0], account(), changes)
         if {"digest_hour", "timezone"} & changes.keys():  # the digest moves to the new hour
             digests.schedule_digest(current_app.extensions["postplay"]["mails"], updated,

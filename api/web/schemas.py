@@ -9,6 +9,8 @@ from marshmallow_oneofschema import OneOfSchema
 
 from api.notify.chat_apps import FORMATS
 from api.notify.digests import zone
+from api.notify.fanout import CHANNELS as NOTIFY_CHANNELS
+from api.notify.fanout import EVENTS as NOTIFY_EVENTS
 from api.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
@@ -464,6 +466,26 @@ class PasswordSchema(StrictSchema):
     password = fields.String(required=True, validate=validate.Length(max=1024))
 
 
+class ChannelChoice(fields.Field):
+    """An event's channels: a list of them, true (the defaults) or false (none, webhooks
+    included)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value is True or value is False:
+            return value
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise ma.ValidationError("A list of channels, true or false.")
+        if not set(value) <= set(NOTIFY_CHANNELS):
+            raise ma.ValidationError(Unacceptable(
+                f"The channels are {', '.join(NOTIFY_CHANNELS)}."))
+        return list(dict.fromkeys(value))
+
+
+def _notify_event(name: str) -> None:
+    if name not in NOTIFY_EVENTS:
+        raise ma.ValidationError(Unacceptable(f"The events are {', '.join(NOTIFY_EVENTS)}."))
+
+
 MAX_REMINDERS = 5
 
 
@@ -497,9 +519,20 @@ def _a_time_zone(name: str) -> None:
 
 class SettingsSchema(StrictSchema):
     allow_takebacks = StrictBoolean()
-    notify = fields.Dict(keys=fields.String(validate=validate.OneOf(
-        ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"])),
-        values=StrictBoolean())
+    notify = fields.Dict(keys=fields.String(validate=_notify_event),
+                         values=ChannelChoice(metadata={"oneOf": [
+                             {"type": "boolean"},
+                             {"type": "array", "items": {"type": "string",
+                                                         "enum": list(NOTIFY_CHANNELS)}}]}),
+                         metadata={"description": "Per event, the channels that tell you of it "
+                                                  "(push, email, inbox); true: the defaults "
+                                                  "(push and inbox, and email for challenge, "
+                                                  "reminder, tournament and the daily digest of "
+                                                  "turns); false: nothing, webhooks included."})
+    quiet_when_present = StrictBoolean(metadata={
+        "description": "No push or e-mail for a game you read (or whose list you read) within "
+                       "the last POSTPLAY_PRESENT_S seconds (default 120); the inbox still "
+                       "records it. Default true."})
     bot = StrictBoolean(metadata={"description": "True marks an account run by a program."})
     reminder_minutes = fields.List(
         fields.Integer(strict=True, validate=_at_least_one_minute), validate=_at_most_reminders,
@@ -530,6 +563,8 @@ class AccountSchema(ma.Schema):
     ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
     vacation = fields.Dict(metadata={"description": "On or off, the days left, and more: as "
                                                     "GET /me/vacation shows it."})
+    unread = fields.Integer(metadata={"description": "GET /me: how many notifications of your "
+                                                     "inbox are unread."})
     email = fields.Nested(EmailSchema, allow_none=True, metadata={
         "description": "Your e-mail address, if you gave one (PUT /me/email)."})
     webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={

@@ -62,6 +62,7 @@ const ROUTES = [
   [/^#\/signup$/, page(ACCOUNT_PAGES, "mountSignUp")],
   [/^#\/signin$/, page(ACCOUNT_PAGES, "mountSignIn")],
   [/^#\/player\/([^/]+)$/, page(() => import("./profile.js"), "mountProfile")],
+  [/^#\/notifications$/, page(() => import("./notifications.js"), "mountNotifications"), true],
   [/^#\/email\/verify\/([\w.-]+)$/, page(() => import("./email.js"), "mountVerify")],
 ];
 

@@ -91,6 +91,13 @@ class GameView {
     const module = await (stored === game.kind ? early : loadBoard(game.kind));
     if (this.destroyed) return;
     this.show();
+    // the first game of an account just made here links to the Notifications settings
+    if (localStorage.getItem("postplay.push-hint")) {
+      import("./notifications.js").then((m) => {
+        const hint = m.firstGameHint(game);
+        if (hint && !this.destroyed) this.actions.after(hint);
+      }, () => {});
+    }
     if (!module) {
       fill(this.boardRoot, h("p", { class: "alert" },
         `This game's board (${game.kind}) could not be loaded; reload the page.`));
