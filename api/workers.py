@@ -57,6 +57,14 @@ class PostplayWorker(Worker):
             timer.start()
         super().request_stop(signum, frame)
 
+    def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
+        """RQ's wait for a job, not begun once a stop was asked for: a signal that came during
+        RQ's bootstrap, before its own handlers were installed, was noted only in `stopping`
+        (`_note_stops`), and RQ's loop ends when no job is given."""
+        if self.stopping.is_set():
+            return None
+        return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+
     def hand_back(self) -> None:
         """End the job under way (its horse), so that `execute_job` hands it back."""
         if self.horse_pid:
