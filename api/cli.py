@@ -226,7 +226,7 @@ def _gunicorn_argv(args) -> list[str]:
     _redis_config()
     return [sys.executable, "-m", "gunicorn", *gunicorn_options(),
             "--bind", f"{args.host}:{args.port}", "--workers", str(args.web_workers),
-            "--threads", "4", "--access-logfile", "-", "api.web.wsgi:app"]
+            "--access-logfile", "-", "api.web.wsgi:app"]
 
 
 # gunicorn's request line and header limits, enforced before a request reaches Flask
@@ -237,14 +237,29 @@ LIMIT_REQUEST_FIELD_SIZE = 8190
 # longer than a load balancer's usual 60 s idle timeout), where gunicorn keeps it 2 s: a player
 # polls every 30 s, so with 2 s every poll opened a connection, and at 10,000 players (`make
 # loadtest`) the listen queue overflowed. Each process holds up to WORKER_CONNECTIONS.
+# The gevent worker also bounds by it the time from a connection's last answer (or its opening)
+# to the end of its next request's headers: a client trickling them is closed then.
 KEEPALIVE_S = 75
 WORKER_CONNECTIONS = 10_000
+# gunicorn's gevent worker, not its gthread: gthread hands a connection to one of its few threads
+# as soon as its first bytes arrive, and that thread then waits on the client until the headers
+# end, so 8 clients sending a header line every 3 s stopped 2 processes x 4 threads answering
+# anyone. Under gevent every connection is a greenlet that waits on its socket through the hub,
+# so a slow or idle client holds a greenlet (a few KB), never what answers the others: 500 of
+# them leave GET /kinds and moves as fast as with none (tests/api/test_slow_clients.py; the
+# issue's 60 s: `python -m tests.benchmarks bench_slow_clients`). gunicorn keeps its request
+# limits and processes; the worker monkey-patches its process before the app is imported, so
+# redis-py, RQ's enqueueing and the version cache's tracking connection wait cooperatively.
+# Chosen over waitress, which buffers whole requests too but runs one process (this machine
+# has two cores) with no limit on the number of headers; a body's time is bounded by the app
+# (api/web/input_bounds.py), and argon2's CPU goes to a real thread (api/concurrency.py).
+WORKER_CLASS = "gevent"
 
 
 def gunicorn_options() -> list[str]:
-    """The worker (gunicorn's gthread), its request limits and how long it keeps a client's
+    """The worker (gunicorn's gevent), its request limits and how long it keeps a client's
     connection: gunicorn's own settings."""
-    return ["--worker-class", "gthread",
+    return ["--worker-class", WORKER_CLASS,
             "--limit-request-line", str(LIMIT_REQUEST_LINE),
             "--limit-request-fields", str(LIMIT_REQUEST_FIELDS),
             "--limit-request-field_size", str(LIMIT_REQUEST_FIELD_SIZE),
