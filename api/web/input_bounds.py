@@ -1,6 +1,6 @@
 """Bounds on what a request may carry, so no input can reach past the schemas into a 500: the
-body's size (chunked bodies included), the JSON's nesting depth and the size of its integers, and
-the page a list may ask for."""
+body's size (chunked bodies included) and the time it may take to arrive, the JSON's nesting
+depth and the size of its integers, and the page a list may ask for."""
 from __future__ import annotations
 
 import io
