@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import gevent
 from gevent import monkey

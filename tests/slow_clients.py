@@ -34,7 +34,7 @@ class SlowClients:
         self.proc: subprocess.Popen | None = None
         self.reader = threading.Thread(target=self._read, name="slow-clients", daemon=True)
 
-    def __enter__(self) -> "SlowClients":
+    def __enter__(self) -> SlowClients:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.slow_clients", self.address[0], str(self.address[1]),
              str(self.count), str(self.every_s)], cwd=ROOT, stdin=subprocess.PIPE,

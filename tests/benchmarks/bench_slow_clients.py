@@ -58,8 +58,8 @@ def main() -> None:
         with SlowClients(address, SLOW_CLIENTS, EVERY_S) as slow:
             loaded = timed_for(address, HOLD_S)
             held, lines = slow.open, slow.lines_sent
-        print(f"{SLOW_CLIENTS} slow clients (a header line every {EVERY_S:g} s), held {HOLD_S:g} s: "
-              f"{held} still open at the end, {lines} lines each; gunicorn "
+        print(f"{SLOW_CLIENTS} slow clients (a header line every {EVERY_S:g} s), held "
+              f"{HOLD_S:g} s: {held} still open at the end, {lines} lines each; gunicorn "
               f"{gunicorn_options()[1]}, 2 processes")
         for name, label in (("kinds", "GET /api/v1/kinds"), ("moves", "POST a move")):
             before, during = p99(idle[name]) * 1000, p99(loaded[name]) * 1000
