@@ -19,8 +19,14 @@ from tests.worker.conftest import alive, children, wait_for
 
 
 def _workers(run_pid: int) -> list[int]:
-    return [pid for pid in children(run_pid)
-            if b"api.cli\x00worker" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    workers = []
+    for pid in children(run_pid):
+        try:
+            if b"api.cli\x00worker" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                workers.append(pid)
+        except FileNotFoundError:  # it ended (the killed worker, reaped) since it was listed
+            pass
+    return workers
 
 
 def test_a_killed_worker_is_restarted_and_ctrl_c_stops_everything(redis_url, redis_client):
