@@ -120,6 +120,8 @@ class Option:
     max: int | None = None
     choices: tuple = ()
     check: Callable[[Any], Any] | None = None
+    # a "json" option's form (the OpenAPI document's schema for it; `check` still reads it)
+    shape: Kind | None = None
 
     def validate(self, value: Any) -> Any:
         field = f"options.{self.name}"

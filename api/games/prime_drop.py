@@ -43,6 +43,8 @@ MAX_TILES = 99
 CLOCKED_TIMEOUT_RULE = {"after_s": 3600, "streak": 10}
 # the timeout rule's bounds, so its first check is always a date the job queue can schedule
 TIMEOUT_RULE_MAX = {"after_s": 30 * 24 * 3600, "streak": 10_000}
+TIMEOUT_RULE = Shape("TimeoutRule", tuple(Field(name, Whole(1, most))
+                                          for name, most in TIMEOUT_RULE_MAX.items()))
 CELL = Whole(0, SIZES[-1] - 1)  # a row or column on the largest board
 REPETITIONS = 3  # the repetition rule: a position arising this many times ends the game
 
@@ -182,13 +184,13 @@ class PrimeDrop(Game):
                min=SIZES[0], max=SIZES[-1], choices=SIZES),
         Option("tiles", "json", DEFAULT_TILES,
                "Each player's starting pile: a count per digit, 1 to 99 tiles in all.",
-               check=check_tiles),
+               check=check_tiles, shape=MapOf(Text(choices=tuple(DIGITS)), Whole(lo=0))),
         Option("timeout_rule", "json", None,
                'null (on as {"after_s": 3600, "streak": 10} when the game has a clock, else off) '
                'or {"after_s", "streak"}: after after_s seconds (at most 30 days), the first '
                "player to hold fewer tiles at the end of streak turns (at most 10000) in a row "
                "wins.",
-               check=check_timeout_rule),
+               check=check_timeout_rule, shape=Maybe(Obj(TIMEOUT_RULE))),
     )
     background_rules = (TimeoutRule(),)
     moves = (Drop, DoubleDown, Challenge, Pass)

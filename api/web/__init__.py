@@ -16,6 +16,7 @@ from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
 from api.store.mail import MailStore
 from api.store.webhooks import WebhookStore
+from api.web.contract import ContractPlugin
 from api.web.errors import PostplayApi
 from api.web.fast_paths import PollAnswers
 from api.web.game_shapes import ShapesPlugin
@@ -64,7 +65,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         # offline, and without sending the document to a validator on another site
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
-        API_SPEC_OPTIONS={"info": {"description": (
+        API_SPEC_OPTIONS={"servers": [{"url": "/", "description": "This server."}],
+                          "info": {"license": {"name": "MIT",
+                                               "url": "https://spdx.org/licenses/MIT.html"},
+                                   "description": (
             "Play five small abstract number games by correspondence: against friends, against "
             "bots that think on the workers, or from any client. Every game's moves and states are "
             "in this document's schemas and in the project's docs/api.md; errors carry a "
@@ -95,7 +99,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "webhooks": WebhookStore(client),
                                   "mails": MailStore(client)}
 
-    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
+    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin(),
+                                        "extra_plugins": [ContractPlugin()]})
     from api.web import (accounts, email, games, in_game, kinds, playtests, ratings, sweeps,
                          system, webhooks)
 

@@ -14,6 +14,7 @@ from api.record import GameRecord, Status
 from api.players import ratings
 from api.play.view import game_view
 from api.web.auth import account, bearer_token
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.fast_paths import game_etag_data
 from api.web.game_shapes import per_kind
@@ -21,7 +22,7 @@ from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, Ga
                              GameCreateSchema, GameListArgsSchema, GameSchema, GameWithTokenSchema,
                              GameWithTokensSchema, HistoryEntrySchema, JoinSchema,
                              LegalMovesArgsSchema, LegalMovesSchema,
-                             MoveBodySchema, PositionsArgsSchema, PositionSchema)
+                             MoveBodySchema, PENDING, PositionsArgsSchema, PositionSchema)
 
 # game objects typed per kind (their state too): a oneOf on `kind` in the document
 GameOfKind, GameWithTokensOfKind, GameWithTokenOfKind = (
@@ -88,6 +89,7 @@ def _set_version_etag(game_id: str, version: int) -> None:
 
 @blp.route("")
 class Games(MethodView):
+    @operation("createGame", auth=("account:play",), anonymous=True, refuses=(401, 403, 422, 429))
     @blp.etag
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameWithTokensOfKind)
@@ -101,6 +103,7 @@ class Games(MethodView):
                                           accounts=_accounts(), rated=body["rated"])
         return {**_game_response(record), "tokens": tokens}
 
+    @operation("listGames")
     @blp.arguments(GameListArgsSchema, location="query")
     @blp.response(200, GameOfKind(many=True))
     @blp.paginate()
@@ -116,6 +119,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class GameResource(MethodView):
+    @operation("getGame", refuses=(404,))
     @blp.etag
     @blp.response(200, GameOfKind)
     def get(self, game_id: str):
@@ -129,6 +133,8 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/join")
 class Join(MethodView):
+    @operation("joinGame", auth=("account:play",), anonymous=True,
+               refuses=(401, 403, 404, 409, 422))
     @blp.etag
     @blp.arguments(JoinSchema)
     @blp.response(201, GameWithTokenOfKind)
@@ -143,12 +149,14 @@ class Join(MethodView):
 
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
+    @operation("listMoves", refuses=(404,))
     @blp.response(200, HistoryEntrySchema(many=True))
     def get(self, game_id: str):
         """The history, passes and the server's own moves included"""
         _load(game_id)
         return _ctx()[0].moves(game_id)
 
+    @operation("makeMove", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422))
     @blp.etag
     @blp.arguments(MoveBodySchema)
     @blp.response(201, GameOfKind)
@@ -162,6 +170,7 @@ class Moves(MethodView):
 
 @blp.route("/<game_id>/positions")
 class Positions(MethodView):
+    @operation("listPositions", refuses=(400, 404, 422))
     @blp.arguments(PositionsArgsSchema, location="query")
     @blp.response(200, PositionSchema(many=True))
     def get(self, args: dict, game_id: str):
@@ -177,6 +186,7 @@ class Positions(MethodView):
 
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
+    @operation("listLegalMoves", refuses=(400, 404))
     @blp.arguments(LegalMovesArgsSchema, location="query", as_kwargs=True)
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id: str, move: str | None = None):
@@ -198,6 +208,7 @@ class LegalMoves(MethodView):
 
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
+    @operation("resign", auth=("seat", "account:play"), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameOfKind)
     def post(self, game_id: str):
@@ -210,6 +221,7 @@ class Resign(MethodView):
 
 @blp.route("/<game_id>/claim")
 class Claim(MethodView):
+    @operation("claimSeat", auth=("account:play",), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.arguments(ClaimSchema)
     @blp.response(201, GameOfKind)
@@ -221,6 +233,7 @@ class Claim(MethodView):
 
 @blp.route("/<game_id>/accept")
 class Accept(MethodView):
+    @operation("acceptChallenge", auth=("account:challenge",), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameOfKind)
     def post(self, game_id: str):
@@ -231,6 +244,7 @@ class Accept(MethodView):
 
 @blp.route("/<game_id>/decline")
 class Decline(MethodView):
+    @operation("declineChallenge", auth=("account:challenge",), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameOfKind)
     def post(self, game_id: str):
@@ -241,6 +255,7 @@ class Decline(MethodView):
 
 @blp.route("/<game_id>/rematch")
 class Rematch(MethodView):
+    @operation("rematch", auth=("seat", "account:play"), refuses=(401, 403, 404, 409, 422, 429))
     @blp.etag
     @blp.response(201, GameWithTokensOfKind)
     def post(self, game_id: str):
@@ -254,10 +269,10 @@ class Rematch(MethodView):
 
 @blp.route("/<game_id>/analysis")
 class Analysis(MethodView):
+    @operation("getAnalysis", refuses=(400, 404, 409, 422))
     @blp.arguments(AnalysisArgsSchema, location="query")
     @blp.response(200, AnalysisSchema)
-    @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
-                                       "seconds.")
+    @blp.alt_response(202, **PENDING)
     def get(self, args: dict, game_id: str):
         """A position's analysis (the current one, or `?ply=`): exact where a solver exists,
         else the strongest bot's estimate"""
@@ -272,9 +287,9 @@ class Analysis(MethodView):
 
 @blp.route("/<game_id>/analysis/plies")
 class GameAnalysis(MethodView):
+    @operation("getGameAnalysis", refuses=(404, 409, 422))
     @blp.response(200, GameAnalysisSchema)
-    @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
-                                       "seconds.")
+    @blp.alt_response(202, **PENDING)
     def get(self, game_id: str):
         """Every move of the game so far judged: its verdict or value for its mover, the best
         move, whether it was a mistake; and each position's value for the value graph"""
