@@ -365,11 +365,12 @@ class PositionSchema(ma.Schema):
 
 
 class LegalMovesSchema(ma.Schema):
-    seat = fields.Integer(allow_none=True)
-    ply = fields.Integer()
-    moves = fields.List(MoveField("listed"))
-    complete = fields.Boolean(metadata={"description": "False when some moves are not listed."})
-    note = fields.String(allow_none=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    ply = fields.Integer(required=True)
+    moves = fields.List(MoveField("listed"), required=True)
+    complete = fields.Boolean(required=True, metadata={
+        "description": "False when some moves are not listed."})
+    note = fields.String(required=True, allow_none=True)
 
 
 class BotSchema(ma.Schema):
