@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import json
 import os
 import random
@@ -224,3 +225,9 @@ def test_redocly_lint_finds_no_error_and_no_warning(node_bin):
     problems = [f"{p['severity']} {p['ruleId']}: {p['message']} at "
                 f"{p['location'][0]['pointer']}" for p in report["problems"]]
     assert report["totals"]["errors"] == 0 and report["totals"]["warnings"] == 0, problems
+
+
+def test_the_doc_shows_the_example_as_it_runs_here():
+    """docs/api.md's "Writing a client" shows `play_against_a_bot` as it is."""
+    doc = (ROOT / "docs" / "api.md").read_text()
+    assert inspect.getsource(play_against_a_bot) in doc
