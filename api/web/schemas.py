@@ -265,7 +265,8 @@ class ResultSchema(ma.Schema):
 class ClockSchema(ma.Schema):
     remaining_s = fields.Float(required=True, metadata={
         "description": "Seconds left (byoyomi: of the main time), the mover's running down."})
-    periods_left = fields.Integer(metadata={"description": "Byoyomi: the periods left."})
+    periods_left = fields.Float(metadata={
+        "description": "Byoyomi: the periods left (a number, as the time control's `periods`)."})
     period_remaining_s = fields.Float(metadata={
         "description": "Byoyomi, in its periods: seconds left of the current one."})
 

@@ -10,8 +10,9 @@ client have a method of that name: `.get` on a dict is no view's `get`), and col
 engine error class (its status from `api.web.errors.status_of`) and each `abort(<status>)`. An
 error caught around the call (`try: ... except NotFound:`) does not escape it. This
 over-approximates (a method name may be shared by classes the call never reaches), which errs on
-the side of documenting a status; it cannot see a status raised through a callback it is given,
-which the fuzzer's status check (tests/api/test_fuzz.py) covers at run time.
+the side of documenting a status. It cannot see a status raised through a callback it is given;
+what no view raises itself (a 405, a 413 from the body's bound, a 500) is the document's `default`
+response, the error body.
 """
 from __future__ import annotations
 
