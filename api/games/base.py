@@ -279,9 +279,6 @@ class Game(abc.ABC):
     default_time_control: ClassVar[dict] = {"type": "none"}
     background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()
     moves: ClassVar[tuple[type[Move], ...]]  # every move type the game reads, passes included
-    # what GET /legal-moves lists in place of a move type's own shape (Prime Drop's numbers to
-    # challenge, listed without a factor)
-    listed_shapes: ClassVar[dict[str, "Shape"]] = {}
     state_class: ClassVar[type[State]]
 
     @classmethod

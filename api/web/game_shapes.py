@@ -102,17 +102,15 @@ def _json(kind: Kind) -> dict:
 # --- moves ---
 
 def move_schemas(which: str) -> dict[str, type[ShapeSchema]]:
-    """Move schemas by type, from every registered game: what a player sends ("player"), what
-    a history holds ("played": the players' moves and the server's passes), or what GET
-    /legal-moves lists ("listed": a game's `listed_shapes` in place of its moves' own)."""
+    """Move schemas by type, from every registered game: what a player sends ("player"; GET
+    /legal-moves lists moves of the same shapes, to be sent back as they are) or what a history
+    holds ("played": the players' moves and the server's passes)."""
     out: dict[str, type[ShapeSchema]] = {}
     for game in GAMES.values():
         for move in game.moves:
             if move.server_only and which != "played":
                 continue
-            shape = game.listed_shapes.get(move.move_type, move.shape()) if which == "listed" \
-                else move.shape()
-            schema = schema_for(shape)
+            schema = schema_for(move.shape())
             if out.setdefault(move.move_type, schema) is not schema:
                 raise ValueError(f"two games declare the move type {move.move_type!r}")
     return out

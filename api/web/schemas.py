@@ -368,7 +368,8 @@ class PositionSchema(ma.Schema):
 class LegalMovesSchema(ma.Schema):
     seat = fields.Integer(required=True, allow_none=True)
     ply = fields.Integer(required=True)
-    moves = fields.List(MoveField("listed"), required=True)
+    moves = fields.List(MoveField("player"), required=True, metadata={
+        "description": "Moves to send back as they are (POST /games/{id}/moves)."})
     complete = fields.Boolean(required=True, metadata={
         "description": "False when some moves are not listed."})
     note = fields.String(required=True, allow_none=True)

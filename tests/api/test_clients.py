@@ -117,8 +117,7 @@ def play_against_a_bot(base_url: str, kind: str, seed: int = 0) -> str:
     from postplay_client.api.games import (create_game, get_game, list_legal_moves, make_move,
                                            resign)
     from postplay_client.api.kinds import list_kinds
-    from postplay_client.models import ChallengeMove, GameCreate, Human, MoveBody, SeatRequest
-    from postplay_client.models import ListedChallenge
+    from postplay_client.models import GameCreate, Human, MoveBody, SeatRequest
     from postplay_client.types import UNSET
 
     rng = random.Random(seed)
@@ -142,11 +141,10 @@ def play_against_a_bot(base_url: str, kind: str, seed: int = 0) -> str:
         if moves == MAX_MY_MOVES:
             game = resign.sync(game.id, client=me)
             break
-        listed = rng.choice(list_legal_moves.sync(game.id, client=public).moves)
-        if isinstance(listed, ListedChallenge):  # listed without a factor: propose one
-            listed = ChallengeMove.from_dict({**listed.to_dict(), "factor": 2})
+        # a listed move is sent back as it is
+        move = rng.choice(list_legal_moves.sync(game.id, client=public).moves)
         answer = make_move.sync_detailed(game.id, client=me,
-                                         body=MoveBody(move=listed, ply=game.ply))
+                                         body=MoveBody(move=move, ply=game.ply))
         assert answer.status_code == 201, answer.content
         game, moves = answer.parsed, moves + 1
     return str(game.result.reason)

@@ -24,10 +24,9 @@ async function call<T>(method: string, path: string, token?: string, body?: unkn
            data: (await answer.json()) as T };
 }
 
-/** The move to send for a listed one: a Prime Drop challenge is listed without its factor. */
+/** A listed move, sent back as it is; a Prime Drop challenge with the factor you propose. */
 function toSend(listed: Listing["moves"][number], factor: number): Move {
-  if (listed.type === "challenge") return { type: "challenge", from: listed.from, to: listed.to, factor };
-  return listed;
+  return listed.type === "challenge" ? { ...listed, factor } : listed;
 }
 
 export async function playAgainstABot(kind: Game["kind"], bot: string): Promise<string> {
@@ -42,7 +41,7 @@ export async function playAgainstABot(kind: Game["kind"], bot: string): Promise<
     [game, etag] = [polled.data, polled.etag];
     if (game.status === "finished" || game.to_move !== 0) continue;
     const listing = (await call<Listing>("GET", `/games/${game.id}/legal-moves`)).data!;
-    const move = toSend(listing.moves[0], 2);
+    const move = toSend(listing.moves[0], 3);
     const sent: Schemas["MoveBody"] = { move, ply: game.ply };
     game = (await call<Game>("POST", `/games/${game.id}/moves`, token, sent)).data!;
   }
