@@ -271,7 +271,26 @@ class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
         self.converter.add_attribute_function(state_union_property)
 
     def schema_helper(self, name, _, schema=None, **kwargs):
-        return nullable_as_3_0(super().schema_helper(name, _, schema=schema, **kwargs))
+        return self._shared(nullable_as_3_0(super().schema_helper(name, _, schema=schema,
+                                                                   **kwargs)))
+
+    def _shared(self, schema):
+        """Each property marked `x-shared` in its field's metadata (`{"x-shared":
+        "GameStatus"}`) as a reference to one component of that name, so that a client gets one
+        type for it (one status enum for every kind's game object, not one each)."""
+        if not isinstance(schema, dict):
+            return schema
+        for prop in schema.get("properties", {}).values():
+            name = prop.pop("x-shared", None)
+            if name is None:
+                continue
+            annotations = {k: prop.pop(k) for k in _ANNOTATIONS if k in prop}
+            if name not in self.spec.components.schemas:
+                self.spec.components.schema(name, component=dict(prop))
+            prop.clear()
+            ref = {"$ref": f"#/components/schemas/{name}"}
+            prop.update({**annotations, "allOf": [ref]} if annotations else ref)
+        return schema
 
 
 def _camel(slug: str) -> str:

@@ -281,7 +281,8 @@ class GameSchema(ma.Schema):
     kind = fields.String()
     options = fields.Dict()
     seed = fields.Integer()
-    status = fields.String(validate=validate.OneOf([s.value for s in Status]))
+    status = fields.String(validate=validate.OneOf([s.value for s in Status]),
+                           metadata={"x-shared": "GameStatus"})
     seats = fields.List(fields.Nested(SeatSchema))
     first = fields.Integer()
     to_move = fields.Integer(allow_none=True)
