@@ -1,6 +1,6 @@
 """The follow-up jobs a change calls for: a bot's move when a server bot is to move (or its answer
 when an offer waits for it: the same job answers first) and the rating job when a rated game
-ended, put on an RQ queue by `after_change`, and analyses on request. Deadlines and background
+ended, put on an RQ queue by `after_change`, and analyses on request (on a queue of their own). Deadlines and background
 rules need no job: the store writes them due with the record itself, and every worker's background thread runs them
 (`api.play.background`). Jobs carry what they expect (the ply), so a stale or duplicated job is a
 no-op; one that is lost is enqueued again by the reconciler. The jobs run in `worker.jobs`.
@@ -17,17 +17,18 @@ from api.store import keys
 
 log = logging.getLogger(__name__)
 
-QUEUE = "postplay"  # a player waits: bot replies to people, analyses
-# games between two server bots, then playtests: served after the players' queue, and never by
-# the worker kept for players, so that no player waits behind a batch
+QUEUE = "postplay"  # a player waits: bot replies to people, ratings
+# analyses, games between two server bots, then playtests: served after the players' queue, and
+# never by the worker kept for players, so that no player's bot waits behind a batch or a long
+# game's analysis (about 90 s of CPU at the default think time)
+ANALYSIS_QUEUE = "postplay-analysis"
 BOT_GAMES_QUEUE = "postplay-bot-games"
 PLAYTEST_QUEUE = "postplay-playtests"
-QUEUES = (QUEUE, BOT_GAMES_QUEUE, PLAYTEST_QUEUE)
+QUEUES = (QUEUE, ANALYSIS_QUEUE, BOT_GAMES_QUEUE, PLAYTEST_QUEUE)
 PLAYER_QUEUES = (QUEUE,)
-# how long a requested analysis may take before a new request asks again
+# how long a requested analysis of a position may take before a new request asks again (a
+# whole game's holds its place in its client's budget: `api.analysis`)
 ANALYSIS_WAIT_S = 120
-# a whole game's analysis estimates each of its positions in turn: long games take minutes
-ANALYSIS_GAME_WAIT_S = 600
 ANALYSIS_TIMEOUT_S = 1800
 # a bot move whose job raised, or whose work-horse died, is retried at once this often (a job
 # lost with its whole worker is the reconciler's)
@@ -50,6 +51,7 @@ class RQFollowups:
     def __init__(self, client: redis.Redis):
         self.queue = Queue(QUEUE, connection=client)
         self.bot_games_queue = Queue(BOT_GAMES_QUEUE, connection=client)
+        self.analysis_queue = Queue(ANALYSIS_QUEUE, connection=client)
 
     def after_change(self, record: GameRecord) -> None:
         """Enqueue the bot's move (or answer) if a bot is to act, and the rating job when a rated
@@ -75,12 +77,17 @@ class RQFollowups:
                            retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60,
                            failure_ttl=86400)
 
-    def request_analysis(self, game_id: str, ply: int, whole_game: bool = False) -> None:
-        """Analyse the position at `ply` (or every move up to it) on a worker; repeated requests
-        meanwhile add nothing."""
-        job_id = f"analysis-{'game-' if whole_game else ''}{game_id}-{ply}"
-        wait_s = ANALYSIS_GAME_WAIT_S if whole_game else ANALYSIS_WAIT_S
-        if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=wait_s):
-            self.queue.enqueue("worker.jobs.analyse", game_id, ply, whole_game, job_id=job_id,
-                               result_ttl=60, failure_ttl=3600,
-                               job_timeout=ANALYSIS_TIMEOUT_S)
+    def request_analysis(self, game_id: str, ply: int) -> None:
+        """Analyse the position at `ply` on a worker; repeated requests meanwhile add nothing."""
+        job_id = f"analysis-{game_id}-{ply}"
+        if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=ANALYSIS_WAIT_S):
+            self.analysis_queue.enqueue("worker.jobs.analyse", game_id, ply, job_id=job_id,
+                                        result_ttl=60, failure_ttl=3600,
+                                        job_timeout=ANALYSIS_TIMEOUT_S)
+
+    def request_game_analysis(self, game_id: str, ply: int, key: str, client: str) -> None:
+        """Analyse every move of the game up to `ply` on a worker, cached under `key` (the
+        caller has taken its place in `client`'s budget: one job per key)."""
+        self.analysis_queue.enqueue("worker.jobs.analyse_game", game_id, ply, key, client,
+                                    job_id=f"analysis-game-{key}", result_ttl=60,
+                                    failure_ttl=3600, job_timeout=ANALYSIS_TIMEOUT_S)

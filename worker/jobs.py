@@ -49,6 +49,12 @@ def analyse(game_id: str, ply: int, whole_game: bool = False) -> bool:
     return analysis.compute_on_worker(_store()[0], game_id, ply, whole_game)
 
 
+def analyse_game(game_id: str, ply: int, key: str, client: str) -> bool:
+    """Compute and cache the analysis of every move of `game_id` up to `ply`, under `key`, its
+    CPU time charged to `client`."""
+    return analysis.compute_on_worker(_store()[0], game_id, ply, True, key, client)
+
+
 def rate(game_id: str) -> bool:
     """Apply a rated game's ratings if they are still owed; True when this run applied them."""
     return ratings.rate_on_worker(get_current_job().connection, game_id)

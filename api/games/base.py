@@ -217,6 +217,20 @@ class State(abc.ABC):
     @abc.abstractmethod
     def from_dict(cls, data: dict) -> "State": ...
 
+    # the JSON form of `facts()`: see Shape below (a state without facts has none)
+    facts_shape: ClassVar["Shape"]
+
+    def facts(self) -> dict:
+        """What a board draws that follows from the state by the rules (Partition's region
+        owners, Ploid's groups, Factor Bingo's lines, Prime Drop's numbers), so that no client
+        works the rules out again. Sent beside `to_dict`'s fields (`view`), never stored: an
+        archived game keeps only what it cannot derive."""
+        return {}
+
+    def view(self) -> dict:
+        """The state as the API sends it: `to_dict`'s exact fields, then `facts`."""
+        return {**self.to_dict(), **self.facts()}
+
     def forced_move(self) -> Move | None:
         """A move the server makes itself for the seat to move (a pass), or None."""
         return None
@@ -534,6 +548,9 @@ class Shape:
             if item is not None or not f.optional:
                 out[f.name] = f.kind.write(item)
         return out
+
+
+State.facts_shape = Shape("NoFacts", ())
 
 
 def wire(kind: Kind, name: str = "", description: str = "", message: str = "",

@@ -199,6 +199,21 @@ class FactorBingoState(State):
         return [sum(mask & called == mask for mask in masks)
                 for masks in line_masks(self.letters, self.fills)]
 
+    def bingo_lines(self) -> list[list[list[list[int]]]]:
+        """Each seat's complete lines, each as its five cells' [row, col] in order (a row left to
+        right, a column top down, a diagonal from the top)."""
+        called = number_mask(self.called)
+        return [[[list(divmod(c, SIDE)) for c in LINES[k]] for k, mask in board
+                 if mask & called == mask]
+                for board in filled_lines(self.letters, self.fills)]
+
+    facts_shape = Shape("FactorBingoFacts", (
+        Field("bingo_lines", per_seat(ListOf(ListOf(Pair()))),
+              "per seat, its complete lines, each as its five cells' [row, col] in order."),))
+
+    def facts(self) -> dict:
+        return {"bingo_lines": self.bingo_lines()}
+
     def outcome(self) -> Outcome | None:
         lines = self.lines()
         if lines == [0, 0]:
@@ -252,9 +267,16 @@ def number_mask(numbers) -> int:
 def line_masks(letters: tuple[tuple[str, ...], ...],
                fills: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each seat's fully filled lines as number masks (a line with a letter left has none)."""
+    return tuple(tuple(mask for _, mask in board) for board in filled_lines(letters, fills))
+
+
+@functools.lru_cache(maxsize=4096)
+def filled_lines(letters: tuple[tuple[str, ...], ...], fills: tuple[tuple[str, int], ...]
+                 ) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Each seat's fully filled lines as (index in LINES, number mask)."""
     filled = dict(fills)
-    return tuple(tuple(number_mask(filled[board[c]] for c in line) for line in LINES
-                       if all(board[c] in filled for c in line))
+    return tuple(tuple((k, number_mask(filled[board[c]] for c in line))
+                       for k, line in enumerate(LINES) if all(board[c] in filled for c in line))
                  for board in letters)
 
 

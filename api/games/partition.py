@@ -394,6 +394,42 @@ class PartitionState(State):
             "singleton_rule": self.singleton_rule,
         }
 
+    facts_shape = Shape("PartitionFacts", (
+        Field("closed_regions", ListOf(Obj(Shape("PartitionClosedRegion", (
+            Field("hexes", ListOf(Whole())),
+            Field("owner", Maybe(Whole()), "The seat with more discs of its claimed colours here "
+                                           "(null on a tie)."))))),
+              "each closed region (in `regions`' order) and its owner were the game to end now."),
+        Field("regions_held", per_seat(Whole()), "closed regions owned."),
+        Field("totals", per_seat(Whole()), "points plus regions held."),
+        Field("equal_splits", ListOf(Obj(Shape("PartitionEqualSplit", (
+            Field("edge", Pair(), "[hex, hex]"),
+            Field("sides", ListOf(Obj(Shape("PartitionSide", (
+                Field("close", Whole(), "The hex a stick's `close` names to close this side."),
+                Field("hexes", ListOf(Whole()))))), 2)))))),
+              "the sticks that split the open region into equal parts without ending the game, "
+              "so that their maker names the side to close; each with its two sides."),
+    ))
+
+    def facts(self) -> dict:
+        """Each closed region's owner were the game to end now, the regions each seat holds, the
+        totals, and every equal split of the open region that lets its maker choose the part to
+        close (its two sides, each named by the hex a stick's `close` gives)."""
+        owners = [self.region_owner(region) for region in self.closed]
+        return {
+            "closed_regions": [{"hexes": list(hexes_of(region)), "owner": owner}
+                               for region, owner in zip(self.closed, owners)],
+            "regions_held": [owners.count(seat) for seat in (0, 1)],
+            "totals": self.totals(),
+            "equal_splits": [{"edge": list(edge),
+                              "sides": [{"close": lowest_hex(side), "hexes": list(hexes_of(side))}
+                                        for side in sorted((part, self.open ^ part),
+                                                           key=lowest_hex)]}
+                             for edge, part in sorted(self.open_edges.bridges.items())
+                             if 2 * part.bit_count() == self.open_size
+                             and part.bit_count() > FINAL_SPLIT_MAX],
+        }
+
     @classmethod
     def from_dict(cls, data: dict) -> "PartitionState":
         links = links_after(data["sticks"])

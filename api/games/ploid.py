@@ -23,7 +23,7 @@ import dataclasses
 import functools
 
 from api.games.base import (Either, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
-                            Outcome, Pass, Reason, Shape, State, Text, Whole, per_seat, wire)
+                            Outcome, Pair, Pass, Reason, Shape, State, Text, Whole, per_seat, wire)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -182,6 +182,30 @@ class PloidState(State):
         return {"n": self.n, "rows": self.rows, "cols": cols, "board": board, "hands": hands,
                 "last_number": self.last_number, "placed": [self.placed(0), self.placed(1)],
                 "mover": self.mover}
+
+    facts_shape = Shape("PloidFacts", (
+        Field("groups", ListOf(Obj(Shape("PloidGroup", (
+            Field("seat", Whole()),
+            Field("cells", ListOf(Pair()), "[row, col], in board order."),
+            Field("size", Whole()),
+            Field("limit", Maybe(Whole()), "The smallest number in the group, which its size may "
+                                           "not pass (null for a group without a number)."))))),
+              "every group of either seat, seat 0's first."),))
+
+    def facts(self) -> dict:
+        """Every group of either seat (seat 0's first, each in board order): its cells, its size
+        and its limit, the smallest number in it (null for a group without one), which its size
+        may not pass."""
+        cols, out = self.cols, []
+        for seat in (0, 1):
+            label, sizes, limits = groups(self.board, self.n, seat)
+            cells: list[list[list[int]]] = [[] for _ in sizes]
+            for i in sorted(label):
+                cells[label[i]].append([i // cols, i % cols])
+            out += [{"seat": seat, "cells": part, "size": size,
+                     "limit": None if limit == BLANK else limit}
+                    for part, size, limit in zip(cells, sizes, limits)]
+        return {"groups": out}
 
     @classmethod
     def from_dict(cls, data: dict) -> "PloidState":

@@ -351,6 +351,21 @@ class PrimeDropState(State):
                 "last_challenge": _copy_challenge(self.last_challenge),
                 "mover": self.mover, "turn": self.turn, "seen": _pack(self._kept())}
 
+    facts_shape = Shape("PrimeDropFacts", (
+        Field("numbers", ListOf(Obj(Shape("PrimeDropNumber", (
+            Field("from", Pair(), "[row, col]"),
+            Field("to", Pair(), "[row, col]; `from` for a lone tile"),
+            Field("value", Whole(), "Read from `from` to `to`."),
+            Field("length", Whole(), "Its tiles."))))),
+              "every number on the board as a challenge names it: each run of two or more tiles "
+              "read both ways (rows first, then columns), then the lone tiles."),))
+
+    def facts(self) -> dict:
+        """Every number on the board, as a challenge names it: each run of two or more tiles read
+        both ways (rows first, then columns), then the lone tiles."""
+        return {"numbers": [{"from": list(n.frm), "to": list(n.to), "value": n.value,
+                             "length": n.length} for n in self.numbers]}
+
     @classmethod
     def from_dict(cls, data: dict) -> "PrimeDropState":
         board = "".join(EMPTY if d is None else str(d) for row in data["board"] for d in row)

@@ -133,7 +133,7 @@ class Notifier:
         self.store = WebhookStore(client)
         self.accounts = AccountStore(client)
         self.pool = ThreadPoolExecutor(self.policy.threads, thread_name_prefix="webhook")
-        self.running: set[Future] = set()
+        self.running: dict[Future, Claimed] = {}  # the attempts not yet over, and their claims
         self.next_reclaim = 0.0
 
     def run(self, stop: threading.Event) -> None:
@@ -147,6 +147,11 @@ class Notifier:
         self.close()
 
     def close(self) -> None:
+        """Hand back the deliveries claimed and not yet started, and wait for those under way
+        (each bounded by the policy's timeout)."""
+        for future, claimed in list(self.running.items()):
+            if future.cancel():
+                self.store.hand_back(claimed, time.time())
         self.pool.shutdown(wait=True)
 
     def step(self, now: float, block_ms: int | None = None) -> int:
@@ -171,11 +176,11 @@ class Notifier:
                 continue  # (an entry deleted under a claim, as Redis 6.2 answers it)
             deliveries = [] if event is None else self.deliveries_for(event, time.time())
             self.store.fan_out(entry_id, deliveries, time.time(), self.policy.kept_s)
-        self.running = {f for f in self.running if not f.done()}
+        self.running = {f: c for f, c in self.running.items() if not f.done()}
         claimed = self.store.claim_due(time.time(), self.policy.lease_s,
                                        self.policy.threads - len(self.running))
         for one in claimed:
-            self.running.add(self.pool.submit(self.attempt, one))
+            self.running[self.pool.submit(self.attempt, one)] = one
         return len(claimed)
 
     def wait(self) -> None:

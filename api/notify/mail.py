@@ -311,18 +311,22 @@ class Mailer:
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
-                self.step(time.time())
+                self.step(time.time(), stop)
             except redis.RedisError:
                 log.warning("Redis is unreachable; mail waits", exc_info=True)
                 stop.wait(1.0)
             stop.wait(TICK_S)
 
-    def step(self, now: float) -> int:
-        """Send the mails due by `now`, one at a time; how many were sent."""
+    def step(self, now: float, stop: threading.Event | None = None) -> int:
+        """Send the mails due by `now`, one at a time; how many were sent. Once `stop` is set,
+        the mails not yet tried are handed back, due now."""
         if self.smtp is None:
             return 0  # e-mail is off: what is owed waits (and expires)
         sent = 0
         for claimed in self.store.claim_due(now, LEASE_S, 10):
+            if stop is not None and stop.is_set():
+                self.store.settle(claimed, time.time())
+                continue
             try:
                 sent += self.attempt(claimed)
             except Exception:  # a bug must not stop the others: the lease runs out, and retries

@@ -10,7 +10,8 @@ owed is lost when a process dies:
 - **the reconciler**, run by one elected worker at a time: it finds the games where a bot is to
   move and no job will move it (its job failed, or died with its worker, or was never enqueued
   because Redis failed after the write) and enqueues that bot's move again; likewise the rated
-  games that ended and whose rating job will not run.
+  games that ended and whose rating job will not run, and the tournaments with a step owed and
+  no check due to make it.
 
 Checks and jobs carry what they expect (the deadline, the ply), so one run twice acts once.
 """
@@ -27,6 +28,7 @@ from rq.job import Job, JobStatus
 
 from api import metrics
 from api.followups import RQFollowups, bot_job_id, ratings_job_id
+from api.events import service as events
 from api.notify import digests
 from api.notify.events import GAME_EVENTS
 from api.play import service, vacation
@@ -38,6 +40,7 @@ from api.store.mail import MailStore
 from api.store.playtests import PlaytestStore
 from api.store.ratings import RatingStore
 from api.store.sweeps import SweepStore
+from api.store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,9 @@ MAX_ATTEMPTS = 5  # enqueues of one bot move by the reconciler before it gives u
 # a job will still run when it is waiting in its queue, scheduled or deferred, or started by a
 # worker that is still alive
 WAITING = {JobStatus.SCHEDULED, JobStatus.DEFERRED}
+RELEASE_LOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+"""
 
 
 class Background:
@@ -64,6 +70,7 @@ class Background:
         self.accounts = AccountStore(client)
         self.followups = RQFollowups(client)
         self.mails = MailStore(client)
+        self.tournaments = TournamentStore(client)
 
     def run(self, stop: threading.Event) -> None:
         """Until `stop` is set: checks as they fall due, a heartbeat, and reconciling when
@@ -75,7 +82,7 @@ class Background:
                 if now >= next_beat:
                     self.beat(now)
                     next_beat = now + HEARTBEAT_S
-                self.run_due(now)
+                self.run_due(now, stop)
                 if now >= next_reconcile:
                     if self.elected():
                         self.reconcile(now)
@@ -90,6 +97,8 @@ class Background:
             stop.wait(TICK_S)
         self.redis.srem(keys.workers_key(), self.name)
         self.redis.delete(keys.worker_key(self.name))
+        # the reconciler's lock, if held, goes to another worker now rather than when it expires
+        self.redis.eval(RELEASE_LOCK, 1, keys.reconciler_key(), self.name)
 
     def beat(self, now: float) -> None:
         with self.redis.pipeline(transaction=False) as pipe:
@@ -97,11 +106,16 @@ class Background:
             pipe.sadd(keys.workers_key(), self.name)
             pipe.execute()
 
-    def run_due(self, now: float) -> int:
-        """Run every check due by `now` that this worker can claim; how many ran."""
+    def run_due(self, now: float, stop: threading.Event | None = None) -> int:
+        """Run every check due by `now` that this worker can claim; how many ran. Once `stop` is
+        set, the checks not yet run are handed back."""
         claimed_at = time.monotonic()
         claimed = self.store.claim_due(now, LEASE_S)
-        for check in claimed:
+        for ran, check in enumerate(claimed):
+            if stop is not None and stop.is_set():
+                for left in claimed[ran:]:
+                    self.store.hand_back_due(left)
+                return ran
             # how late it runs: late when claimed, and later still behind the checks before it
             metrics.DUE_LATENESS.labels(check.check.partition(":")[0]).observe(
                 max(0.0, now - check.due) + time.monotonic() - claimed_at)
@@ -123,6 +137,8 @@ class Background:
             digests.run_reminders(self.accounts, self.store, self.mails, check.game_id, now)
         elif check.check == "digest":  # an account's check: its "game id" is the account's
             digests.run_digest(self.accounts, self.store, self.mails, check.game_id, now)
+        elif check.check == events.STEP:  # a tournament's check: its "game id" is the event's
+            events.advance(self.tournaments, self.store, self.followups, check.game_id, now)
         elif check.check.startswith("rule:"):
             service.check_background_rule(self.store, self.followups, check.game_id,
                                           check.check.removeprefix("rule:"), now)
@@ -149,6 +165,7 @@ class Background:
             if self.lost("rating job", ratings_job_id(game_id)):
                 self.followups.enqueue_ratings(game_id)
                 again.append(game_id)
+        again += events.stalled(self.tournaments, self.store, now)
         return again
 
     def lost(self, what: str, job_id: str) -> bool:

@@ -34,6 +34,8 @@ from api.store.ratings import RatingStore
 
 # games between two server bots one client may have running at once: each holds a worker
 MAX_BOT_GAMES_PER_CLIENT = int(os.environ.get("POSTPLAY_MAX_BOT_GAMES_PER_CLIENT", "20"))
+# how long one request may take to make a rematch before another may make it instead
+REMATCH_MAKING_S = 30
 
 
 class Followups(Protocol):
@@ -41,7 +43,9 @@ class Followups(Protocol):
 
     def after_change(self, record: GameRecord) -> None: ...
 
-    def request_analysis(self, game_id: str, ply: int, whole_game: bool = False) -> None: ...
+    def request_analysis(self, game_id: str, ply: int) -> None: ...
+
+    def request_game_analysis(self, game_id: str, ply: int, key: str, client: str) -> None: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,15 +172,24 @@ def claim(store: GameStore, game_id: str, seat_token: str, account: Principal,
 def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
             account: Principal | None = None, accounts: AccountStore | None = None,
             client: str | None = None, now: float | None = None
-            ) -> tuple[GameRecord, dict[str, str]]:
-    """A new game of a finished one, same kind, options and time control, the seats swapped:
-    the asker keeps their place as they hold it; a bot stays a bot; another account is
-    challenged; another anonymous player gets an open seat to join by the link."""
+            ) -> tuple[GameRecord, dict[str, str], bool]:
+    """A finished game's rematch, same kind, options and time control, the seats swapped: the
+    asker keeps their place as they hold it; a bot stays a bot; another account is challenged;
+    another anonymous player gets an open seat to join by the link. A game has one rematch:
+    once made, asking again (either side) answers that game, with no token (False: not made
+    now), as Lichess answers a rematch offer already made."""
     old = store.load(game_id)
     if old is None:
         raise NotFound(f"There is no game {game_id!r}.")
     if old.status is not Status.FINISHED:
         raise Conflict("A rematch starts once the game is over.")
+    while made := store.rematch_of(game_id, REMATCH_MAKING_S):
+        existing = store.load(made)
+        if existing is not None:
+            return existing, {}, False
+        store.link_rematch(game_id, None)  # deleted, having ended with no move: make another
+    if made is None:
+        raise Conflict("The rematch of this game is being made: ask again in a moment.")
 
     def again(i: int, held: Seat) -> Seat | Me | Invite:
         if held.bot is not None:
@@ -189,9 +202,15 @@ def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
         return Seat.empty(listed=False)
 
     seats = [again(i, held) for i, held in enumerate(old.seats)][::-1]
-    return create_game(store, followups, old.kind, old.options, seats, old.first,
-                       old.time_control, now, client, account, accounts,
-                       rated=False if old.rated is False else None)  # casual stays casual
+    try:
+        record, tokens = create_game(store, followups, old.kind, old.options, seats, old.first,
+                                     old.time_control, now, client, account, accounts,
+                                     rated=False if old.rated is False else None)  # casual stays
+    except BaseException:
+        store.link_rematch(game_id, None)  # refused (a bot busy, an account gone): ask again
+        raise
+    store.link_rematch(game_id, record.id)
+    return record, tokens, True
 
 
 def games_of(store: GameStore, accounts: AccountStore, account: Principal,
@@ -568,3 +587,24 @@ def _update_unless_stale(store: GameStore, followups: Followups, game_id: str,
         return None
     followups.after_change(record)
     return record
+
+
+def event_game(kind: str, options: dict | None, seats: list[Seat], time_control: dict | None,
+               rated: bool, event: dict, now: float) -> tuple[GameRecord, list[dict]]:
+    """A new game of an event (`event`: its tournament and round, or its ladder) between
+    accounts' and server bots' seats, seat 0 moving first, not yet stored: the event stores it
+    in its own transaction (`GameStore.new_game_writes`). Its history so far: the server's forced
+    moves."""
+    game = _game_for(kind)
+    checked = game.check_options(options)
+    _check_bots(game, seats, checked)
+    tc = clocks.check(time_control if time_control is not None else game.default_time_control)
+    for rule in game.background_rules:
+        checked = rule.settle(checked, tc.to_dict())
+    seed = secrets.randbits(32)
+    state, forced = _forced_moves(game.new(checked, 0, seed), 0, now)
+    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, 0, seats, state,
+                               len(forced), tc, clocks.start(tc), now,
+                               rated=rated and not all(s.bot for s in seats))
+    record.event = event
+    return record, forced

@@ -16,7 +16,7 @@ def game_view(record: GameRecord, now: float | None = None) -> dict:
         "id": record.id, "kind": record.kind, "options": record.options, "seed": record.seed,
         "status": record.status.value, "seats": [s.view() for s in record.seats],
         "first": record.first, "to_move": record.to_move, "ply": record.ply,
-        "version": record.version, "state": record.state_data,
+        "version": record.version, "state": {**record.state_data, **record.state().facts()},
         "result": None if record.result is None else record.result.to_dict(),
         "time_control": record.time_control.to_dict(),
         "clocks": record.clocks_view(now),
@@ -26,4 +26,5 @@ def game_view(record: GameRecord, now: float | None = None) -> dict:
         "rating_changes": record.rating_changes, "offers": record.offers,
         "takebacks": record.takebacks, "chat_count": record.chat_count,
         "imported": record.imported, "on_vacation": record.on_vacation(now),
+        "event": record.event,
     }

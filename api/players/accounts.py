@@ -1,9 +1,13 @@
 """Accounts: sign-up, sign-in (a token per device), sign-out, recovery codes, password change,
-deletion, settings, and personal API tokens with scopes. Passwords are hashed with argon2id
-(argon2-cffi); tokens and recovery codes are random, so a SHA-256 of each is all that is kept.
+deletion, settings, and personal API tokens with scopes. Passwords are argon2id hashes
+(`api.players.passwords`); tokens and recovery codes are random, so a SHA-256 of each is all that
+is kept.
 
-A wrong password and an unknown name fail alike, in about the same time (an unknown name is
-checked against a hash made at start), and failures are counted per name and per client.
+A wrong password and an unknown name fail alike, in about the same time. Failed checks are
+counted as OWASP's authentication guidance asks, so that guessing is slowed without locking the
+owner out: per (name, address) and per address; per name only to hold back addresses that have
+already failed for it; recovery codes apart from passwords; a signed-in account's password (to
+change it or delete the account) per account and per address.
 """
 from __future__ import annotations
 
@@ -13,10 +17,8 @@ import secrets
 import time
 import uuid
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-
-from api.record.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound
+from api.record.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound, Overloaded
+from api.players import passwords
 from api.store.accounts import AccountStore, NameTaken
 
 SCOPES = ("read", "play", "challenge", "webhooks")
@@ -25,19 +27,21 @@ USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 # one may sign up with one
 BOT_PREFIX = "bot-"
 FOUND_NAME = re.compile(r"[A-Za-z0-9_-]{3,40}")
-MIN_PASSWORD = 10
-MAX_PASSWORD = 1024  # argon2 takes any length; this bounds the work one request can ask for
 RECOVERY_CODES = 10
 TOKEN_PREFIX = "pp."  # '.' is never in a seat token (token_urlsafe), so the two never mix
-FAILURE_WINDOW_S = 15 * 60
-MAX_FAILURES = 10  # per name and per client in the window, then sign-in waits
 # reminder_minutes, digest_hour and timezone: the reminders before a deadline and the daily
 # e-mail (api.notify.digests), read with these defaults from accounts made before them
 DEFAULT_SETTINGS = {"allow_takebacks": True, "notify": {}, "bot": False,
                     "reminder_minutes": [1440, 60], "digest_hour": 8, "timezone": "UTC"}
-
-_hasher = PasswordHasher()
-_UNKNOWN_NAME_HASH = _hasher.hash(secrets.token_urlsafe(16))
+# failed checks in a window that starts with the first failure, then that check waits until the
+# window ends (a 429 with Retry-After): each limit counts one kind of check on its own
+FAILURE_WINDOW_S = 15 * 60
+MAX_PAIR_FAILURES = 5  # one name from one address
+MAX_CLIENT_FAILURES = 20  # one address, whatever the names: many players may share one NAT
+# one name from every address: past this, an address that has failed for the name waits, and an
+# address that has not is still served, so a name under attack is never locked for its owner
+MAX_NAME_FAILURES = 10
+MAX_ACCOUNT_FAILURES = 5  # a signed-in account's password, asked again to change it or delete
 
 
 class WrongCredentials(NoToken):
@@ -81,10 +85,10 @@ def sign_up(store: AccountStore, username: str, password: str,
     """A new account, a sign-in token for this device, and its ten recovery codes (shown once)."""
     now = time.time() if now is None else now
     _check_username(username)
-    _check_password(password, "password")
+    passwords.check_new(password, "password", (username,))
     account = {"id": uuid.uuid4().hex[:16], "username": username, "created_ts": now,
-               "password_hash": _hasher.hash(password), "settings": dict(DEFAULT_SETTINGS),
-               "deleted": False}
+               "password_hash": passwords.hash_password(password),
+               "settings": dict(DEFAULT_SETTINGS), "deleted": False}
     codes = new_recovery_codes()
     try:
         store.create(account, [_normal_code(c) for c in codes])
@@ -97,15 +101,14 @@ def sign_in(store: AccountStore, username: str, password: str, client: str,
             now: float | None = None) -> tuple[dict, str]:
     """A sign-in token for this device; WrongCredentials alike for a wrong name or password."""
     now = time.time() if now is None else now
-    name_key, client_key = f"name:{username.lower()}", f"client:{client}"
-    if max(store.failures(name_key), store.failures(client_key)) >= MAX_FAILURES:
-        raise Busy("Too many failed sign-ins: wait 15 minutes and try again.")
+    counters = _guesses("password", username, client)
+    _hold_back(store, counters, "Too many failed sign-ins")
     account = store.find(username) if USERNAME.fullmatch(username) else None
-    if account is None or account["deleted"] or not _verify(account["password_hash"], password):
+    if account is None or account["deleted"] or not passwords.verify(account["password_hash"],
+                                                                     password):
         if account is None or account["deleted"]:
-            _verify(_UNKNOWN_NAME_HASH, password)  # the same work as for a real account
-        store.count_failure(name_key, FAILURE_WINDOW_S)
-        store.count_failure(client_key, FAILURE_WINDOW_S)
+            passwords.verify(None, password)  # the same work as for a real account
+        store.count_failures(counters, FAILURE_WINDOW_S)
         raise WrongCredentials("Wrong username or password.")
     _rehash_if_needed(store, account, password)
     return account, _issue(store, account, "session", SCOPES, "sign-in", now)
@@ -115,17 +118,16 @@ def recover(store: AccountStore, username: str, code: str, new_password: str, cl
             now: float | None = None) -> tuple[dict, str]:
     """Spend a recovery code to set a new password: every other token is signed out."""
     now = time.time() if now is None else now
-    _check_password(new_password, "new_password")
-    name_key, client_key = f"name:{username.lower()}", f"client:{client}"
-    if max(store.failures(name_key), store.failures(client_key)) >= MAX_FAILURES:
-        raise Busy("Too many failed attempts: wait 15 minutes and try again.")
+    # counted apart from passwords: failed sign-ins never hold back a recovery code
+    counters = _guesses("recovery", username, client)
+    _hold_back(store, counters, "Too many wrong recovery codes")
+    passwords.check_new(new_password, "new_password", (username,))
     account = store.find(username) if USERNAME.fullmatch(username) else None
     if account is None or account["deleted"] or not store.spend_recovery_code(
             account["id"], _normal_code(code)):
-        store.count_failure(name_key, FAILURE_WINDOW_S)
-        store.count_failure(client_key, FAILURE_WINDOW_S)
+        store.count_failures(counters, FAILURE_WINDOW_S)
         raise WrongCredentials("Wrong username or recovery code.")
-    account = {**account, "password_hash": _hasher.hash(new_password)}
+    account = {**account, "password_hash": passwords.hash_password(new_password)}
     store.save(account)
     store.revoke_all(account["id"])
     return account, _issue(store, account, "session", SCOPES, "recovery", now)
@@ -158,22 +160,20 @@ def sign_out(store: AccountStore, who: Principal) -> None:
     store.revoke(who.id, who.token["id"])
 
 
-def change_password(store: AccountStore, who: Principal, password: str,
-                    new_password: str) -> None:
+def change_password(store: AccountStore, who: Principal, password: str, new_password: str,
+                    client: str) -> None:
     """A new password; every other sign-in of the account is signed out."""
     who.require_session()
-    if not _verify(who.account["password_hash"], password):
-        raise WrongCredentials("Wrong password.")
-    _check_password(new_password, "new_password")
-    store.save({**who.account, "password_hash": _hasher.hash(new_password)})
+    _confirm_password(store, who, password, client)
+    passwords.check_new(new_password, "new_password", (who.username,))
+    store.save({**who.account, "password_hash": passwords.hash_password(new_password)})
     store.revoke_all(who.id, kind="session", keep=who.token["id"])
 
 
-def delete_account(store: AccountStore, who: Principal, password: str) -> None:
+def delete_account(store: AccountStore, who: Principal, password: str, client: str) -> None:
     """Delete the account: its credentials go, its games stay (its name shows as deleted)."""
     who.require_session()
-    if not _verify(who.account["password_hash"], password):
-        raise WrongCredentials("Wrong password.")
+    _confirm_password(store, who, password, client)
     store.delete(who.account)
 
 
@@ -223,18 +223,58 @@ def _issue(store: AccountStore, account: dict, kind: str, scopes, description: s
     return token
 
 
-def _verify(password_hash: str | None, password: str) -> bool:
-    try:
-        return password_hash is not None and _hasher.verify(password_hash,
-                                                            password[:MAX_PASSWORD])
-    except (VerificationError, InvalidHashError):
-        return False
+def _guesses(check: str, username: str, client: str) -> list[str]:
+    """The counters of one kind of `check` from `client` at `username`: the pair, the address,
+    the name (in the order `_hold_back` reads them)."""
+    name = username.lower()
+    return [f"{check}:pair:{name}:{client}", f"{check}:client:{client}",
+            f"{check}:name:{name}"]
+
+
+def _hold_back(store: AccountStore, counters: list[str], what: str) -> None:
+    """Busy (429, with the seconds until it lifts) when the pair or the address has failed too
+    often, or the name has and this address is among those that failed for it."""
+    (pair, pair_left), (by_client, client_left), (by_name, name_left) = store.failures(counters)
+    waits = []
+    if pair >= MAX_PAIR_FAILURES:
+        waits.append(pair_left)
+    elif pair and by_name >= MAX_NAME_FAILURES:
+        waits.append(min(pair_left, name_left))
+    if by_client >= MAX_CLIENT_FAILURES:
+        waits.append(client_left)
+    _wait(what, waits)
+
+
+def _confirm_password(store: AccountStore, who: Principal, password: str, client: str) -> None:
+    """WrongCredentials unless `password` is the signed-in account's, counted per account and
+    per address (the address's count is the one sign-in keeps)."""
+    counters = [f"password:account:{who.id}", f"password:client:{client}"]
+    (by_account, account_left), (by_client, client_left) = store.failures(counters)
+    _wait("Too many wrong passwords",
+          [left for count, limit, left in ((by_account, MAX_ACCOUNT_FAILURES, account_left),
+                                           (by_client, MAX_CLIENT_FAILURES, client_left))
+           if count >= limit])
+    if not passwords.verify(who.account["password_hash"], password):
+        store.count_failures(counters, FAILURE_WINDOW_S)
+        raise WrongCredentials("Wrong password.")
+
+
+def _wait(what: str, waits: list[int]) -> None:
+    """Busy until the longest of `waits` (seconds) has passed, if there are any."""
+    if waits:
+        wait_s = max(1, *waits)
+        minutes = -(-wait_s // 60)
+        raise Busy(f"{what}: wait {minutes} minute{'s' if minutes != 1 else ''} and try again.",
+                   wait_s)
 
 
 def _rehash_if_needed(store: AccountStore, account: dict, password: str) -> None:
     """argon2's parameters were raised since this hash was made: store a new one."""
-    if _hasher.check_needs_rehash(account["password_hash"]):
-        store.save({**account, "password_hash": _hasher.hash(password)})
+    if passwords.needs_rehash(account["password_hash"]):
+        try:
+            store.save({**account, "password_hash": passwords.hash_password(password)})
+        except Overloaded:  # the sign-in stands; the next one rehashes
+            pass
 
 
 def _check_username(username: str) -> None:
@@ -243,11 +283,6 @@ def _check_username(username: str) -> None:
     if username.lower().startswith(BOT_PREFIX):
         raise BadField("username", f"Names starting with {BOT_PREFIX!r} are kept for the "
                                    f"server's bots.")
-
-
-def _check_password(password: str, field: str) -> None:
-    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise BadField(field, f"A password is at least {MIN_PASSWORD} characters.")
 
 
 def _normal_code(code: str) -> str:

@@ -134,7 +134,8 @@ def report(spec: dict, records: list[dict]) -> dict:
     return {
         "games": n,
         "budget_s": spec["budget_s"],
-        "wins": {"by_seat": by_seat, "by_bot": [line["wins"] for line in by_bot], "draws": draws},
+        "wins": {"by_seat": by_seat, "ci95_by_seat": [wilson(wins, n) for wins in by_seat],
+                 "by_bot": [line["wins"] for line in by_bot], "draws": draws},
         "bots": by_bot,
         "first_player": {"wins": first_wins, "losses": first_losses, "draws": draws,
                          **_rate(first_wins, n)},

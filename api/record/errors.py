@@ -66,7 +66,30 @@ class Forbidden(Refusal):
 
 
 class Busy(Refusal):
-    """The client already has as much running as one client may (bot-vs-bot games)."""
+    """The client already has as much running as one client may (bot-vs-bot games), or has
+    failed too many password checks; `retry_after_s`, when known, says when it may try again."""
+
+    def __init__(self, message: str, retry_after_s: int | None = None):
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class Overloaded(Refusal):
+    """The server has no capacity for this just now (every password-checking slot is taken):
+    try again after `retry_after_s`."""
+
+    def __init__(self, message: str, retry_after_s: int):
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class OverBudget(Busy):
+    """The client has used its allowance of costly work (analyses) for now: it may ask again
+    after `retry_after_s`."""
+
+    def __init__(self, message: str, retry_after_s: int):
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class NotOffered(Refusal):

@@ -163,17 +163,27 @@ class AccountStore:
 
         return self.redis.transaction(write, key, value_from_callable=True)
 
-    def count_failure(self, who: str, window_s: int) -> int:
-        """Count one failed sign-in of `who` (a name or a client) in the window; the count."""
-        key = keys.sign_in_failures_key(hash_token(who))
-        count = self.redis.incr(key)
-        if count == 1:  # the window starts with the first failure
-            self.redis.expire(key, window_s)
-        return count
+    def count_failures(self, whos: list[str], window_s: int) -> None:
+        """Count one failed password check for each of `whos` (a name, an address, a pair of
+        them, an account) in its window, which starts with its first failure; atomically, so a
+        count never outlives its window."""
+        pipe = self.redis.pipeline(transaction=True)
+        for who in whos:
+            key = keys.sign_in_failures_key(hash_token(who))
+            pipe.set(key, 0, ex=window_s, nx=True)
+            pipe.incr(key)  # keeps the expiry SET gave
+        pipe.execute()
 
-    def failures(self, who: str) -> int:
-        raw = self.redis.get(keys.sign_in_failures_key(hash_token(who)))
-        return int(raw) if raw else 0
+    def failures(self, whos: list[str]) -> list[tuple[int, int]]:
+        """For each of `whos`, its failures in the window and the seconds the window has left,
+        in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for who in whos:
+            key = keys.sign_in_failures_key(hash_token(who))
+            pipe.get(key)
+            pipe.ttl(key)
+        found = pipe.execute()
+        return [(int(raw or 0), max(0, ttl)) for raw, ttl in zip(found[::2], found[1::2])]
 
     def delete(self, account: dict) -> None:
         """Remove the account's credentials; its username stays taken, so nobody can take the

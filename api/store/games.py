@@ -127,6 +127,12 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 
 for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
 return due
 """
+# a claim handed back unused (its worker stops): due again at ARGV[3], unless a newer write has
+# set it due meanwhile or the lease ARGV[2] has run out
+HAND_BACK = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+"""
 # done with a claimed check: remove it unless a newer write has set it due again
 RELEASE_DUE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -164,6 +170,12 @@ class Events:
 
     moment: Callable[[GameRecord], object]
     notices: Callable[[object, GameRecord, int | None], list[dict]]
+    # what other indexes a change keeps with it (an event's, `api.events.links`): the keys it
+    # reads given the status the game had (None: a new game) and the record after the change,
+    # and its writes from the values read (guarded: they land only while those values hold)
+    reads: Callable[[Status | None, GameRecord], list[str]] = lambda was, record: []
+    writes: Callable[[Status | None, GameRecord, dict[str, bytes]], list[list]] = \
+        lambda was, record, read: []
 
 
 class GameStore:
@@ -177,6 +189,7 @@ class GameStore:
         self.wait_replicas, self.wait_ms = durability(client)
         self._claim_due = client.register_script(CLAIM_DUE)
         self._release_due = client.register_script(RELEASE_DUE)
+        self._hand_back = client.register_script(HAND_BACK)
 
     def create(self, record: GameRecord, tokens: dict[int, str], moves: list[dict] = (),
                bot_games_of: str | None = None) -> None:
@@ -277,6 +290,7 @@ class GameStore:
         before, moment = Standing.of(record), self.events.moment(record)
         result = change(record)
         _advance(result, version)
+        self._linked(before.status, result)
         writes = _writes(before, result, self._notices(moment, result))
         if result.record.status is Status.FINISHED:
             writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
@@ -285,6 +299,20 @@ class GameStore:
             writes, document = writes[1:], writes[0][2]
         return result, [keys.game_key(game_id), *result.guards], [
             raw, *result.guards.values(), jsontext.dumps(writes), document]
+
+    def _linked(self, was: Status | None, change: Change) -> None:
+        """The change's writes to the indexes of the layers above (`Events.reads`/`writes`),
+        guarded by the values they were derived from."""
+        wanted = [k for k in self.events.reads(was, change.record) if k not in change.guards]
+        read = dict(zip(wanted, (v or b"" for v in self.redis.mget(wanted)))) if wanted else {}
+        change.guards.update(read)
+        change.writes += self.events.writes(was, change.record, read)
+
+    def new_game_writes(self, record: GameRecord, moves: list[dict] = ()) -> list[list]:
+        """The writes that store a new game (no seat tokens: its seats are accounts' or bots'),
+        for a caller that makes them in a transaction of its own with other writes."""
+        change = Change(record, list(moves))
+        return _writes(None, change, self._notices(None, change))
 
     def _notices(self, moment: object, change: Change) -> list[dict]:
         """The outbox entries of `change` to a game that stood at `moment` (None: a new game)."""
@@ -381,6 +409,11 @@ class GameStore:
     def release_due(self, claimed: DueCheck) -> None:
         self._release_due(keys=[keys.due_key()], args=[claimed.member, repr(claimed.lease)])
 
+    def hand_back_due(self, claimed: DueCheck) -> None:
+        """Give back a claimed check not run (its worker stops): due as it was, for another."""
+        self._hand_back(keys=[keys.due_key()],
+                        args=[claimed.member, repr(claimed.lease), repr(claimed.due)])
+
     def next_due(self) -> float | None:
         """When the earliest check is due (None: nothing is)."""
         first = self.redis.zrange(keys.due_key(), 0, 0, withscores=True)
@@ -402,7 +435,8 @@ class GameStore:
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
-                        keys.seat_hashes_key(game_id), keys.chat_key(game_id), *analyses,
+                        keys.seat_hashes_key(game_id), keys.chat_key(game_id),
+                        keys.rematch_key(game_id), *analyses,
                         *(keys.token_key(h) for h in token_hashes))
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
@@ -424,6 +458,23 @@ class GameStore:
     def cached_analysis(self, game_id: str, ply: int) -> dict | None:
         raw = self.redis.get(keys.analysis_key(game_id, ply))
         return None if raw is None else json.loads(raw)
+
+    def rematch_of(self, game_id: str, making_s: int) -> str | None:
+        """The id of the game's rematch; "" when this call may make it (no other is being made:
+        the claim lasts `making_s` seconds unless `link_rematch` names the rematch first); None
+        while another request makes it."""
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(keys.rematch_key(game_id), "", nx=True, ex=making_s)
+            pipe.get(keys.rematch_key(game_id))
+            claimed, held = pipe.execute()
+        return "" if claimed else (held.decode() or None)
+
+    def link_rematch(self, game_id: str, rematch_id: str | None) -> None:
+        """Name the rematch of the game for good, or (None) give up the claim to make it."""
+        if rematch_id is None:
+            self.redis.delete(keys.rematch_key(game_id))
+        else:
+            self.redis.set(keys.rematch_key(game_id), rematch_id)
 
 
 def _record(raw: bytes) -> GameRecord:

@@ -1,5 +1,9 @@
 """Every Redis key Postplay writes, in one place."""
 PREFIX = "pp"
+# every id a path may name (games, playtests, sweeps, webhooks, tokens) is made as
+# `uuid.uuid4().hex[:12]` (a sample game's as a SHA-256's first 12 hex digits): an id of any other
+# shape names no key of its own, and may name a neighbouring one ("<id>:moves")
+ID_PATTERN = "[0-9a-f]{12}"
 
 
 def game_key(game_id: str) -> str:
@@ -22,6 +26,12 @@ def chat_key(game_id: str) -> str:
 def seat_hashes_key(game_id: str) -> str:
     """Hash: seat index -> SHA-256 of that seat's token."""
     return f"{PREFIX}:game:{game_id}:tokens"
+
+
+def rematch_key(game_id: str) -> str:
+    """A finished game's one rematch: its id, or "" while it is being made (expiring, so a web
+    process that died making it leaves the rematch to be asked again)."""
+    return f"{PREFIX}:game:{game_id}:rematch"
 
 
 def token_key(token_hash: str) -> str:
@@ -85,12 +95,14 @@ def account_part_key(account_id: str, part: str) -> str:
     """An account's parts: "tokens" (hash: token id -> its SHA-256), "token-use" (hash: token id
     -> last use), "recovery" (set of the SHA-256 of its unused recovery codes), "games" (sorted
     set of its games by creation), "challenges" (sorted set of the games waiting for it),
-    "vacation" (JSON: its vacation allowance, api.play.vacation)."""
+    "vacation" (JSON: its vacation allowance, api.play.vacation), "tournaments" (sorted set of the
+    tournaments it entered, by when)."""
     return f"{PREFIX}:account:{account_id}:{part}"
 
 
 def sign_in_failures_key(who: str) -> str:
-    """Failed sign-ins of one name or one client (hashed) in the current window."""
+    """Failed password checks of one name, address, pair of them or account (hashed) in the
+    current window."""
     return f"{PREFIX}:sign-in-failures:{who}"
 
 
@@ -228,3 +240,41 @@ def reminded_key(game_id: str, turn_started_ts: float, minutes: int) -> str:
     """Set once the reminder `minutes` before the deadline of the turn that started at
     `turn_started_ts` was written to the outbox: a reminder fires once per turn."""
     return f"{PREFIX}:game:{game_id}:reminded:{turn_started_ts!r}:{minutes}"
+
+
+def moves_analysis_key(digest: str) -> str:
+    """A whole game's analysis (JSON), kept by what it analysed (`api.store.analyses.digest`:
+    kind, options, first, seed, moves), so that identical records share it."""
+    return f"{PREFIX}:analysis:moves:{digest}"
+
+
+def analysis_owner_key(digest: str) -> str:
+    """The client whose request has the whole-game analysis of `digest` queued or running."""
+    return f"{PREFIX}:analysis:owner:{digest}"
+
+
+def analyses_running_key(client: str) -> str:
+    """Sorted set: the whole-game analyses a client has queued or running, by when their claim
+    runs out (a lost job frees its place then)."""
+    return f"{PREFIX}:analysis:running:{client}"
+
+
+def analysis_cpu_key(client: str, hour: int) -> str:
+    """The CPU seconds a client's analyses used in one clock hour (`hour`: epoch hours)."""
+    return f"{PREFIX}:analysis:cpu:{client}:{hour}"
+
+
+def tournament_key(tournament_id: str) -> str:
+    """A tournament (JSON: its settings, players, rounds with their games and results, status,
+    version), changed only in a transaction watching it (`api.store.tournaments`)."""
+    return f"{PREFIX}:tournament:{tournament_id}"
+
+
+def tournaments_key(status: str | None = None) -> str:
+    """Sorted set of tournament ids by creation: all of them, or those of one status."""
+    return f"{PREFIX}:tournaments:{status or '*'}"
+
+
+def ladder_key(kind: str) -> str:
+    """A kind's standing ladder (JSON: its players by rank, their open ladder games)."""
+    return f"{PREFIX}:ladder:{kind}"

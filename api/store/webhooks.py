@@ -16,7 +16,7 @@ import json
 import redis
 
 from api.store import keys
-from api.store.games import CLAIM_DUE
+from api.store.games import CLAIM_DUE, HAND_BACK
 
 OUTBOX_GROUP = "deliverers"
 LOG_KEPT = 100  # attempts kept per endpoint
@@ -53,6 +53,7 @@ class WebhookStore:
         self.redis = client
         self._claim_due = client.register_script(CLAIM_DUE)
         self._settle = client.register_script(SETTLE)
+        self._hand_back = client.register_script(HAND_BACK)
 
     # -- endpoints ---------------------------------------------------------------------
 
@@ -159,6 +160,11 @@ class WebhookStore:
                   keys.webhook_log_key(delivery["account"], delivery["endpoint"])],
             args=[delivery["id"], repr(claimed.lease), json.dumps(attempt),
                   "" if next_at is None else repr(next_at), json.dumps(delivery), LOG_KEPT]))
+
+    def hand_back(self, claimed: Claimed, now: float) -> None:
+        """Give back a claimed delivery not attempted (its worker stops): due at `now`."""
+        self._hand_back(keys=[keys.deliveries_due_key()],
+                        args=[claimed.delivery["id"], repr(claimed.lease), repr(now)])
 
     def drop(self, claimed: Claimed) -> None:
         """Forget a claimed delivery without an attempt (its endpoint is gone or disabled)."""

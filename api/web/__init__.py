@@ -21,6 +21,7 @@ from api.web.errors import PostplayApi
 from api.web.fast_paths import PollAnswers
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
+from api.web.ids import init_ids
 from api.web.input_bounds import MAX_BODY_BYTES, BoundedChunkedBody, BoundedJSONProvider
 from api.web.limits import init_limits
 from api.web.shell import init_shell
@@ -101,11 +102,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin(),
                                         "extra_plugins": [ContractPlugin()]})
-    from api.web import (accounts, email, games, in_game, kinds, playtests, ratings, sweeps,
-                         system, webhooks)
+    init_ids(app, api)
+    from api.web import (accounts, email, events, games, in_game, kinds, playtests, ratings,
+                         sweeps, system, webhooks)
 
     for module in (kinds, games, in_game, accounts, email, ratings, webhooks, playtests, sweeps,
-                   system):
+                   events, system):
         api.register_blueprint(module.blp)
 
     @app.get("/")

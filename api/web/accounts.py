@@ -19,7 +19,7 @@ from api.players import accounts as players
 from api.players import ratings
 from api.web.auth import account, account_with_games
 from api.web.contract import operation
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, ErrorSchema
 from api.web.fast_paths import my_games_etag_data
 from api.web.games import GameOfKind, public
 from api.web.schemas import (AccountSchema, CredentialsSchema, MyGamesArgsSchema, NewTokenSchema,
@@ -31,6 +31,13 @@ blp = Blueprint("accounts", __name__, url_prefix="/api/v1",
                 description="Accounts, sign-in tokens, personal API tokens, a player's games "
                             "and challenges, profiles.")
 RECENT_GAMES = 20
+# the answers of the password paths besides their own (api/players/accounts.py, passwords.py)
+HELD_BACK = ("Too many failed checks in the last 15 minutes (see the API's rate limiting): the "
+             "error body, with Retry-After, the seconds until the window ends.")
+NO_SLOT = ("Every password-checking slot is taken just now: the error body, with Retry-After "
+           "(seconds).")
+WEAK = ("A new password shorter than 10 characters, or too easy to guess (zxcvbn's estimate): the "
+        "error names the field and its message says why.")
 
 
 class ChallengesSchema(ma.Schema):
@@ -82,6 +89,8 @@ class Accounts(MethodView):
     @operation("signUp", refuses=(409, 422))
     @blp.arguments(CredentialsSchema)
     @blp.response(201, SignedUpSchema)
+    @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Sign up: the account, a token for this device and ten recovery codes (shown once)"""
         created, token, codes = players.sign_up(_stores()[0], body["username"],
@@ -94,6 +103,9 @@ class Recover(MethodView):
     @operation("recoverAccount", refuses=(401, 422, 429))
     @blp.arguments(RecoverSchema)
     @blp.response(201, SignedInSchema)
+    @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Set a new password with a recovery code (spent); every other sign-in ends"""
         recovered, token = players.recover(_stores()[0], body["username"],
@@ -107,6 +119,8 @@ class Session(MethodView):
     @operation("signIn", refuses=(401, 429))
     @blp.arguments(CredentialsSchema)
     @blp.response(201, SignedInSchema)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Sign in: a token for this device"""
         signed_in, token = players.sign_in(_stores()[0], body["username"], body["password"],
@@ -147,11 +161,13 @@ class Me(MethodView):
     @operation("deleteAccount", auth=("account:session",), refuses=(401, 403))
     @blp.arguments(PasswordSchema)
     @blp.response(204)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def delete(self, body: dict):
         """Delete the account (its games stay; its name shows as deleted)"""
         accounts, games = _stores()
         who = account()
-        players.delete_account(accounts, who, body["password"])
+        players.delete_account(accounts, who, body["password"], request.remote_addr or "")
         play.forget_account(games, accounts, who.id)
 
 
@@ -160,10 +176,13 @@ class Password(MethodView):
     @operation("changePassword", auth=("account:session",), refuses=(401, 403, 422))
     @blp.arguments(PasswordChangeSchema)
     @blp.response(204)
+    @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
+    @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
+    @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Change the password; the account's other sign-ins end"""
         players.change_password(_stores()[0], account(), body["password"],
-                                body["new_password"])
+                                body["new_password"], request.remote_addr or "")
 
 
 @blp.route("/me/tokens")
@@ -186,7 +205,7 @@ class Tokens(MethodView):
         return {**_token_view(entry), "token": token}
 
 
-@blp.route("/me/tokens/<token_id>")
+@blp.route("/me/tokens/<id:token_id>")
 class Token(MethodView):
     @operation("revokeToken", auth=("account:session",), refuses=(401, 403, 404))
     @blp.response(204)
@@ -228,7 +247,7 @@ class Challenges(MethodView):
         return {side: [public(r) for r in records] for side, records in found.items()}
 
 
-@blp.route("/players/<username>")
+@blp.route("/players/<name:username>")
 class Player(MethodView):
     @operation("getPlayer", refuses=(404,))
     @blp.response(200, ProfileSchema)

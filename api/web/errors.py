@@ -26,7 +26,8 @@ DOMAIN_ERRORS = (refusals.Refusal, ValueError)
 # the play service's refusals and the HTTP status of each (the first class that matches wins)
 STATUS_OF = ((refusals.NotFound, 404), (refusals.NoToken, 401),
              (refusals.OtherGamesToken, 403), (refusals.Forbidden, 403), (refusals.Conflict, 409),
-             (refusals.NotOffered, 422), (refusals.NotEligible, 422), (refusals.Busy, 429))
+             (refusals.NotOffered, 422), (refusals.NotEligible, 422), (refusals.Busy, 429),
+             (refusals.Overloaded, 503))
 # what redis-py raises when Redis cannot answer at all (down, unreachable, still loading its data,
 # a replica without its primary): the service is unavailable, not broken
 REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
@@ -192,7 +193,9 @@ def refuse(exc: Exception):
         abort(422, message=exc.message)
     for cls, status in STATUS_OF:
         if isinstance(exc, cls):
-            abort(status, message=exc.message)
+            retry = getattr(exc, "retry_after_s", None)
+            abort(status, message=exc.message,
+                  **({"headers": {"Retry-After": str(max(1, retry))}} if retry else {}))
     raise exc
 
 

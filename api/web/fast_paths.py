@@ -35,7 +35,7 @@ from api.record.errors import Refusal
 from api.players.accounts import authenticate_with_games, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
-from api.store.keys import game_key
+from api.store.keys import ID_PATTERN, game_key
 from api.store.version_cache import VersionCache
 from api.web.auth import bearer_of
 
@@ -79,10 +79,11 @@ class PollAnswers:
         self.versions = versions  # this process' copy of the games' versions, if it keeps one
         # each polled path, the Flask rule the request metrics name it by, its current ETag
         self.polls: list[tuple[re.Pattern, str, Callable[[re.Match, dict], str | None]]] = [
-            (re.compile(r"/api/v1/games/([^/]+)"), "/api/v1/games/<game_id>", self._game),
+            (re.compile(rf"/api/v1/games/({ID_PATTERN})"), "/api/v1/games/<game_id>", self._game),
             (re.compile(r"/api/v1/me/games"), "/api/v1/me/games", self._my_games),
         ]
-        self.headers: dict[tuple, list[tuple[str, str]]] = {}  # learnt, by route and scheme
+        # learnt, by route and whether over https: at most 2 × len(self.polls) entries
+        self.headers: dict[tuple[str, bool], list[tuple[str, str]]] = {}
         self.metrics = {route: (metrics.REQUESTS.labels(route, "GET", "304"),
                                 metrics.REQUEST_SECONDS.labels(route, "GET"))
                         for _, route, _ in self.polls}
@@ -100,7 +101,9 @@ class PollAnswers:
 
     def _answer(self, environ, start_response, route, match, current_etag):
         started = time.perf_counter()
-        learnt = (route, environ["wsgi.url_scheme"], environ.get("HTTP_X_FORWARDED_PROTO"))
+        # two schemes a route, whatever a request sends: the trusted proxies' word is the scheme
+        # (api/web/limits.py), and a client's X-Forwarded-Proto is gone before it gets here
+        learnt = (route, environ["wsgi.url_scheme"] == "https")
         headers = self.headers.get(learnt)
         if headers is not None:
             try:

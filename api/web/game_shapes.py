@@ -7,14 +7,16 @@ registry, so a new game edits nothing here. The engines declare plain data, not 
 schemas, so they stay free of web imports and keep their own refusals.
 
 A move is documented as a `oneOf` of the move schemas with a discriminator on `type` (move types
-are unique across games), yet read as a plain object: the game's `parse_move` checks it, by the
-same declaration, and names the field at fault. A game object is documented once per kind
-(`PrimeDropGame`, ...) with `kind` a one-value enum and `state` that kind's state, as a `oneOf`
-with a discriminator on `kind`, and dumped through the schema of its kind. Each state schema
-matches its `State.to_dict()` exactly (tests/api/test_contract.py plays every game to check it).
+are unique across games), yet read as a plain object: the game's `parse_move` checks it and
+names the field at fault. A game object is documented once per kind (`PrimeDropGame`, ...) with
+`kind` a one-value enum and `state` that kind's state, as a `oneOf` with a discriminator on `kind`,
+and dumped through the schema of its kind. Each state schema matches its `State.view()` exactly:
+`to_dict()`'s stored fields, then the facts a board draws (`facts()`, marked "Derived")
+(tests/api/test_contract.py plays every game to check it).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import apispec_oneofschema
@@ -202,8 +204,13 @@ def nullable_as_3_0(schema):
 
 
 def state_schema(slug: str) -> type[ShapeSchema]:
-    """The schema of a kind's state, from its state's declared shape."""
-    return schema_for(GAMES[slug].state_class.shape)
+    """The schema of a kind's state as `State.view()` sends it: its declared shape's fields
+    (what `to_dict` stores), then its `facts_shape`'s (what a board draws, never stored), each of
+    those described as derived."""
+    state = GAMES[slug].state_class
+    derived = tuple(dataclasses.replace(f, description="Derived (sent, never stored): "
+                                        + f.description) for f in state.facts_shape.fields)
+    return schema_for(dataclasses.replace(state.shape, fields=state.shape.fields + derived))
 
 
 @functools.cache

@@ -1,7 +1,6 @@
 """The game resources: create, join, list, read, history, legal moves, move, resign."""
 from __future__ import annotations
 
-import json
 
 from flask import current_app, request
 from flask.views import MethodView
@@ -10,14 +9,17 @@ from flask_smorest import abort
 from api import analysis
 from api.games import MalformedMove
 from api.play import service as play
+from api.record.errors import OverBudget
 from api.record import GameRecord, Status
 from api.players import ratings
+from api.store.analyses import AnalysisStore
 from api.play.view import game_view
 from api.web.auth import account, bearer_token
 from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.fast_paths import game_etag_data
 from api.web.game_shapes import per_kind
+from api.web.input_bounds import MAX_JSON_DEPTH, BadJson, load_json
 from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, GameAnalysisSchema,
                              GameCreateSchema, GameListArgsSchema, GameSchema, GameWithTokenSchema,
                              GameWithTokensSchema, HistoryEntrySchema, JoinSchema,
@@ -117,7 +119,7 @@ class Games(MethodView):
         return with_seat_ratings(records)
 
 
-@blp.route("/<game_id>")
+@blp.route("/<id:game_id>")
 class GameResource(MethodView):
     @operation("getGame", refuses=(404,))
     @blp.etag
@@ -131,7 +133,7 @@ class GameResource(MethodView):
         return _game_response(_load(game_id))
 
 
-@blp.route("/<game_id>/join")
+@blp.route("/<id:game_id>/join")
 class Join(MethodView):
     @operation("joinGame", auth=("account:play",), anonymous=True,
                refuses=(401, 403, 404, 409, 422))
@@ -147,7 +149,7 @@ class Join(MethodView):
         return {**_game_response(record), "token": token, "seat": seat}
 
 
-@blp.route("/<game_id>/moves")
+@blp.route("/<id:game_id>/moves")
 class Moves(MethodView):
     @operation("listMoves", refuses=(404,))
     @blp.response(200, HistoryEntrySchema(many=True))
@@ -168,7 +170,7 @@ class Moves(MethodView):
         return _game_response(record)
 
 
-@blp.route("/<game_id>/positions")
+@blp.route("/<id:game_id>/positions")
 class Positions(MethodView):
     @operation("listPositions", refuses=(400, 404, 422))
     @blp.arguments(PositionsArgsSchema, location="query")
@@ -178,13 +180,13 @@ class Positions(MethodView):
         client draws a replay without knowing the rules"""
         store = _ctx()[0]
         record = _load(game_id)
-        return [{"ply": ply, "state": state.to_dict(), "to_move": state.to_move,
+        return [{"ply": ply, "state": state.view(), "to_move": state.to_move,
                  "move": None if entry is None else entry["move"]}
                 for ply, state, entry in play.positions(record, store.moves(game_id),
                                                         args["from_"])]
 
 
-@blp.route("/<game_id>/legal-moves")
+@blp.route("/<id:game_id>/legal-moves")
 class LegalMoves(MethodView):
     @operation("listLegalMoves", refuses=(400, 404))
     @blp.arguments(LegalMovesArgsSchema, location="query", as_kwargs=True)
@@ -198,15 +200,16 @@ class LegalMoves(MethodView):
                     "note": "Nobody is to move." if record.status is Status.FINISHED
                     else "The game has not started."}
         if move is not None:
-            try:
-                data = json.loads(move)
-            except ValueError:
-                raise MalformedMove("Query move must be a move as JSON.", "move") from None
+            try:  # bounded as a body is: a move nested 1,200 deep is a 400, not a RecursionError
+                data = load_json(move)
+            except BadJson:
+                raise MalformedMove("Query move must be a move as JSON, nested at most "
+                                    f"{MAX_JSON_DEPTH} levels deep.", "move") from None
             return {"seat": seat, "ply": record.ply, **play.check_move(record, data)}
         return {"seat": seat, "ply": record.ply, **record.state().legal_moves_listing()}
 
 
-@blp.route("/<game_id>/resign")
+@blp.route("/<id:game_id>/resign")
 class Resign(MethodView):
     @operation("resign", auth=("seat", "account:play"), refuses=(401, 403, 404, 409))
     @blp.etag
@@ -219,7 +222,7 @@ class Resign(MethodView):
         return _game_response(record)
 
 
-@blp.route("/<game_id>/claim")
+@blp.route("/<id:game_id>/claim")
 class Claim(MethodView):
     @operation("claimSeat", auth=("account:play",), refuses=(401, 403, 404, 409))
     @blp.etag
@@ -231,7 +234,7 @@ class Claim(MethodView):
         return _game_response(record)
 
 
-@blp.route("/<game_id>/accept")
+@blp.route("/<id:game_id>/accept")
 class Accept(MethodView):
     @operation("acceptChallenge", auth=("account:challenge",), refuses=(401, 403, 404, 409))
     @blp.etag
@@ -242,7 +245,7 @@ class Accept(MethodView):
         return _game_response(record)
 
 
-@blp.route("/<game_id>/decline")
+@blp.route("/<id:game_id>/decline")
 class Decline(MethodView):
     @operation("declineChallenge", auth=("account:challenge",), refuses=(401, 403, 404, 409))
     @blp.etag
@@ -253,21 +256,24 @@ class Decline(MethodView):
         return _game_response(record)
 
 
-@blp.route("/<game_id>/rematch")
+@blp.route("/<id:game_id>/rematch")
 class Rematch(MethodView):
-    @operation("rematch", auth=("seat", "account:play"), refuses=(401, 403, 404, 409, 422, 429))
+    @operation("rematch", auth=("seat", "account:play"), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameWithTokensOfKind)
+    @blp.alt_response(200, schema=GameWithTokensOfKind,
+                      description="The game's rematch, made already (by either side): the same "
+                                  "game, with no tokens.")
     def post(self, game_id: str):
         """A new game, the seats swapped (your seat token or account token; for an opponent
-        with an account it is a challenge)"""
+        with an account it is a challenge); a game has one rematch"""
         seat = play.seat_of(_ctx()[0], game_id, bearer_token(), account(required=False))
-        record, tokens = play.rematch(*_ctx(), game_id, seat, account(required=False),
-                                      _accounts(), request.remote_addr)
-        return {**_game_response(record), "tokens": tokens}
+        record, tokens, made = play.rematch(*_ctx(), game_id, seat, account(required=False),
+                                            _accounts(), request.remote_addr)
+        return {**_game_response(record), "tokens": tokens}, 201 if made else 200
 
 
-@blp.route("/<game_id>/analysis")
+@blp.route("/<id:game_id>/analysis")
 class Analysis(MethodView):
     @operation("getAnalysis", refuses=(400, 404, 409, 422))
     @blp.arguments(AnalysisArgsSchema, location="query")
@@ -285,17 +291,26 @@ class Analysis(MethodView):
         return result
 
 
-@blp.route("/<game_id>/analysis/plies")
+@blp.route("/<id:game_id>/analysis/plies")
 class GameAnalysis(MethodView):
-    @operation("getGameAnalysis", refuses=(404, 409, 422))
+    @operation("getGameAnalysis", refuses=(404, 409, 422, 429))
     @blp.response(200, GameAnalysisSchema)
     @blp.alt_response(202, **PENDING)
+    @blp.alt_response(429, description="The client has 2 analyses of whole games queued or "
+                                       "running, or has used this hour's CPU allowance: ask "
+                                       "again after Retry-After seconds.")
     def get(self, game_id: str):
         """Every move of the game so far judged: its verdict or value for its mover, the best
         move, whether it was a mistake; and each position's value for the value graph"""
         store, followups = _ctx()
         record = _load(game_id)
-        result = analysis.game_analysis(store, followups, record)
+        analyses = AnalysisStore(current_app.extensions["postplay"]["redis"])
+        try:
+            result = analysis.game_analysis(store, analyses, followups, record,
+                                            request.remote_addr or "")
+        except OverBudget as refused:
+            abort(429, message=refused.message,
+                  headers={"Retry-After": str(refused.retry_after_s)})
         if result is None:
             return {"ply": record.ply, "pending": True}, 202, {"Retry-After": "2"}
         return result

@@ -60,8 +60,8 @@ def init_headers(app: Flask) -> None:
     Talisman(  # whose headers the static files copy (api/web/static_files.py)
         app,
         # On 127.0.0.1 there is no TLS to redirect to. A deployment behind a TLS-terminating
-        # proxy (which sets X-Forwarded-Proto) sets POSTPLAY_FORCE_HTTPS=on: plain http is then
-        # redirected to https, and HSTS is sent.
+        # proxy (which sets X-Forwarded-Proto) sets POSTPLAY_FORCE_HTTPS=on and
+        # POSTPLAY_TRUSTED_PROXIES: plain http is then redirected to https, and HSTS is sent.
         force_https=app.config["FORCE_HTTPS"],
         frame_options="DENY",
         content_security_policy=CONTENT_SECURITY_POLICY,

@@ -32,7 +32,7 @@ def _act(game_id: str, offer: Offer, word: str) -> dict:
     return _game_response(record)
 
 
-@blp.route("/games/<game_id>/draw")
+@blp.route("/games/<id:game_id>/draw")
 class Draw(MethodView):
     @operation("offerDraw", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422))
     @blp.etag
@@ -43,7 +43,7 @@ class Draw(MethodView):
         return _act(game_id, Offer.DRAW, body["action"])
 
 
-@blp.route("/games/<game_id>/takeback")
+@blp.route("/games/<id:game_id>/takeback")
 class Takeback(MethodView):
     @operation("askTakeback", auth=("seat", "account:play"),
                refuses=(400, 401, 403, 404, 409, 422))
@@ -56,7 +56,7 @@ class Takeback(MethodView):
         return _act(game_id, Offer.TAKEBACK, body["action"])
 
 
-@blp.route("/games/<game_id>/chat")
+@blp.route("/games/<id:game_id>/chat")
 class Chat(MethodView):
     @operation("readChat", auth=("seat", "account:play"), anonymous=True, refuses=(401, 403, 404))
     @blp.response(200, ChatMessageSchema(many=True))
@@ -78,7 +78,7 @@ class Chat(MethodView):
         return chat.post(_ctx()[0], game_id, seat, body["text"])
 
 
-@blp.route("/games/<game_id>/export")
+@blp.route("/games/<id:game_id>/export")
 class Export(MethodView):
     @operation("exportGame", refuses=(404,))
     @blp.response(200, ExportSchema)

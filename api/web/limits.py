@@ -26,12 +26,32 @@ STRICT_LIMITS = (
     ("accounts.Recover", "POST", "LIMIT_SIGN_IN"),
     ("in_game.Chat", "POST", "LIMIT_CHAT"),
     ("in_game.Import", "POST", "LIMIT_NEW_GAME"),
+    ("games.Rematch", "POST", "LIMIT_NEW_GAME"),
 )
+# endpoints that spend one budget together: a rematch is a new game, as POST /games makes
+SHARED_SCOPES = {"games.Games": "new-game", "games.Rematch": "new-game"}
+
+
+class SchemeAsTheProxiesSayIt:
+    """WSGI middleware inside ProxyFix: X-Forwarded-Proto taken out once ProxyFix has read it
+    (or, with no trusted proxy, unread), so that the scheme is `wsgi.url_scheme` alone, as the
+    trusted proxies report it. flask-talisman would believe the header from anyone, and a client
+    could then skip the redirect to https, or key the 304 answers' learnt headers by whatever it
+    sends."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        environ.pop("HTTP_X_FORWARDED_PROTO", None)
+        return self.app(environ, start_response)
 
 
 def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -> Limiter | None:
-    """Trust X-Forwarded-For through `TRUSTED_PROXIES` proxies, then limit per client address."""
+    """Trust X-Forwarded-For and -Proto through `TRUSTED_PROXIES` proxies, then limit per client
+    address."""
     proxies = int(app.config["TRUSTED_PROXIES"])
+    app.wsgi_app = SchemeAsTheProxiesSayIt(app.wsgi_app)
     if proxies:
         # each trusted proxy appends the address it saw; one more would be the client's own lie
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
@@ -51,8 +71,10 @@ def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -
     # neither spend that address's budget nor be refused (they would mark the host down)
     limiter.exempt(app.view_functions["system.Health"])
     for endpoint, method, setting in STRICT_LIMITS:
-        app.view_functions[endpoint] = limiter.limit(
-            lambda setting=setting: app.config[setting], methods=[method],
-            scope=endpoint)(app.view_functions[endpoint])
+        limit = (lambda setting=setting: app.config[setting])
+        shared = SHARED_SCOPES.get(endpoint)
+        app.view_functions[endpoint] = (
+            limiter.shared_limit(limit, shared, methods=[method]) if shared else
+            limiter.limit(limit, methods=[method], scope=endpoint))(app.view_functions[endpoint])
     return limiter
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hmac
+import re
 import time
 
 import redis
@@ -19,6 +20,8 @@ from api.followups import QUEUES
 from api.web.errors import redis_unreachable
 
 DASHBOARD_PREFIX = "/rq"
+# a rule's converters ("<id:game_id>") left out of its series name ("<game_id>")
+_CONVERTER = re.compile(r"<\w+:")
 
 
 def init_operations(app: Flask) -> None:
@@ -37,7 +40,8 @@ def _start_timer() -> None:
 
 def _count(response: Response) -> Response:
     # the rule, not the path: one series per route however many games there are
-    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    route = _CONVERTER.sub("<", request.url_rule.rule) if request.url_rule is not None \
+        else "unmatched"
     metrics.REQUESTS.labels(route, request.method, str(response.status_code)).inc()
     started = g.get("started")
     if started is not None:

@@ -63,6 +63,8 @@ class BotLineSchema(RateSchema):
 
 class WinsSchema(ma.Schema):
     by_seat = fields.List(fields.Integer())
+    ci95_by_seat = fields.List(fields.List(fields.Float(), allow_none=True), metadata={
+        "description": "Per seat, the Wilson 95 % interval of its share of the games won."})
     by_bot = fields.List(fields.Integer(), metadata={"description": "In the order of `bots`."})
     draws = fields.Integer(metadata={"description": "Games without a winner: draws, and games "
                                                     "aborted at the ply limit (see reasons)."})

@@ -85,7 +85,7 @@ class Playtests(MethodView):
         return views
 
 
-@blp.route("/<playtest_id>")
+@blp.route("/<id:playtest_id>")
 class PlaytestResource(MethodView):
     @operation("getPlaytest", refuses=(404,))
     @blp.etag

@@ -314,6 +314,15 @@ class GameSchema(ma.Schema):
     on_vacation = fields.List(fields.Integer(), metadata={
         "description": "Seats whose players are on vacation: this correspondence game's clocks "
                        "stand still."})
+    event = fields.Nested(lambda: GameEventSchema(), allow_none=True, metadata={
+        "description": "The tournament (and round) or ladder the game is part of; null when "
+                       "none."})
+
+
+class GameEventSchema(ma.Schema):
+    tournament = fields.String(metadata={"description": "The tournament's id."})
+    round = fields.Integer()
+    ladder = fields.String(metadata={"description": "The kind whose ladder it is a game of."})
 
 
 class OffersSchema(ma.Schema):

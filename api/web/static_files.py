@@ -16,7 +16,6 @@ together), its icons kept a day. With the app in debug mode Flask serves web/ it
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -26,25 +25,20 @@ from flask import Flask
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
-from api.web import bundle
 from api.web.shell import ICONS_MAX_AGE_S, WEB, shell_version
 
 PREFIX = "/static/"
 
 
 def snapshot(web: Path = WEB) -> Path:
-    """A copy of `web` with its first modules bundled (api/web/bundle.py) and a gzip and a brotli
-    variant beside each compressible file, made once per version of its files and of the bundler
-    (a process that loses the race to make it keeps the other's)."""
+    """A copy of `web` with a gzip and a brotli variant beside each compressible file, made once
+    per version of its files (a process that loses the race to make it keeps the other's)."""
     files = sorted(p for p in web.rglob("*") if p.is_file())
-    bundler = hashlib.sha256(Path(bundle.__file__).read_bytes()).hexdigest()[:8]
-    version = f"{shell_version(files, web)}-{bundler}"
-    target = Path(tempfile.gettempdir()) / f"postplay-static-{version}"
+    target = Path(tempfile.gettempdir()) / f"postplay-static-{shell_version(files, web)}"
     if target.is_dir():
         return target
     building = Path(tempfile.mkdtemp(prefix=target.name + "-", dir=target.parent))
     shutil.copytree(web, building, dirs_exist_ok=True)
-    bundle.write_bundle(building / "js")
     compressor = Compressor(quiet=True)
     for path in files:
         if compressor.should_compress(path.name):

@@ -60,7 +60,7 @@ class Sweeps(MethodView):
         return views
 
 
-@blp.route("/<sweep_id>")
+@blp.route("/<id:sweep_id>")
 class SweepResource(MethodView):
     @operation("getSweep", refuses=(404,))
     @blp.etag

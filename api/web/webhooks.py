@@ -39,7 +39,7 @@ class Webhooks(MethodView):
         return {**created, "secret": secret}
 
 
-@blp.route("/<webhook_id>")
+@blp.route("/<id:webhook_id>")
 class Webhook(MethodView):
     @operation("deleteWebhook", auth=("account:webhooks",), refuses=(401, 403, 404))
     @blp.response(204)
@@ -48,7 +48,7 @@ class Webhook(MethodView):
         endpoints.remove(_store(), account(), webhook_id)
 
 
-@blp.route("/<webhook_id>/deliveries")
+@blp.route("/<id:webhook_id>/deliveries")
 class Deliveries(MethodView):
     @operation("listDeliveries", auth=("account:webhooks",), refuses=(401, 403, 404))
     @blp.response(200, DeliveryAttemptSchema(many=True))

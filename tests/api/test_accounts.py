@@ -10,6 +10,7 @@ import time
 import pytest
 
 from api.players import accounts as players
+from api.players import passwords
 from api.store.accounts import AccountStore
 from tests.api.helpers import auth, move
 
@@ -46,9 +47,29 @@ def test_sign_up_gives_a_token_and_ten_recovery_codes(client):
     ({"username": "spaces here", "password": PASSWORD}, "username"),
     ({"username": "ada", "password": "short"}, "password"),
 ])
-def test_a_bad_name_or_a_weak_password_is_refused_naming_the_field(client, body, field):
+def test_a_bad_name_or_a_short_password_is_refused_naming_the_field(client, body, field):
     response = client.post("/api/v1/accounts", json=body)
     assert response.status_code == 422 and field in response.get_json()["errors"]["json"]
+
+
+@pytest.mark.parametrize("password, why", [
+    (" " * 10, "Repeats like \"aaa\" are easy to guess."),
+    ("\0" * 10, "Repeats like \"aaa\" are easy to guess."),
+    ("aaaaaaaaaa", "Repeats like \"aaa\" are easy to guess."),
+    ("password12", "This is a very common password."),
+    ("Dijkstra1930", "Dijkstra"),  # the username itself is easy to guess
+])
+def test_a_password_easy_to_guess_is_refused_saying_why(client, password, why):
+    response = client.post("/api/v1/accounts", json={"username": "Dijkstra",
+                                                     "password": password})
+    assert response.status_code == 422, response.get_json()
+    refusal = response.get_json()
+    assert "password" in refusal["errors"]["json"]
+    assert refusal["message"].startswith("This password is too easy to guess.")
+    if why != "Dijkstra":
+        assert why in refusal["message"]
+    assert client.post("/api/v1/session", json={"username": "Dijkstra",
+                                                "password": password}).status_code == 401
 
 
 def test_a_name_is_taken_whatever_its_case(client):
@@ -57,7 +78,9 @@ def test_a_name_is_taken_whatever_its_case(client):
     assert again.status_code == 409 and "taken" in again.get_json()["message"]
 
 
-def test_two_sign_ups_racing_for_one_name_exactly_one_wins(redis_client):
+def test_two_sign_ups_racing_for_one_name_exactly_one_wins(redis_client, monkeypatch):
+    # enough password slots that the eight meet at the store, not at the hashing
+    monkeypatch.setattr(passwords, "SLOTS", threading.BoundedSemaphore(8))
     store, outcomes = AccountStore(redis_client), []
     barrier = threading.Barrier(8)
 
@@ -93,12 +116,40 @@ def test_a_wrong_password_and_an_unknown_name_fail_alike(client):
     assert 0.5 < ratio < 2.0, timings  # both pay one argon2 verification
 
 
-def test_repeated_failed_sign_ins_are_slowed_per_name(client):
+def test_repeated_failed_sign_ins_are_slowed_per_name_and_address(client):
     sign_up(client, "Turing")
-    for _ in range(players.MAX_FAILURES):
+    for _ in range(players.MAX_PAIR_FAILURES):
         assert sign_in(client, "Turing", "guess guess guess").status_code == 401
-    blocked = sign_in(client, "Turing")  # even the right password waits now
-    assert blocked.status_code == 429 and blocked.headers["Retry-After"]
+    blocked = sign_in(client, "Turing")  # even the right password waits now, from this address
+    assert blocked.status_code == 429
+    assert 0 < int(blocked.headers["Retry-After"]) <= players.FAILURE_WINDOW_S
+    assert blocked.get_json()["message"] == ("Too many failed sign-ins: wait 15 minutes and "
+                                             "try again.")
+    elsewhere = client.post("/api/v1/session", json={"username": "Turing", "password": PASSWORD},
+                            environ_base={"REMOTE_ADDR": "192.0.2.50"})
+    assert elsewhere.status_code == 201
+
+
+def test_one_address_guessing_many_names_waits(client):
+    for n in range(players.MAX_CLIENT_FAILURES):
+        assert sign_in(client, f"nobody{n}", "guess guess guess").status_code == 401
+    assert sign_in(client, "somebody_else", "guess guess guess").status_code == 429
+
+
+def test_wrong_recovery_codes_have_their_own_limit_apart_from_sign_ins(client):
+    made = sign_up(client, "Shannon")
+    for _ in range(players.MAX_PAIR_FAILURES):
+        assert sign_in(client, "Shannon", "guess guess guess").status_code == 401
+    recover = {"username": "Shannon", "new_password": "a brand new passphrase"}
+    # the failed sign-ins do not hold back a recovery code from the same address
+    assert client.post("/api/v1/accounts/recover", json={
+        **recover, "recovery_code": made["recovery_codes"][0]}).status_code == 201
+    for _ in range(players.MAX_PAIR_FAILURES):
+        assert client.post("/api/v1/accounts/recover", json={
+            **recover, "recovery_code": "000000-000000"}).status_code == 401
+    blocked = client.post("/api/v1/accounts/recover", json={
+        **recover, "recovery_code": made["recovery_codes"][1]})
+    assert blocked.status_code == 429 and int(blocked.headers["Retry-After"]) > 0
 
 
 def test_sign_out_revokes_the_token_at_once(client):
@@ -128,6 +179,9 @@ def test_changing_the_password_keeps_this_sign_in_and_ends_the_others(client):
     wrong = client.post("/api/v1/me/password", headers=auth(token),
                         json={"password": "not it at all", "new_password": "brand new secret"})
     assert wrong.status_code == 401
+    weak = client.post("/api/v1/me/password", headers=auth(token),
+                       json={"password": PASSWORD, "new_password": "aaaaaaaaaa"})
+    assert weak.status_code == 422 and "new_password" in weak.get_json()["errors"]["json"]
     assert client.post("/api/v1/me/password", headers=auth(token), json={
         "password": PASSWORD, "new_password": "brand new secret"}).status_code == 204
     assert client.get("/api/v1/me", headers=auth(token)).status_code == 200
@@ -248,6 +302,13 @@ def test_a_rematch_swaps_the_seats_and_challenges_the_other_account(client):
     rematch = again.get_json()
     assert rematch["seats"][1]["player"] == "AdaR" and rematch["seats"][0]["invited"] == "BoR"
     assert rematch["kind"] == game["kind"] and rematch["options"] == game["options"]
+    # a game has one rematch: asked again, by either side, it is that same challenge
+    asked = [client.post(f"/api/v1/games/{game['id']}/rematch", headers=auth(who))
+             for who in [ada] * 14 + [bo]]
+    assert {(a.status_code, a.get_json()["id"], len(a.get_json()["tokens"])) for a in asked} == {
+        (200, rematch["id"], 0)}
+    incoming = client.get("/api/v1/me/challenges", headers=auth(bo)).get_json()["incoming"]
+    assert [c["id"] for c in incoming] == [rematch["id"]]
 
 
 def test_a_profile_shows_finished_games_and_a_deleted_account_shows_as_deleted(client):

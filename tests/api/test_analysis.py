@@ -3,8 +3,10 @@ estimate, inline when quick, else on a worker (202); /analysis/plies judges ever
 from __future__ import annotations
 
 import pytest
+from rq import Queue
 
 from api.bots import levels
+from api.followups import ANALYSIS_QUEUE
 from tests.api.helpers import create, move
 
 VS_BOT = [{"human": {"name": "Ada"}}, {"bot": "greedy"}]
@@ -105,3 +107,52 @@ def test_every_kind_judges_every_move_of_a_bot_game(client, run_jobs, monkeypatc
     for judged in body["plies"]:
         assert judged["best"] is not None and isinstance(judged["mistake"], bool)
         assert ("verdict" in judged) if exact else ("value" in judged or "verdict" in judged)
+
+
+def _finished_game(client) -> dict:
+    game = create(client, first=0)
+    tokens = game["tokens"]
+    for i, number in enumerate((98, 49, 7, 77, 11, 55, 1, 97)):
+        game = move(client, game, tokens[str(i % 2)], {"type": "say", "number": number}).get_json()
+    return game
+
+
+def _analysis_jobs(redis_client) -> int:
+    return Queue(ANALYSIS_QUEUE, connection=redis_client).count
+
+
+def test_identical_records_are_analysed_once_and_share_it(client, redis_client, run_jobs):
+    exported = client.get(f"/api/v1/games/{_finished_game(client)['id']}/export").get_json()
+    copies = [client.post("/api/v1/games/import", json=exported).get_json()["id"]
+              for _ in range(3)]
+    for game_id in copies:
+        assert client.get(f"/api/v1/games/{game_id}/analysis/plies").status_code == 202
+    assert _analysis_jobs(redis_client) == 1
+    assert run_jobs() == 1
+    bodies = [client.get(f"/api/v1/games/{g}/analysis/plies").get_json() for g in copies]
+    assert len(bodies[0]["plies"]) == 8 and bodies[1] == bodies[0] == bodies[2]
+
+
+def test_a_client_has_at_most_two_whole_game_analyses_queued(client, redis_client):
+    games = [_finished_game(client) for _ in range(3)]
+    for game in games[:2]:
+        assert client.get(f"/api/v1/games/{game['id']}/analysis/plies").status_code == 202
+    refused = client.get(f"/api/v1/games/{games[2]['id']}/analysis/plies")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "2 analyses of whole games" in refused.get_json()["message"]
+    other = client.get(f"/api/v1/games/{games[2]['id']}/analysis/plies",
+                       environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    assert other.status_code == 202  # the budget is the client's, not the server's
+    assert _analysis_jobs(redis_client) == 3
+
+
+def test_a_client_past_its_cpu_allowance_waits_for_the_next_hour(client, run_jobs,
+                                                                  monkeypatch):
+    monkeypatch.setenv("POSTPLAY_ANALYSIS_CPU_S_PER_HOUR", "0.000001")
+    first, second = _finished_game(client), _finished_game(client)
+    assert client.get(f"/api/v1/games/{first['id']}/analysis/plies").status_code == 202
+    run_jobs()  # its CPU time is charged to the client
+    assert client.get(f"/api/v1/games/{first['id']}/analysis/plies").status_code == 200
+    refused = client.get(f"/api/v1/games/{second['id']}/analysis/plies")
+    assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 3601
+    assert "CPU seconds" in refused.get_json()["message"]

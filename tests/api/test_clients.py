@@ -42,6 +42,8 @@ UNTYPED = {
     "SweepCreate.options": "a kind's options: which kind's depends on `kind`",
     "Sweep.options": "a kind's options: which kind's depends on `kind`",
     "SweepCreated.options": "a kind's options: which kind's depends on `kind`",
+    "TournamentCreate.options": "a kind's options: which kind's depends on `kind`",
+    "Tournament.options": "a kind's options: which kind's depends on `kind`",
     "SweepCreate.vary": "option name -> values, of whichever options of `kind` are varied",
     "Sweep.vary": "option name -> values, of whichever options of `kind` are varied",
     "SweepCreated.vary": "option name -> values, of whichever options of `kind` are varied",

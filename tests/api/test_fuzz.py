@@ -3,17 +3,20 @@ positive and negative data, its examples and boundary values. Path parameters ar
 game or playtest and the bearer token a real seat's, so moves and resignations reach the engines.
 
 No request may get a 5xx, every response must match the document, and every error must be JSON
-with a `message`. `make test` runs a bounded pass; `make fuzz` a long one
+with a `message`. A second pass puts what is not an id in every path parameter of every route
+(a neighbouring key's suffix, separators, other scripts, 1,000 characters): 0 × 5xx too.
+`make test` runs a bounded pass; `make fuzz` a long one
 (POSTPLAY_FUZZ_EXAMPLES, per operation) that prints its figures.
 """
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import checks
 from schemathesis.core.failures import Failure, FailureGroup, ServerError
@@ -31,8 +34,8 @@ CHECKS = [checks.not_a_server_error, checks.response_schema_conformance,
 # the document as the code makes it (`postplay openapi` does the same), loaded at import: the
 # fixture loader (`schemathesis.pytest.from_fixture`) sets a node attribute pytest 9.2 no longer
 # has. Requests go to the test's `app`, which has the test Redis.
-schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json",
-                                        create_app({"RATELIMIT_ENABLED": False}))
+DOCUMENTED = create_app({"RATELIMIT_ENABLED": False})
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", DOCUMENTED)
 # real ids and tokens for the hook below, made afresh for each operation's test
 POOL: dict = {"games": [], "playtests": []}
 
@@ -155,3 +158,32 @@ def test_no_server_error_and_every_response_as_documented(case, app, tally):
                 and body["message"]):
             tally.other_failures += 1
             pytest.fail(f"an error without a message: {body!r}")
+
+
+# what a path parameter may be instead of an id: a real id with a neighbouring key's suffix, a
+# separator, an encoded slash, characters of any script, 1,000 characters
+_PIECES = st.sampled_from([":moves", ":tokens", ":analysis:0", ":chunks", "/", "%2F", "%2f",
+                           ":", "*", "..", "%00", "é", "𝟘", "\u202e", " ", "a" * 1000])
+_OTHER_ID = st.one_of(
+    st.lists(_PIECES, min_size=1, max_size=4).map("".join),
+    st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=1000))
+# every route with a path parameter, with its methods (HEAD and OPTIONS are Werkzeug's own)
+_ROUTES = sorted((rule.rule, method) for rule in DOCUMENTED.url_map.iter_rules()
+                 if rule.arguments and rule.rule.startswith("/api/")
+                 for method in rule.methods - {"HEAD", "OPTIONS"})
+
+
+@settings(max_examples=3 * EXAMPLES, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(route=st.sampled_from(_ROUTES), real=st.booleans(), other=_OTHER_ID,
+       where=st.integers(0, 2))
+def test_no_path_parameter_is_a_server_error(client, route, real, other, where):
+    rule, method = route
+    game_id = POOL["games"][0][0]
+    # the junk alone, after a real id, or before it
+    bad = [other, f"{game_id}{other}", f"{other}{game_id}"][where] if real else other
+    path = re.sub(r"<[^>]+>", lambda _: bad, rule)
+    answer = client.open(path, method=method, json={})
+    assert answer.status_code < 500, (method, path, answer.get_data(as_text=True)[:300])
+    if answer.status_code >= 400:
+        assert answer.get_json()["message"], (method, path)

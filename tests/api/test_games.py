@@ -84,12 +84,12 @@ def test_403_with_a_token_of_another_game(client):
 
 
 def test_404_unknown_game_and_kind(client):
-    assert client.get("/api/v1/games/nope").status_code == 404
-    assert client.get("/api/v1/games/nope/moves").status_code == 404
+    assert client.get("/api/v1/games/nope").status_code == 404  # not an id's shape: no route
+    assert client.get("/api/v1/games/0123456789ab/moves").status_code == 404
     assert client.get("/api/v1/kinds/chess/rules").status_code == 404
-    response = client.post("/api/v1/games/nope/moves", headers=auth("x"),
+    response = client.post("/api/v1/games/0123456789ab/moves", headers=auth("x"),
                            json={"move": {"type": "say", "number": 4}, "ply": 0})
-    assert response.status_code == 404 and response.get_json()["message"]
+    assert response.status_code == 404 and "no game" in response.get_json()["message"]
 
 
 def test_409_not_your_turn_stale_ply_and_finished_game(client):

@@ -40,6 +40,42 @@ def test_force_https_redirects_when_configured(redis_url, redis_client):
     assert response.status_code == 302 and response.location.startswith("https://")
 
 
+@pytest.mark.parametrize("proxies, believed", [(0, False), (1, True)])
+def test_x_forwarded_proto_is_believed_only_from_trusted_proxies(redis_url, redis_client,
+                                                                  proxies, believed):
+    from api.web import create_app
+
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "RATELIMIT_ENABLED": False,
+                      "FORCE_HTTPS": True, "TRUSTED_PROXIES": proxies})
+    response = app.test_client().get("/api/v1/kinds", headers={"X-Forwarded-Proto": "https",
+                                                               "X-Forwarded-For": "192.0.2.1"})
+    assert response.status_code == (200 if believed else 302)
+    assert ("Strict-Transport-Security" in response.headers) is believed
+
+
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_unique_x_forwarded_protos_keep_the_learnt_headers_bounded(redis_url, redis_client,
+                                                                   proxies):
+    from api.web import create_app
+    from api.web.fast_paths import PollAnswers
+
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "RATELIMIT_ENABLED": False,
+                      "TRUSTED_PROXIES": proxies})
+    answers = app.wsgi_app
+    while not isinstance(answers, PollAnswers):  # the middlewares name what they wrap .app,
+        answers = getattr(answers, "app", None) or answers.application  # whitenoise .application
+    client = app.test_client()
+    game = create(client)
+    url = f"/api/v1/games/{game['id']}"
+    etag = client.get(url).headers["ETag"]
+    polls = [client.get(url, headers={"If-None-Match": etag, "X-Forwarded-For": "192.0.2.1",
+                                      "X-Forwarded-Proto": f"proto-{i}"}).status_code
+             for i in range(1500)]
+    assert polls == [304] * 1500
+    # one entry for the game's polls over plain http; at most two a polled route in any case
+    assert len(answers.headers) == 1 <= 2 * len(answers.polls)
+
+
 def test_cors_reads_are_open_and_never_credentialed(client):
     game = create(client)
     response = client.get(f"/api/v1/games/{game['id']}", headers=ORIGIN)
@@ -52,7 +88,7 @@ def test_cors_reads_are_open_and_never_credentialed(client):
 def test_cors_preflight_on_api_paths_only(client):
     asked = {**ORIGIN, "Access-Control-Request-Method": "DELETE",
              "Access-Control-Request-Headers": "authorization, content-type"}
-    preflight = client.options("/api/v1/playtests/someid", headers=asked)
+    preflight = client.options("/api/v1/playtests/0123456789ab", headers=asked)
     assert preflight.status_code == 200
     assert preflight.headers["Access-Control-Allow-Origin"] == "*"
     allowed = preflight.headers["Access-Control-Allow-Headers"].lower()

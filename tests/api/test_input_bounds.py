@@ -180,6 +180,6 @@ def test_a_chunked_body_under_the_limit_is_read(client):
 @pytest.mark.parametrize("method, path, status", [
     ("GET", "/api/v1/nope", 404), ("GET", "/nope", 404), ("POST", "/api/v1/games/x/nope", 404),
     ("DELETE", "/api/v1/kinds", 405), ("PUT", "/api/v1/games", 405),
-    ("DELETE", "/api/v1/games/abc", 405)])
+    ("DELETE", "/api/v1/games/0123456789ab", 405), ("GET", "/api/v1/games/abc:moves", 404)])
 def test_unknown_routes_and_methods_are_json(client, method, path, status):
     refused(client.open(path, method=method), status)

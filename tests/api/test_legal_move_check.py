@@ -39,3 +39,11 @@ def test_a_malformed_move_is_a_400_naming_it(client):
     assert bad_json.status_code == 400 and "move" in bad_json.get_json()["message"]
     wrong_shape = ask(client, game, {"type": "say"})
     assert wrong_shape.status_code == 400 and "number" in wrong_shape.get_json()["message"]
+
+
+def test_a_move_nested_past_the_bound_is_a_400_naming_it(client):
+    game = create(client, first=0)
+    deep = client.get(f"/api/v1/games/{game['id']}/legal-moves",
+                      query_string={"move": "[" * 1200})  # a RecursionError, unbounded
+    assert deep.status_code == 400 and "move" in deep.get_json()["errors"]["json"]
+    assert "levels deep" in deep.get_json()["message"]

@@ -26,6 +26,18 @@ def assert_refused(response):
     assert response.get_json()["message"] == "Too many requests: slow down and try again shortly."
 
 
+def test_a_rematch_counts_as_a_new_game(limited_app):
+    client = limited_app(LIMIT_NEW_GAME="2 per minute").test_client()
+    game = client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
+        {"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]})
+    token = {"Authorization": f"Bearer {game.get_json()['tokens']['0']}"}
+    url = f"/api/v1/games/{game.get_json()['id']}"
+    assert client.post(f"{url}/resign", headers=token).status_code == 201
+    assert client.post(f"{url}/rematch", headers=token).status_code == 201
+    assert_refused(client.post(f"{url}/rematch", headers=token))
+    assert_refused(client.post("/api/v1/games", json=GAME))
+
+
 def test_one_budget_is_shared_by_every_endpoint(limited_app):
     client = limited_app(RATELIMIT_APPLICATION="4 per minute").test_client()
     game = client.post("/api/v1/games", json=GAME)

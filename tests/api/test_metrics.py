@@ -38,7 +38,7 @@ def test_requests_are_counted_per_route_and_status(client):
     before = client.get("/metrics").get_data(as_text=True)
     game = create(client)
     client.get(f"/api/v1/games/{game['id']}")
-    client.get("/api/v1/games/nosuchgame")
+    client.get("/api/v1/games/000000000000")  # well-formed, unknown
     scrape = client.get("/metrics")
     assert scrape.status_code == 200 and scrape.mimetype == "text/plain"
     text = scrape.get_data(as_text=True)

@@ -8,10 +8,10 @@ resolved through the function's globals; a method on an object it cannot resolve
 among the project's classes outside api/web, unless the standard containers, files or the Redis
 client have a method of that name: `.get` on a dict is no view's `get`), and collects what they raise: each refusal or
 engine error class (its status from `api.web.errors.status_of`) and each `abort(<status>)`. An
-error caught around the call (`try: ... except NotFound:`) does not escape it. This
-over-approximates (a method name may be shared by classes the call never reaches), which errs on
-the side of documenting a status. It cannot see a status raised through a callback it is given;
-what no view raises itself (a 405, a 413 from the body's bound, a 500) is the document's `default`
+error caught around the call (`try: ... except NotFound:`) does not escape it, and a function
+handed to a call as an argument counts as called. This over-approximates (a method name may be
+shared by classes the call never reaches), which errs on the side of documenting a status. What
+no view raises itself (a 405, a 413 from the body's bound, a 500) is the document's `default`
 response, the error body.
 """
 from __future__ import annotations
@@ -215,6 +215,10 @@ class _Reader:
                 out.add(cls)
         if isinstance(node, ast.Call):
             out |= self.call(node)
+            for arg in node.args:  # a function handed on (a callback) may be called
+                passed = self.resolve(arg)
+                if inspect.isfunction(passed):
+                    out |= set(_raises(passed))
         for child in ast.iter_child_nodes(node):
             out |= self.node(child)
         return out

@@ -69,7 +69,7 @@ def test_400_malformed_body_names_the_field(client, body, field):
 
 def test_404_unknown_playtest(client):
     assert client.get("/api/v1/playtests/nope").status_code == 404
-    response = client.delete("/api/v1/playtests/nope")
+    response = client.delete("/api/v1/playtests/0123456789ab")
     assert response.status_code == 404 and response.get_json()["message"]
 
 

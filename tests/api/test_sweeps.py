@@ -99,8 +99,8 @@ def test_400_malformed_body_names_the_field(client, body, field):
 
 
 def test_404_unknown_sweep(client):
-    assert client.get(f"{URL}/nope").status_code == 404
-    response = client.delete(f"{URL}/nope")
+    assert client.get(f"{URL}/nope").status_code == 404  # not an id's shape: no route
+    response = client.delete(f"{URL}/0123456789ab")
     assert response.status_code == 404 and "no sweep" in response.get_json()["message"]
 
 

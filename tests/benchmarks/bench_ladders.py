@@ -22,9 +22,10 @@ clock, so a ladder measures the same bots on a busy machine as on an idle one.
                                    games already there (same pairing and settings) are not
                                    played again, so a long run cut short resumes where it stopped
 
-`--write` puts each game's table into its rules page (seeds/<kind>.md) between the ladder
-markers, as each game finishes, with the command that reproduces it: one section per run's
-settings (think time, games, pairings), so a long run at 1 s beside a short one keeps both.
+`--write` puts each game's rows into the one ladder table of its rules page (seeds/<kind>.md),
+between the ladder markers, as each game finishes: a pairing's row, with its settings (think
+time, games, seed) and date, replaces that pairing's earlier row, so the page shows each
+pairing's latest measurement only (earlier ones are in git).
 """
 from __future__ import annotations
 
@@ -45,7 +46,14 @@ LADDER = (("advanced", "beginner"), ("advanced", "medium"), ("perfect", "advance
 OPTIONS = {("ploid", "perfect"): {"n": 3}}
 SEEDS = pathlib.Path(__file__).resolve().parents[2] / "seeds"
 BEGIN, END = "<!-- ladder: begin -->", "<!-- ladder: end -->"
-RUN = "<!-- ladder run: "  # each run's settings name its section of the page
+INTRO = ("Think time is CPU time a move (the thinking thread's, so the machine's load does not "
+         "change the bots); seats and first move alternate. The interval is Wilson's 95 % "
+         "interval of the stronger bot's win rate (draws count as not won).")
+HEADER = ("| stronger bot | weaker bot | options | think time | games | seed | wins | draws | "
+          "losses | win rate [95 % interval] | measured |")
+REPRODUCE = ("Reproduce a row: `POSTPLAY_LADDER_KINDS={kind} POSTPLAY_LADDER_PAIRS=<stronger>-"
+             "<weaker> POSTPLAY_LADDER_BUDGET_S=<think time> POSTPLAY_LADDER_GAMES=<games> "
+             "POSTPLAY_LADDER_SEED=<seed> make ladders`.")
 
 
 def pairings(kind: str) -> tuple[list[tuple[str, str, dict]], str]:
@@ -126,47 +134,40 @@ def format_rows(rows: list[dict]) -> str:
                                for i, (c, w) in enumerate(zip(line, widths))) for line in cells)
 
 
-def markdown_table(rows: list[dict], games: int, budget_s: float, seed: int,
-                   pairs: str | None = None) -> str:
-    """A game's published ladder: its rows, and how to measure them again."""
-    lines = [f"Measured {datetime.date.today().isoformat()}: {budget_s:g} s of CPU time a move "
-             f"(the thinking thread's, so the machine's load does not change the bots), seats "
-             f"and first move alternating, batch seed {seed}. The interval is Wilson's 95 % "
-             f"interval of the stronger bot's win rate (draws count as not won).",
-             "",
-             "| stronger bot | weaker bot | options | games | wins | draws | losses | win rate "
-             "[95 % interval] |",
-             "|---|---|---|---|---|---|---|---|"]
+def markdown_rows(rows: list[dict], budget_s: float, seed: int) -> list[str]:
+    """A game's ladder rows as its rules page publishes them, each with its settings."""
+    today = datetime.date.today().isoformat()
+    lines = []
     for row in rows:
         counts = _counts(row)
         lo, hi = counts["ci"]
         lines.append(f"| {row['strong']} | {row['weak']} | {_options(row) or 'default'} | "
-                     f"{row['report']['games']} | {counts['strong']} | {counts['draws']} | "
-                     f"{counts['weak']} | {counts['rate'] * 100:.1f} % "
-                     f"[{lo * 100:.1f}, {hi * 100:.1f}] |")
-    kind = rows[0]["kind"]
-    only = f"POSTPLAY_LADDER_PAIRS={pairs} " if pairs else ""
-    lines += ["", f"Reproduce: `POSTPLAY_LADDER_GAMES={games} POSTPLAY_LADDER_BUDGET_S={budget_s:g} "
-                  f"POSTPLAY_LADDER_SEED={seed} POSTPLAY_LADDER_KINDS={kind} {only}make ladders`."]
-    return "\n".join(lines)
+                     f"{budget_s:g} s | {row['report']['games']} | {seed} | {counts['strong']} | "
+                     f"{counts['draws']} | {counts['weak']} | {counts['rate'] * 100:.1f} % "
+                     f"[{lo * 100:.1f}, {hi * 100:.1f}] | {today} |")
+    return lines
 
 
-def write_page(kind: str, table: str, run: str) -> None:
-    """Put `table` into seeds/<kind>.md between the ladder markers (which must be there), as the
-    section of the run named `run`: a run with other settings keeps its own section."""
+def write_page(kind: str, rows: list[str]) -> None:
+    """Put the ladder `rows` into seeds/<kind>.md's one ladder table, between the ladder markers
+    (which must be there): a row replaces the one of the same pairing and options, the others
+    stay, so the table holds each pairing's latest measurement and nothing earlier."""
     page = SEEDS / f"{kind}.md"
     text = page.read_text()
     head, rest = text.split(BEGIN, 1)
     block, tail = rest.split(END, 1)
-    sections = {}
-    for part in block.split(RUN)[1:]:
-        name, body = part.split(" -->", 1)
-        sections[name] = body.strip("\n")
-    sections[run] = table
+    table = {_pairing(line): line for line in block.splitlines()
+             if line.startswith("| ") and _pairing(line) != _pairing(HEADER)}
+    table.update((_pairing(line), line) for line in rows)
+    body = "\n".join([INTRO, "", HEADER, "|" + "---|" * (HEADER.count("|") - 1),
+                      *table.values(), "", REPRODUCE.format(kind=kind)])
     # each marker a paragraph of its own, so the rules page's HTML drops it (api/web/rules_pages)
-    body = "\n\n".join(f"{RUN}{name} -->\n\n{section}"
-                         for name, section in sorted(sections.items()))
     page.write_text(f"{head}{BEGIN}\n\n{body}\n\n{END}{tail}")
+
+
+def _pairing(line: str) -> tuple[str, ...]:
+    """A table row's stronger bot, weaker bot and options."""
+    return tuple(cell.strip() for cell in line.strip("|").split("|")[:3])
 
 
 def main() -> None:
@@ -197,8 +198,7 @@ def main() -> None:
                   flush=True)
             print(format_rows(done[-1:]), flush=True)
         if write and done:
-            write_page(kind, markdown_table(done, games, budget_s, seed, wanted_pairs),
-                       f"{budget_s:g} s, {games} games, pairs {wanted_pairs or 'all'}")
+            write_page(kind, markdown_rows(done, budget_s, seed))
         rows += done
     print()
     print(format_rows(rows) if rows else "no game has two bots yet")

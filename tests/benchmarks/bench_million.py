@@ -6,7 +6,10 @@ The games are real: a few bot games of every kind (the two weakest bots), each t
 times over with its own id, seed, players and times, through the store's own encoder (the writes
 of `GameStore.create`, archive included), a thousand games to a pipeline. The mix: half a person
 against a bot (one seat token), a quarter two people by invitation (two tokens), a quarter two
-accounts (in their accounts' game indexes). Moves are hours apart, as by correspondence.
+accounts (in their accounts' game indexes). Moves are hours apart, as by correspondence. The
+events the games tell their accounts of (`game-over`, with the game) go onto the outbox in the
+same writes; the workers' own fan-out (`api.notify.delivery.Notifier`) then takes them off, as a
+running worker does within moments, so what is measured is what a finished game leaves in Redis.
 
 Prime Drop's bot games cycle until the 2,000-ply abort; the repetition rule (RULES.md: the third
 time a position arises, the game ends) ends them far earlier, so each sample is cut where its
@@ -36,9 +39,11 @@ from api.games import GAMES, Outcome, get_game
 from api.games.base import play_forced
 from api.notify.events import GAME_EVENTS
 from api.record import GameRecord, Seat, history_entry
+from api.notify.delivery import Notifier
 from api.store import keys
 from api.store.embedded import start_redis
 from api.store.games import Change, GameStore, _archived, _writes
+from api.store.webhooks import WebhookStore
 
 SAMPLES_PER_KIND = 6
 TIMINGS = 40  # the times each sample is played at: 1,200 different histories in all
@@ -146,6 +151,21 @@ def store_games(url: str, start: int, stop: int, kinds) -> None:
     with multiprocessing.get_context("fork").Pool(ENCODERS) as pool:
         for _ in pool.imap_unordered(_store_batch, jobs):
             pass
+        for _ in pool.imap_unordered(_fan_out, [url] * ENCODERS):
+            pass
+
+
+def _fan_out(url: str) -> None:
+    """The outbox's entries fanned out by a worker's Notifier, until none is left."""
+    client = redis.Redis.from_url(url)
+    outbox = WebhookStore(client)
+    outbox.ensure_group()
+    notifier = Notifier(client, f"bench-{multiprocessing.current_process().name}")
+    try:
+        while outbox.outbox_length():
+            notifier.step(time.time(), block_ms=100)
+    finally:
+        notifier.close()
 
 
 _KINDS: dict = {}

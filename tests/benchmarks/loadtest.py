@@ -41,7 +41,8 @@ from api.followups import RQFollowups
 from api.games import get_game
 from api.notify.events import GAME_EVENTS
 from api.record import GameRecord, Seat
-from api.players.accounts import SCOPES, TOKEN_PREFIX, _hasher
+from api.players.accounts import SCOPES, TOKEN_PREFIX
+from api.players.passwords import hash_password
 from api.store.accounts import AccountStore
 from api.store.embedded import free_port, start_redis
 from api.store.games import GameStore
@@ -61,7 +62,7 @@ def seed(client: redis.Redis, players: int) -> list[list[str]]:
     """`players` accounts with their games; [username, token, address] of each."""
     accounts, games = AccountStore(client), GameStore(client, GAME_EVENTS)
     followups = RQFollowups(client)
-    password_hash = _hasher.hash("a load-test password")  # once: argon2 is slow on purpose
+    password_hash = hash_password("a load-test password")  # once: argon2 is slow on purpose
     now = time.time()
     seeded, ids = [], []
     for i in range(players):

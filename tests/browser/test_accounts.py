@@ -97,6 +97,21 @@ def test_a_game_started_on_one_device_is_played_on_from_another(new_page, live_s
     assert len(history) >= 4 or (game["status"] == "finished" and game["result"]["winner"] == 0)
 
 
+def test_sign_up_refuses_a_password_easy_to_guess_saying_why(new_page, console):
+    page = new_page()
+    page.wait_for_selector("header nav.account a:has-text('Sign in')")
+    console.allow(REFUSED + r"accounts$")
+    page.click("header nav.account a:has-text('Sign up')")
+    page.fill("form[aria-label='Sign up'] input[name=username]", new_username("weak"))
+    page.fill("form[aria-label='Sign up'] input[name=password]", "aaaaaaaaaa")
+    page.click("form[aria-label='Sign up'] button[type=submit]")
+    alert = page.locator("section.account-page > .alert")
+    alert.wait_for()
+    assert alert.inner_text().strip().startswith(
+        "This password is too easy to guess. Repeats like \"aaa\" are easy to guess.")
+    assert page.locator("header nav.account a.me").count() == 0
+
+
 def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
         new_page, console, screenshot):
     bo = new_username("bo")

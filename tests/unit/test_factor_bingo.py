@@ -211,6 +211,14 @@ def test_equal_lines_the_last_caller_loses():
     assert state.outcome().winner == 0
 
 
+def test_the_facts_give_each_seat_s_complete_lines_as_cells():
+    state = calls(filled(starter=0).apply(Start(720)), [120, 8, 4, 1, 5, 45, 90, 18])
+    diagonal = [[i, i] for i in range(5)]
+    assert state.facts()["bingo_lines"] == [[diagonal], [diagonal]]  # A G M S Y, D G M S E
+    assert [len(lines) for lines in state.facts()["bingo_lines"]] == state.lines()
+    assert filled().facts()["bingo_lines"] == [[], []]
+
+
 def test_the_game_is_over_after_a_line():
     state = calls(filled().apply(Start(720)), [60, 30, 15, 1, 6])
     with pytest.raises(IllegalMove, match="over"):

@@ -31,24 +31,27 @@ def test_a_ladder_row_is_published_with_the_command_that_measures_it(tmp_path, m
     again = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=4,
                                      budget_s=0.01, seed=3, procs=1)
     assert again["report"]["bots"] == row["report"]["bots"]  # the same seed, the same games
-    table = bench_ladders.markdown_table([row], games=4, budget_s=0.01, seed=3)
+    rows = bench_ladders.markdown_rows([row], budget_s=0.01, seed=3)
     wins = row["report"]["bots"][0]["wins"]
-    assert f"| perfect | random | default | 4 | {wins} |" in table
-    assert "POSTPLAY_LADDER_GAMES=4 POSTPLAY_LADDER_BUDGET_S=0.01 POSTPLAY_LADDER_SEED=3 " \
-           "POSTPLAY_LADDER_KINDS=factor-multiple make ladders" in table
+    assert rows[0].startswith(f"| perfect | random | default | 0.01 s | 4 | 3 | {wins} |")
     page = tmp_path / "factor-multiple.md"
     page.write_text(f"# Rules\n\n{bench_ladders.BEGIN}\nNot yet.\n{bench_ladders.END}\n\nAfter.\n")
     monkeypatch.setattr(bench_ladders, "SEEDS", tmp_path)
-    bench_ladders.write_page("factor-multiple", table, "0.01 s, 4 games")
-    run = f"{bench_ladders.RUN}0.01 s, 4 games -->\n\n{table}"
-    assert page.read_text() == (f"# Rules\n\n{bench_ladders.BEGIN}\n\n{run}\n\n"
-                                f"{bench_ladders.END}\n\nAfter.\n")
-    shown = to_html(page.read_text())  # the rules page drops the markers
-    assert "<!--" not in shown and "ladder run" not in shown and "<table>" in shown
-    bench_ladders.write_page("factor-multiple", "a longer run", "1 s, 200 games")
-    bench_ladders.write_page("factor-multiple", table, "0.01 s, 4 games")  # the same run again
+    bench_ladders.write_page("factor-multiple", rows)
     text = page.read_text()
-    assert text.count(table) == 1 and "a longer run" in text and text.endswith("\n\nAfter.\n")
+    assert text.startswith(f"# Rules\n\n{bench_ladders.BEGIN}\n\n") and "Not yet" not in text
+    assert text.endswith(f"{bench_ladders.END}\n\nAfter.\n") and rows[0] in text
+    assert "POSTPLAY_LADDER_KINDS=factor-multiple POSTPLAY_LADDER_PAIRS=<stronger>-<weaker>" in text
+    shown = to_html(text)  # the rules page drops the markers
+    assert "<!--" not in shown and shown.count("<table>") == 1
+    # another pairing's row joins the table; the same pairing measured again replaces its row
+    other = "| perfect | greedy | default | 1 s | 200 | 1 | 150 | 0 | 50 | 75.0 % [68.6, 80.5] |"
+    bench_ladders.write_page("factor-multiple", [other])
+    again = rows[0].replace("| 0.01 s | 4 |", "| 0.01 s | 8 |")
+    bench_ladders.write_page("factor-multiple", [again])
+    text = page.read_text()
+    assert again in text and other in text and rows[0] not in text
+    assert text.count(bench_ladders.HEADER) == 1 and text.count("| perfect |") == 2
 
 
 def test_a_ladder_cut_short_resumes_from_its_records(tmp_path):

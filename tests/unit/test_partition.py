@@ -124,6 +124,14 @@ def test_an_equal_split_that_is_not_final_needs_close():
     assert listed == [Stick(ROW_2_TO_3[-1], 0), Stick(ROW_2_TO_3[-1], 18)]
 
 
+def test_the_facts_give_each_equal_split_its_sides_as_close_names_them():
+    state = position(ROW_2_TO_3[:-1], open_at=0)
+    assert state.facts()["equal_splits"] == [{"edge": list(ROW_2_TO_3[-1]), "sides": [
+        {"close": 0, "hexes": list(range(18))}, {"close": 18, "hexes": list(range(18, 36))}]}]
+    assert position(ROW_2_TO_3[:-1], open_at=0, singleton_rule=False).facts()["equal_splits"]
+    assert fresh().facts()["equal_splits"] == []
+
+
 def test_close_is_rejected_where_there_is_no_choice():
     with pytest.raises(IllegalMove, match="leave out 'close'"):
         fresh().apply(Stick((14, 15), close=14))
@@ -268,6 +276,16 @@ def test_totals_decide_the_winner_and_equal_totals_draw():
     assert ended.outcome() == Outcome(1, "score", [2, 3])
     level = dataclasses.replace(ended, points=(2, 2))
     assert level.outcome() == Outcome(None, "score", [3, 3])
+
+
+def test_the_facts_give_each_closed_region_its_owner_and_each_seat_its_total():
+    state = position(around(0) + around(1, 2), open_at=20, claimed=((0,), (1,)), points=(1, 0))
+    facts = state.facts()
+    # {0} red: seat 0's; {1, 2} orange against yellow: seat 1's
+    assert facts["closed_regions"] == [{"hexes": [0], "owner": 0}, {"hexes": [1, 2], "owner": 1}]
+    assert facts["regions_held"] == [1, 1] and facts["totals"] == [2, 1] == state.totals()
+    assert state.view() == {**state.to_dict(), **facts}
+    assert PartitionState.from_dict(state.view()) == state  # the facts are never read back
 
 
 # --- moves on the wire ---

@@ -78,7 +78,8 @@ def test_report_counts_wins_by_seat_by_bot_first_player_and_draws():
     #   5: a wins (seat 1), second
     out = report(spec(), records)
     assert out["games"] == 6 and out["budget_s"] == 0.1
-    assert out["wins"] == {"by_seat": [3, 2], "by_bot": [3, 2], "draws": 1}
+    assert out["wins"] == {"by_seat": [3, 2], "ci95_by_seat": [wilson(3, 6), wilson(2, 6)],
+                           "by_bot": [3, 2], "draws": 1}
     a, b = out["bots"]
     assert (a["bot"], a["wins"], a["losses"], a["draws"], a["wins_by_seat"]) == (
         "a", 3, 2, 1, [2, 1])

@@ -234,6 +234,19 @@ def test_groups_are_the_connected_pieces_of_one_colour():
             state = state.apply(state.forced_move() or rng.choice(state.legal_moves()))
 
 
+def test_the_facts_list_every_group_with_its_cells_size_and_limit():
+    state = position("""
+    W3 W2 .  B1
+    Wb .  .  .
+    .  .  B2 Bb
+    """)
+    assert state.facts()["groups"] == [
+        {"seat": 0, "cells": [[0, 0], [0, 1], [1, 0]], "size": 3, "limit": 2},
+        {"seat": 1, "cells": [[0, 3]], "size": 1, "limit": 1},
+        {"seat": 1, "cells": [[2, 2], [2, 3]], "size": 2, "limit": 2}]
+    assert PloidState.from_dict(state.view()) == state
+
+
 # The solver
 
 def brute_force(state: PloidState) -> int:

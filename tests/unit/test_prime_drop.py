@@ -110,6 +110,15 @@ def test_leading_zeros_are_ignored():
     assert ((2, 1), (2, 2), 0) in numbers(state)
 
 
+def test_the_facts_list_every_number_with_its_ends_as_a_challenge_names_them():
+    state = position(["21", "...4"])
+    assert state.facts()["numbers"] == [
+        {"from": [0, 0], "to": [0, 1], "value": 21, "length": 2},
+        {"from": [0, 1], "to": [0, 0], "value": 12, "length": 2},
+        {"from": [1, 3], "to": [1, 3], "value": 4, "length": 1}]
+    assert PrimeDropState.from_dict(state.view()) == state
+
+
 def test_board_numbers_lists_lone_tiles_once():
     assert [n.value for n in board_numbers("1..." + "...." * 3, 4)] == [1]
 

@@ -8,7 +8,7 @@ import { noticesMenu } from "./notices.js";
 import * as storage from "./storage.js";
 
 const USERNAME_HINT = "3 to 20 letters, digits, _ or -";
-const PASSWORD_HINT = "At least 10 characters";
+const PASSWORD_HINT = "At least 10 characters, not easy to guess: a few uncommon words do well";
 
 /** Fill the header's account links: Sign in / Sign up, or the username, Notices and Sign out. */
 export function renderAccountNav(nav, onSignedOut) {

@@ -3,9 +3,9 @@
 // shows who is signed in, and on every page the tab tells a signed-in player how many games wait
 // for them (notices.js).
 // Each page's module is loaded when its route is first opened (a dynamic import), so a page
-// downloads only its own code (the game page's first modules excepted: they are served inside
-// this one, api/web/bundle.py), and the header's account menu, the notices and the offline worker
-// once the first page is drawn; see web/README.md, "Loading".
+// downloads only its own code (the game page's first modules excepted: index.html preloads them
+// with this one), and the header's account menu, the notices and the offline worker once the
+// first page is drawn; see web/README.md, "Loading".
 
 import { prefetchGame } from "./api.js";
 import { ACCOUNT_EVENT, kindOf } from "./storage.js";
@@ -31,7 +31,7 @@ const SWEEP_PAGES = () => import("./sweeps.js");
 const LEADERBOARD_PAGE = page(() => import("./leaderboard.js"), "mountLeaderboard");
 
 /** Fetch (and compile) module `path` now, for an import to come: the game page's board is
- *  asked for with the game (its other modules are served inside this one: api/web/bundle.py). */
+ *  asked for with the game (its other modules are preloaded by index.html). */
 const preloaded = new Set();
 function preload(path) {
   const href = new URL(path, import.meta.url).href;

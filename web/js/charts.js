@@ -1,23 +1,13 @@
-// Small SVG charts for the playtest reports: rate bars with 95 % intervals, a histogram of whole
-// numbers, box plots of spreads. Each returns an <svg class="chart"> that scales to its box (a
-// fixed 360-unit-wide drawing, so text stays readable on a phone) with a role and a label, and
-// marks its data on the elements (data-count, data-rate) for tests and tools.
+// Small SVG charts for the playtest reports: rate bars with the 95 % intervals the server sends
+// (api/playtests computes them), a histogram of whole numbers, box plots of spreads. Each returns
+// an <svg class="chart"> that scales to its box (a fixed 360-unit-wide drawing, so text stays
+// readable on a phone) with a role and a label, and marks its data on the elements (data-count,
+// data-rate) for tests and tools.
 
 import { s } from "./dom.js";
 
 const WIDTH = 360;
 const PAD = 8;
-const Z_95 = 1.959963984540054;
-
-/** The Wilson 95 % interval of k successes in n trials, as api/playtests/__init__.py computes it. */
-export function wilson(k, n, z = Z_95) {
-  if (!n) return null;
-  const p = k / n;
-  const z2 = z * z;
-  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
-}
 
 /** 0.8333 → "83 %". */
 export const pct = (x) => (x === null || x === undefined ? "–" : `${Math.round(x * 100)} %`);

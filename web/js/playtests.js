@@ -3,7 +3,7 @@
 // sample games in the normal game view to replay them.
 
 import * as api from "./api.js";
-import { boxPlots, histogram, num, pct, rateBars, splitBar, wilson } from "./charts.js";
+import { boxPlots, histogram, num, pct, rateBars, splitBar } from "./charts.js";
 import { alertBox, fill, h, showAlert, showRefusal, submitting } from "./dom.js";
 import { ago } from "./format.js";
 import { optionsFieldset } from "./options.js";
@@ -427,7 +427,7 @@ class PlaytestView {
       (ci ? ` (95 %: ${pct(ci[0])}–${pct(ci[1])})` : "");
     const seat = (i, colour) => {
       const wins = r.wins.by_seat[i];
-      const ci = wilson(wins, n);
+      const ci = r.wins.ci95_by_seat[i];
       return { label: line(colour, wins, wins / n, ci), rate: wins / n, ci, tone: `seat${i}` };
     };
     const fp = r.first_player;

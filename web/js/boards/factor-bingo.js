@@ -1,5 +1,6 @@
 // Factor Bingo: both boards (gray cells shared), the letter and number picked while filling,
-// the starting number, callable numbers highlighted while calling, and completed lines.
+// the starting number, callable numbers highlighted while calling, and the completed lines the
+// state lists (`bingo_lines`: the server's).
 
 import { fill, h, s } from "../dom.js";
 import { seatName } from "../format.js";
@@ -9,12 +10,6 @@ const SIDE = 5;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 const GAP = 1;
 const TOP = 0.9;
-const LINES = [
-  ...Array.from({ length: SIDE }, (_, r) => Array.from({ length: SIDE }, (__, c) => [r, c])),
-  ...Array.from({ length: SIDE }, (_, c) => Array.from({ length: SIDE }, (__, r) => [r, c])),
-  Array.from({ length: SIDE }, (_, i) => [i, i]),
-  Array.from({ length: SIDE }, (_, i) => [i, SIDE - 1 - i]),
-];
 
 export function describe(move) {
   switch (move.type) {
@@ -23,11 +18,6 @@ export function describe(move) {
     case "call": return `calls ${move.number}`;
     default: return move.type;
   }
-}
-
-/** The complete lines of one board (numbers on every cell, all called). */
-function completeLines(board, called) {
-  return LINES.filter((line) => line.every(([r, c]) => called.has(board[r][c])));
 }
 
 export function create({ root, submit }) {
@@ -126,7 +116,7 @@ export function create({ root, submit }) {
           s("text", { x: x + 0.5, y: y + 0.52, class: ["fb-text", isLetter ? "letter" : "number"],
                       "text-decoration": lastFill ? "underline" : null }, value));
       }));
-      const lines = completeLines(board, called).map((line) => {
+      const lines = state.bingo_lines[b].map((line) => {
         const [[r0, c0], [r1, c1]] = [line[0], line.at(-1)];
         return s("line", { x1: x0 + c0 + 0.5, y1: TOP + r0 + 0.5, x2: x0 + c1 + 0.5, y2: TOP + r1 + 0.5, class: "fb-line" });
       });

@@ -60,7 +60,10 @@ export function create({ root, submit, gameId }) {
   const labels = s("g", { class: "fm-labels" });
   svg.append(s("circle", { cx: 0, cy: 0, r: R, class: "fm-ring" }), edges, near, path, vertices, labels);
 
-  const grid = h("div", { class: "fm-grid", role: "group", "aria-label": "Numbers", "data-board": true });
+  // focusable itself: it scrolls, and its buttons are all disabled for a player not to move (axe's
+  // scrollable-region-focusable), so the keyboard could not scroll it otherwise
+  const grid = h("div", { class: "fm-grid", role: "group", "aria-label": "Numbers", "data-board": true,
+                          tabindex: 0 });
   const input = h("input", { type: "number", inputmode: "numeric", min: 1, class: "fm-input",
                              "aria-label": "Number to say", placeholder: "Type a number" });
   const bar = actionBar(play, () => choose(null));

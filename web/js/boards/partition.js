@@ -1,5 +1,6 @@
 // Partition: the 6×6 odd-r hex board with its discs, sticks on edges, open and closed regions,
 // claims and markers, subdivisions, the actions left this turn, the equal-split choice, scores.
+// The regions' owners, the totals and an equal split's sides come with the state (the server's).
 
 import { fill, h, s } from "../dom.js";
 import { seatMark, seatName } from "../format.js";
@@ -60,30 +61,6 @@ function side(a, b) {
   return { x1: mx + px, y1: my + py, x2: mx - px, y2: my - py };
 }
 
-/** The hexes of `within` reachable from `start` without crossing a stick. */
-function flood(start, within, sticks) {
-  const seen = new Set([start]);
-  const todo = [start];
-  while (todo.length) {
-    const hex = todo.pop();
-    for (const n of NEIGHBOURS[hex]) {
-      if (within.has(n) && !seen.has(n) && !sticks.has(edgeKey(hex, n))) {
-        seen.add(n);
-        todo.push(n);
-      }
-    }
-  }
-  return seen;
-}
-
-/** The two parts a stick on `edge` would cut `region` into, or null when it stays whole. */
-function splitBy(edge, region, sticks) {
-  const cut = new Set(sticks).add(edgeKey(...edge));
-  const part = flood(edge[0], region, cut);
-  if (part.has(edge[1])) return null;
-  return [part, new Set([...region].filter((x) => !part.has(x)))];
-}
-
 export function describe(move) {
   switch (move.type) {
     case "stick": return `stick between ${between(move.edge)}${move.close !== undefined ? `, closing the part with ${hexName(move.close)}` : ""}`;
@@ -91,14 +68,6 @@ export function describe(move) {
     case "subdivide": return `subdivides between ${between(move.edge)}`;
     default: return move.type;
   }
-}
-
-/** Per closed region, the seat with more discs of its claimed colours there (null on a tie). */
-function owners(state) {
-  return state.regions.filter((reg) => reg.closed).map((reg) => {
-    const counts = [0, 1].map((seat) => reg.hexes.filter((x) => state.claimed[seat].includes(state.colours[x])).length);
-    return { region: reg, owner: counts[0] === counts[1] ? null : counts[1] > counts[0] ? 1 : 0 };
-  });
 }
 
 export function create({ root, submit }) {
@@ -180,6 +149,9 @@ export function create({ root, submit }) {
 
   const sticks = () => new Set(view.state.sticks.map((e) => edgeKey(...e)));
   const openRegion = () => new Set(view.state.regions.find((reg) => !reg.closed)?.hexes || []);
+  /** The hexes of the side `close` names of the equal split a stick on `e` makes (the state's). */
+  const sideOf = (e, hex) => view.state.equal_splits.find((split) => edgeKey(...split.edge) === edgeKey(...e))
+    ?.sides.find((side) => side.close === hex)?.hexes || [];
 
   /** The legal moves on `e` (sticks, one per close choice, or a subdivision). */
   function edgeMoves(e) {
@@ -220,9 +192,8 @@ export function create({ root, submit }) {
     const options = edge ? edgeMoves(edge) : [];
     choice.hidden = options.length < 2;
     if (options.length < 2) return;
-    const parts = splitBy(edge, openRegion(), sticks());
     fill(choice, "Close: ", options.map((m) => {
-      const size = parts.find((part) => part.has(m.close)).size;
+      const size = sideOf(edge, m.close).length;
       return h("button", { type: "button", "aria-pressed": String(close === m.close),
                            onclick: () => { close = m.close; render(); } },
         `the part with ${hexName(m.close)} (${size} hexes)`);
@@ -231,9 +202,7 @@ export function create({ root, submit }) {
 
   function renderSeats() {
     const { game, state } = view;
-    const projected = owners(state);
     fill(seats, [0, 1].map((seat) => {
-      const regions = projected.filter((o) => o.owner === seat).length;
       return h("div", { class: ["panel", game.status === "active" && game.to_move === seat && "to-move"],
                         "data-seat": seat },
         h("h2", {}, seatMark(seat), ` ${seatName(game, seat)}`),
@@ -243,8 +212,8 @@ export function create({ root, submit }) {
             : "none", ` (${state.claims_left[seat]} left)`),
           h("span", {}, "Subdivisions left ", h("b", {}, state.subdivisions_left[seat])),
           h("span", {}, "Closing points ", h("b", {}, state.points[seat])),
-          h("span", {}, "Regions held ", h("b", {}, regions)),
-          h("span", {}, "Total ", h("b", {}, state.points[seat] + regions))));
+          h("span", {}, "Regions held ", h("b", {}, state.regions_held[seat])),
+          h("span", {}, "Total ", h("b", {}, state.totals[seat]))));
     }));
     const turn = game.status === "active" && view.live
       ? `${seatName(game, state.turn)} has ${state.actions_left} of ${ACTIONS} actions left this turn.`
@@ -260,7 +229,7 @@ export function create({ root, submit }) {
     const marked = [0, 1].map((s2) => new Set(state.claimed[s2]));
     const legalEdges = new Set((view.legal?.moves || []).filter((m) => m.edge).map((m) => edgeKey(...m.edge)));
     const stickSet = sticks();
-    const part = edge && close !== null ? splitBy(edge, openRegion(), stickSet)?.find((p) => p.has(close)) : null;
+    const part = edge && close !== null ? new Set(sideOf(edge, close)) : null;
     // every action of the last turn (up to three) is marked, not only its last
     const lastEdges = new Set(recent.filter((m) => m.move.edge).map((m) => edgeKey(...m.move.edge)));
     const lastClaims = new Set(recent.filter((m) => m.move.type === "claim").map((m) => m.move.hex));
@@ -277,8 +246,8 @@ export function create({ root, submit }) {
         marker !== undefined ? s("rect", { x: cx + 0.2, y: cy - 0.62, width: 0.32, height: 0.32,
                                            class: `pt-marker seat${marker}` }) : null);
     });
-    const owned = owners(state).map(({ region, owner }) => {
-      const [cx, cy] = centre(region.hexes[0]);
+    const owned = state.closed_regions.map(({ hexes, owner }) => {
+      const [cx, cy] = centre(hexes[0]);
       return owner === null ? s("text", { x: cx - 0.62, y: cy - 0.3, class: "pt-owner" }, "=")
         : seatDot(owner, cx - 0.62, cy - 0.32, 0.16);
     });

@@ -1,4 +1,5 @@
-// Ploid: the n×(n+1) grid, both hands, every group's size against its smallest number, passes.
+// Ploid: the n×(n+1) grid, both hands, every group's size against its smallest number (the
+// groups come with the state: the server's), passes.
 
 import { fill, h, s } from "../dom.js";
 import { cellName, SEAT_COLOUR, seatMark, seatName } from "../format.js";
@@ -7,32 +8,6 @@ import { actionBar, boardSvg, cellClicks, gridKeys, listed, LOADING_LEGAL, zoomF
 export function describe(move) {
   if (move.type === "pass") return "passes (no legal placement)";
   return `places ${move.piece === "blank" ? "a blank" : move.piece} at ${cellName(move.row, move.col)}`;
-}
-
-/** Each group of one colour: its cells, size and smallest number (null for none). */
-function groups(board) {
-  const seen = new Set();
-  const out = [];
-  board.forEach((row, r) => row.forEach((cell, c) => {
-    if (!cell || seen.has(`${r},${c}`)) return;
-    const cells = [];
-    const todo = [[r, c]];
-    seen.add(`${r},${c}`);
-    while (todo.length) {
-      const [rr, cc] = todo.pop();
-      cells.push([rr, cc]);
-      for (const [nr, nc] of [[rr + 1, cc], [rr - 1, cc], [rr, cc + 1], [rr, cc - 1]]) {
-        const other = board[nr]?.[nc];
-        if (other && other.seat === cell.seat && !seen.has(`${nr},${nc}`)) {
-          seen.add(`${nr},${nc}`);
-          todo.push([nr, nc]);
-        }
-      }
-    }
-    const numbers = cells.map(([rr, cc]) => board[rr][cc].piece).filter((p) => p !== "blank");
-    out.push({ seat: cell.seat, cells, size: cells.length, limit: numbers.length ? Math.min(...numbers) : null });
-  }));
-  return out;
 }
 
 export function create({ root, submit }) {
@@ -143,7 +118,6 @@ export function create({ root, submit }) {
     zoom.refresh();
     const open = seat !== null && piece !== null ? legalCells() : new Set();
     const lastKey = last?.move.type === "place" ? `${last.move.row},${last.move.col}` : null;
-    const all = groups(board);
     const cursor = keys.get();
     const cells = [];
     const links = [];
@@ -171,7 +145,7 @@ export function create({ root, submit }) {
         pieces.push(s("circle", { cx: c + 0.5, cy: r + 0.5, r: 0.36, class: "pl-piece pending", fill: "none", "pointer-events": "none" }));
       }
     }));
-    const tags = all.filter((g) => g.limit !== null).map((g) => {
+    const tags = state.groups.filter((g) => g.limit !== null).map((g) => {
       const [r, c] = g.cells.find(([rr, cc]) => board[rr][cc].piece === g.limit);
       return s("g", { "pointer-events": "none" },
         s("rect", { x: c + 0.52, y: r + 0.02, width: 0.46, height: 0.26, rx: 0.08,

@@ -1,5 +1,6 @@
 // Prime Drop: the grid, both piles, a single drop or a double down, and a challenge made by
-// selecting a run from one end to the other (either direction) and typing a factor.
+// selecting a run from one end to the other (either direction) and typing a factor. The numbers
+// on the board, with their ends, come with the state (the server's).
 
 import * as api from "../api.js";
 import { fill, h, s } from "../dom.js";
@@ -18,26 +19,11 @@ export function describe(move) {
   }
 }
 
-/** The number read from `from` to `to` on `board` (BigInt), or null when a cell is empty. */
-function readNumber(board, from, to) {
-  const digits = lineCells(from, to).map(([r, c]) => board[r]?.[c]);
-  return digits.some((d) => d === null || d === undefined) ? null : BigInt(digits.join(""));
-}
-
-/** Whether `from`..`to` is one whole run (or a lone tile): what a challenge may name. */
-function isNumber(board, from, to) {
-  const [r0, c0] = from;
-  const [r1, c1] = to;
-  if (r0 !== r1 && c0 !== c1) return false;
-  const cells = lineCells(from, to);
-  if (cells.some(([r, c]) => board[r][c] === null)) return false;
-  const filled = (r, c) => board[r]?.[c] !== undefined && board[r][c] !== null;
-  if (cells.length === 1) {
-    return ![[0, 1], [0, -1], [1, 0], [-1, 0]].some(([dr, dc]) => filled(r0 + dr, c0 + dc));
-  }
-  const dr = Math.sign(r1 - r0);
-  const dc = Math.sign(c1 - c0);
-  return !filled(r0 - dr, c0 - dc) && !filled(r1 + dr, c1 + dc);
+/** The number on the board read from `from` to `to` (an entry of the state's `numbers`), or
+ *  undefined when those are not the two ends of one. */
+function numberAt(state, from, to) {
+  const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+  return state.numbers.find((n) => same(n.from, from) && same(n.to, to));
 }
 
 export function create({ root, submit, gameId }) {
@@ -189,8 +175,7 @@ export function create({ root, submit, gameId }) {
 
   function moveText(move) {
     if (move.type === "challenge") {
-      const value = readNumber(view.state.board, move.from, move.to);
-      return `Challenge ${value ?? "?"} with ${move.factor}`;
+      return `Challenge ${numberAt(view.state, move.from, move.to)?.value ?? "?"} with ${move.factor}`;
     }
     if (move.type === "drop") return `Drop ${move.digit} at ${cellName(move.row, move.col)}`;
     return `Double down: ${move.tiles.map((t) => `${t.digit} at ${cellName(t.row, t.col)}`).join(", then ")}`;
@@ -281,17 +266,13 @@ export function create({ root, submit, gameId }) {
   }
 
   function renderChallengeForm() {
-    const { state, legal } = view;
-    const numbers = legal ? legal.moves.filter((m) => m.type === "challenge") : [];
+    const { numbers } = view.state;
     const chosen = JSON.stringify(ends);
     fill(numberPick, h("option", { value: "" }, numbers.length ? "Pick or tap on the board" : "Tap on the board"),
       numbers.map((m) => h("option", { value: JSON.stringify([m.from, m.to]), selected: JSON.stringify([m.from, m.to]) === chosen },
         `${m.value} (${cellName(...m.from)}→${cellName(...m.to)})`)));
-    const known = numbers.some((m) => JSON.stringify([m.from, m.to]) === chosen);
-    if (ends.length === 2 && !known) {
-      const value = isNumber(state.board, ...ends) ? readNumber(state.board, ...ends) : null;
-      numberPick.append(h("option", { value: chosen, selected: true },
-        value === null ? "not a number on the board" : `${value} (${cellName(...ends[0])}→${cellName(...ends[1])})`));
+    if (ends.length === 2 && !numberAt(view.state, ...ends)) {
+      numberPick.append(h("option", { value: chosen, selected: true }, "not a number on the board"));
     }
     reverse.disabled = ends.length !== 2;
   }
