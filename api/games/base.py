@@ -120,6 +120,8 @@ class Option:
     max: int | None = None
     choices: tuple = ()
     check: Callable[[Any], Any] | None = None
+    # a "json" option's form (the OpenAPI document's schema for it; `check` still reads it)
+    shape: Kind | None = None
 
     def validate(self, value: Any) -> Any:
         field = f"options.{self.name}"
@@ -294,9 +296,6 @@ class Game(abc.ABC):
     default_time_control: ClassVar[dict] = {"type": "none"}
     background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()
     moves: ClassVar[tuple[type[Move], ...]]  # every move type the game reads, passes included
-    # what GET /legal-moves lists in place of a move type's own shape (Prime Drop's numbers to
-    # challenge, listed without a factor)
-    listed_shapes: ClassVar[dict[str, "Shape"]] = {}
     state_class: ClassVar[type[State]]
 
     @classmethod

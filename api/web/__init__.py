@@ -17,6 +17,7 @@ from api.store.version_cache import VersionCache
 from api.store.mail import MailStore
 from api.store.notices import NoticeStore
 from api.store.webhooks import WebhookStore
+from api.web.contract import ContractPlugin
 from api.web.errors import PostplayApi
 from api.web.fast_paths import PollAnswers
 from api.web.presence import PresenceMarks
@@ -67,7 +68,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         # offline, and without sending the document to a validator on another site
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
-        API_SPEC_OPTIONS={"info": {"description": (
+        API_SPEC_OPTIONS={"servers": [{"url": "/", "description": "This server."}],
+                          "info": {"license": {"name": "MIT",
+                                               "url": "https://spdx.org/licenses/MIT.html"},
+                                   "description": (
             "Play five small abstract number games by correspondence: against friends, against "
             "bots that think on the workers, or from any client. Every game's moves and states are "
             "in this document's schemas and in the project's docs/api.md; errors carry a "
@@ -100,7 +104,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "mails": MailStore(client),
                                   "notices": NoticeStore(client)}
 
-    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
+    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin(),
+                                        "extra_plugins": [ContractPlugin()]})
     init_ids(app, api)
     from api.web import (accounts, correspondence, email, events, games, in_game, kinds,
                          notices, playtests, ratings, sweeps, system, webhooks)

@@ -7,6 +7,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from api.play import correspondence, explore
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.game_shapes import MoveField, MovesField
 from api.web.games import _ctx, _seat
@@ -95,11 +96,13 @@ class ExploreSchema(ma.Schema):
 
 @blp.route("/games/<id:game_id>/conditional")
 class Conditional(MethodView):
+    @operation("getConditionalMoves", auth=("seat", "account:play"), refuses=(401, 403, 404))
     @blp.response(200, ConditionalSchema)
     def get(self, game_id: str):
         """Your conditional moves in this game (your seat's token): yours alone"""
         return correspondence.get_tree(_ctx()[0], game_id, _seat(game_id))
 
+    @operation("setConditionalMoves", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422))
     @blp.arguments(ConditionalBodySchema)
     @blp.response(200, ConditionalSchema)
     def put(self, body: dict, game_id: str):
@@ -108,6 +111,7 @@ class Conditional(MethodView):
         seat = _seat(game_id)  # 404 for an unknown game, then 401 or 403
         return correspondence.set_tree(_ctx()[0], game_id, seat, body["ply"], body["tree"])
 
+    @operation("dropConditionalMoves", auth=("seat", "account:play"), refuses=(401, 403, 404))
     @blp.response(204)
     def delete(self, game_id: str):
         """Drop your conditional moves"""
@@ -116,11 +120,13 @@ class Conditional(MethodView):
 
 @blp.route("/games/<id:game_id>/notes")
 class Notes(MethodView):
+    @operation("getNotes", auth=("seat", "account:play"), refuses=(401, 403, 404))
     @blp.response(200, NotesSchema)
     def get(self, game_id: str):
         """Your private notes on this game (your seat's token): never shown to anyone else"""
         return correspondence.get_notes(_ctx()[0], game_id, _seat(game_id))
 
+    @operation("setNotes", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 422))
     @blp.arguments(NotesSchema)
     @blp.response(200, NotesSchema)
     def put(self, body: dict, game_id: str):
@@ -131,6 +137,7 @@ class Notes(MethodView):
 
 @blp.route("/kinds/<kind>/explore")
 class Explore(MethodView):
+    @operation("explore", refuses=(400, 404, 409, 422))
     @blp.arguments(ExploreBodySchema)
     @blp.response(200, ExploreSchema)
     def post(self, body: dict, kind: str):

@@ -15,9 +15,10 @@ from api.events.service import EventConflict, NotOrganiser
 from api.play.view import game_view
 from api.store.tournaments import STATUSES, TournamentStore
 from api.web.auth import account
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.games import GameOfKind
-from api.web.schemas import OneOfField, TimeControlSchema
+from api.web.schemas import OneOfField, ResultSchema, TimeControlSchema
 
 blp = Blueprint("events", __name__, url_prefix="/api/v1",
                 description="Events: round-robin, Swiss and knockout tournaments, and a "
@@ -82,8 +83,8 @@ class JoinTournamentSchema(ma.Schema):
 class PairingSchema(ma.Schema):
     seats = fields.List(fields.String(), metadata={"description": "First mover first."})
     game_id = fields.String()
-    result = fields.Dict(allow_none=True, metadata={
-        "description": "{winner: seat|null, reason} once the game is over; null until then."})
+    result = OneOfField(ResultSchema, allow_none=True, metadata={
+        "description": "The game's result (winner and reason) once it is over; null until then."})
     replay = fields.Integer(metadata={"description": "Knockout: which replay of a drawn game."})
 
 
@@ -182,7 +183,7 @@ def _load(tid: str) -> dict:
 
 @blp.route("/tournaments")
 class Tournaments(MethodView):
-    @blp.doc(operationId="createTournament")
+    @operation("createTournament", auth=("account:play",), refuses=(401, 403, 409, 422))
     @blp.arguments(TournamentCreateSchema)
     @blp.response(201, TournamentSchema)
     def post(self, body: dict):
@@ -190,7 +191,7 @@ class Tournaments(MethodView):
         body["starts_at"] = body["starts_at"].timestamp()
         return _view(_answer(events.create, _tournaments(), account(), body))
 
-    @blp.doc(operationId="listTournaments")
+    @operation("listTournaments", auth=("account",), anonymous=True, refuses=(401,))
     @blp.arguments(TournamentListArgsSchema, location="query")
     @blp.response(200, TournamentSchema(many=True))
     @blp.paginate()
@@ -205,7 +206,7 @@ class Tournaments(MethodView):
 
 @blp.route("/tournaments/<id:tid>")
 class TournamentResource(MethodView):
-    @blp.doc(operationId="getTournament")
+    @operation("getTournament", auth=("account",), anonymous=True, refuses=(401, 404))
     @blp.etag
     @blp.response(200, TournamentSchema)
     def get(self, tid: str):
@@ -214,7 +215,7 @@ class TournamentResource(MethodView):
         blp.set_etag({"id": tid, "version": doc["version"]})
         return _view(doc)
 
-    @blp.doc(operationId="cancelTournament")
+    @operation("cancelTournament", auth=("account",), refuses=(401, 403, 404, 409))
     @blp.response(200, TournamentSchema)
     def delete(self, tid: str):
         """Cancel a tournament before it starts (its organiser)"""
@@ -223,7 +224,7 @@ class TournamentResource(MethodView):
 
 @blp.route("/tournaments/<id:tid>/join")
 class JoinTournament(MethodView):
-    @blp.doc(operationId="joinTournament")
+    @operation("joinTournament", auth=("account:play",), refuses=(401, 403, 404, 409, 422))
     @blp.arguments(JoinTournamentSchema)
     @blp.response(201, TournamentSchema)
     def post(self, body: dict, tid: str):
@@ -234,7 +235,7 @@ class JoinTournament(MethodView):
 
 @blp.route("/tournaments/<id:tid>/leave")
 class LeaveTournament(MethodView):
-    @blp.doc(operationId="leaveTournament")
+    @operation("leaveTournament", auth=("account",), refuses=(401, 403, 404, 409))
     @blp.response(201, TournamentSchema)
     def post(self, tid: str):
         """Leave a tournament; once it runs, withdraw (running games resigned by the workers)"""
@@ -243,7 +244,7 @@ class LeaveTournament(MethodView):
 
 @blp.route("/tournaments/<id:tid>/start")
 class StartTournament(MethodView):
-    @blp.doc(operationId="startTournament")
+    @operation("startTournament", auth=("account",), refuses=(401, 403, 404, 409))
     @blp.response(201, TournamentSchema)
     def post(self, tid: str):
         """Start a tournament now (its organiser; at least min_players entered)"""
@@ -252,7 +253,7 @@ class StartTournament(MethodView):
 
 @blp.route("/players/<name:username>/tournaments")
 class PlayerTournaments(MethodView):
-    @blp.doc(operationId="listPlayerTournaments")
+    @operation("listPlayerTournaments", refuses=(404,))
     @blp.response(200, PlayerEventSchema(many=True))
     def get(self, username: str):
         """The tournaments a player entered, newest first, with their placing once over"""
@@ -266,7 +267,7 @@ class PlayerTournaments(MethodView):
 
 @blp.route("/ladders/<kind>")
 class Ladder(MethodView):
-    @blp.doc(operationId="getLadder")
+    @operation("getLadder", refuses=(403, 404, 409))
     @blp.response(200, LadderSchema)
     def get(self, kind: str):
         """A game's standing ladder, top first"""
@@ -275,7 +276,7 @@ class Ladder(MethodView):
 
 @blp.route("/ladders/<kind>/join")
 class JoinLadder(MethodView):
-    @blp.doc(operationId="joinLadder")
+    @operation("joinLadder", auth=("account:play",), refuses=(401, 403, 404, 409))
     @blp.response(201, LadderSchema)
     def post(self, kind: str):
         """Join a game's ladder at the bottom"""
@@ -284,7 +285,7 @@ class JoinLadder(MethodView):
 
 @blp.route("/ladders/<kind>/challenge")
 class ChallengeOnLadder(MethodView):
-    @blp.doc(operationId="challengeOnLadder")
+    @operation("challengeOnLadder", auth=("account:challenge",), refuses=(401, 403, 404, 409, 422))
     @blp.arguments(ChallengeSchema)
     @blp.response(201, GameOfKind)
     def post(self, body: dict, kind: str):

@@ -9,6 +9,7 @@ from marshmallow import fields, validate
 
 from api.notify import inbox, push
 from api.web.auth import account
+from api.web.contract import operation
 from api.web.errors import Blueprint, Unacceptable
 from api.web.schemas import StrictBoolean, StrictSchema
 
@@ -85,6 +86,7 @@ def _store():
 
 @blp.route("/push/key")
 class PushKey(MethodView):
+    @operation("getPushKey")
     @blp.response(200, PushKeySchema)
     def get(self):
         """The server's VAPID public key, for PushManager.subscribe"""
@@ -93,11 +95,13 @@ class PushKey(MethodView):
 
 @blp.route("/me/push")
 class PushDevices(MethodView):
+    @operation("listPushDevices", auth=("account:read",), refuses=(401, 403))
     @blp.response(200, PushDeviceSchema(many=True))
     def get(self):
         """The devices that get your pushes"""
         return push.listing(_store(), account())
 
+    @operation("addPushDevice", auth=("account:read",), refuses=(400, 401, 403, 422))
     @blp.arguments(PushCreateSchema)
     @blp.response(201, PushDeviceSchema)
     def post(self, body: dict):
@@ -107,6 +111,7 @@ class PushDevices(MethodView):
 
 @blp.route("/me/push/<id:subscription_id>")
 class PushDevice(MethodView):
+    @operation("removePushDevice", auth=("account:read",), refuses=(401, 403, 404))
     @blp.response(204)
     def delete(self, subscription_id: str):
         """Stop pushing to a device"""
@@ -115,6 +120,7 @@ class PushDevice(MethodView):
 
 @blp.route("/me/notifications")
 class Notifications(MethodView):
+    @operation("listNotifications", auth=("account:read",), refuses=(400, 401, 403, 422))
     @blp.etag  # made from the answer itself: a poll that matches it is 304, with no body
     @blp.arguments(InboxArgsSchema, location="query")
     @blp.response(200, NotificationSchema(many=True))
@@ -125,6 +131,7 @@ class Notifications(MethodView):
 
 @blp.route("/me/notifications/read")
 class NotificationsRead(MethodView):
+    @operation("markNotificationsRead", auth=("account:read",), refuses=(400, 401, 403, 422))
     @blp.arguments(MarkReadSchema)
     @blp.response(204)
     def post(self, body: dict):
