@@ -251,3 +251,48 @@ def analyses_running_key(client: str) -> str:
 def analysis_cpu_key(client: str, hour: int) -> str:
     """The CPU seconds a client's analyses used in one clock hour (`hour`: epoch hours)."""
     return f"{PREFIX}:analysis:cpu:{client}:{hour}"
+
+
+def puzzle_key(puzzle_id: str) -> str:
+    """A puzzle (JSON, `api.learn.puzzles`) with its Glicko-2 rating and plays."""
+    return f"{PREFIX}:puzzle:{puzzle_id}"
+
+
+def puzzles_by_rating_key(kind: str) -> str:
+    """Sorted set of a kind's puzzle ids by rating, for `GET /puzzles/next`."""
+    return f"{PREFIX}:puzzles:{kind}"
+
+
+def puzzles_seeded_key() -> str:
+    """Set once the shipped seed set (seeds/puzzles.jsonl) is loaded: the first start's mark."""
+    return f"{PREFIX}:puzzles:seeded"
+
+
+def puzzles_mined_key() -> str:
+    """Set of the finished games and playtest games already mined, so none is mined twice."""
+    return f"{PREFIX}:puzzles:mined"
+
+
+def daily_puzzle_key(kind: str, day: str) -> str:
+    """The puzzle id of a kind's daily puzzle on `day` (YYYY-MM-DD, UTC), set once."""
+    return f"{PREFIX}:puzzles:daily:{kind}:{day}"
+
+
+def puzzle_tries_key(account_id: str) -> str:
+    """Hash: puzzle id -> JSON of the account's first decided attempt (solved, ratings, at)."""
+    return f"{PREFIX}:account:{account_id}:puzzles"
+
+
+def puzzle_rating_key(account_id: str, kind: str) -> str:
+    """An account's puzzle rating of a kind (JSON Rating), apart from its game rating."""
+    return f"{PREFIX}:account:{account_id}:puzzle-rating:{kind}"
+
+
+def lessons_passed_key(account_id: str) -> str:
+    """Hash: "<kind>:<n>" -> when the account first passed that lesson."""
+    return f"{PREFIX}:account:{account_id}:lessons"
+
+
+def puzzles_seen_key(account_id: str) -> str:
+    """Set of the puzzle ids `GET /puzzles/next` has shown the account, never shown again."""
+    return f"{PREFIX}:account:{account_id}:puzzles-seen"
