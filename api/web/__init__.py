@@ -15,6 +15,7 @@ from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
 from api.store.mail import MailStore
+from api.store.puzzles import PuzzleStore
 from api.store.webhooks import WebhookStore
 from api.web.errors import PostplayApi
 from api.web.fast_paths import PollAnswers
@@ -93,14 +94,15 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),
                                   "webhooks": WebhookStore(client),
-                                  "mails": MailStore(client)}
+                                  "mails": MailStore(client),
+                                  "puzzles": PuzzleStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
-    from api.web import (accounts, email, games, in_game, kinds, playtests, ratings, sweeps,
-                         system, webhooks)
+    from api.web import (accounts, email, games, in_game, kinds, learn, playtests, ratings,
+                         sweeps, system, webhooks)
 
     for module in (kinds, games, in_game, accounts, email, ratings, webhooks, playtests, sweeps,
-                   system):
+                   system, learn):
         api.register_blueprint(module.blp)
 
     @app.get("/")
