@@ -57,12 +57,12 @@ def test_a_fixed_playtest_is_mined_into_the_stated_puzzles_once(client, run_jobs
 def test_a_finished_game_is_mined_after_its_last_move(client, run_jobs, mining, redis_client):
     game = create(client, options={"n": 40}, first=0)
     tokens = game.pop("tokens")
-    # after 34 and 1, only 23 wins (seat 1 then has no number): game 1 of the playtest above
+    # after 34, only 1 wins (then 23 leaves seat 0 no number): game 1 of the playtest above
     for ply, number in enumerate((34, 1, 23)):
         game = move(client, game, tokens[str(ply % 2)], {"type": "say", "number": number}).get_json()
     assert game["status"] == "finished"
     run_jobs()
     ids = _mined_ids(redis_client)
     assert ids == ["a1be62a55c2e25bd"]
-    assert PuzzleStore(redis_client).get(ids[0])["source"] == {"game_id": game["id"], "ply": 2}
+    assert PuzzleStore(redis_client).get(ids[0])["source"] == {"game_id": game["id"], "ply": 1}
     assert redis_client.sismember(keys.puzzles_mined_key(), f"game:{game['id']}")
