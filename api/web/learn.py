@@ -30,7 +30,7 @@ def _account_id() -> str | None:
     return None if principal is None else principal.id
 
 
-class KindArgsSchema(ma.Schema):
+class PuzzleKindArgsSchema(ma.Schema):
     kind = fields.String(required=True, metadata={"description": "A game with puzzles: " + ", "
                                                   .join(service.PUZZLE_KINDS) + "."})
 
@@ -54,23 +54,23 @@ class PuzzleSchema(ma.Schema):
     source = fields.Nested(PuzzleSourceSchema)
 
 
-class DailySchema(PuzzleSchema):
+class DailyPuzzleSchema(PuzzleSchema):
     day = fields.String(metadata={"description": "The day (UTC), YYYY-MM-DD."})
 
 
-class AttemptSchema(ma.Schema):
+class PuzzleAttemptSchema(ma.Schema):
     moves = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=8),
                         metadata={"description": "The player's moves, in order (the server's "
                                                  "replies between them are the line's)."})
 
 
-class LineStepSchema(ma.Schema):
+class PuzzleLineStepSchema(ma.Schema):
     seat = fields.Integer()
     move = fields.Dict()
     by = fields.String(metadata={"description": "`player` or `server`."})
 
 
-class VerdictSchema(ma.Schema):
+class PuzzleVerdictSchema(ma.Schema):
     move = fields.Dict()
     wins = fields.Boolean()
 
@@ -80,16 +80,16 @@ class PuzzleRatingChangeSchema(ma.Schema):
     after = fields.Integer()
 
 
-class AttemptResultSchema(ma.Schema):
+class PuzzleAttemptResultSchema(ma.Schema):
     solved = fields.Boolean()
     more = fields.Boolean(metadata={"description": "Right so far: send the moves again with the "
                                                    "next one added."})
-    line = fields.List(fields.Nested(LineStepSchema), metadata={
+    line = fields.List(fields.Nested(PuzzleLineStepSchema), metadata={
         "description": "The moves played: yours and the server's replies."})
     expected = fields.Dict(metadata={"description": "At a wrong move: the move that wins."})
-    solution = fields.List(fields.Nested(LineStepSchema), metadata={
+    solution = fields.List(fields.Nested(PuzzleLineStepSchema), metadata={
         "description": "Once the try is over: the whole line."})
-    verdicts = fields.List(fields.Nested(VerdictSchema), metadata={
+    verdicts = fields.List(fields.Nested(PuzzleVerdictSchema), metadata={
         "description": "Once the try is over: the solver's verdict of every legal first move."})
     rated = fields.Boolean(metadata={"description": "Whether this try rated the account (its "
                                                     "first decided try of the puzzle)."})
@@ -163,7 +163,7 @@ def _puzzle(puzzle_id: str) -> dict:
 @blp.route("/puzzles/next")
 class NextPuzzle(MethodView):
     @blp.doc(operationId="nextPuzzle")
-    @blp.arguments(KindArgsSchema, location="query")
+    @blp.arguments(PuzzleKindArgsSchema, location="query")
     @blp.response(200, PuzzleSchema)
     def get(self, args: dict):
         """A puzzle near your puzzle rating (1500 anonymous), never one your account has seen"""
@@ -177,8 +177,8 @@ class NextPuzzle(MethodView):
 @blp.route("/puzzles/daily")
 class DailyPuzzle(MethodView):
     @blp.doc(operationId="dailyPuzzle")
-    @blp.arguments(KindArgsSchema, location="query")
-    @blp.response(200, DailySchema)
+    @blp.arguments(PuzzleKindArgsSchema, location="query")
+    @blp.response(200, DailyPuzzleSchema)
     def get(self, args: dict):
         """The day's puzzle of a game (UTC), the same for everybody"""
         kind = _puzzle_kind(args["kind"])
@@ -201,8 +201,8 @@ class Puzzle(MethodView):
 @blp.route("/puzzles/<puzzle_id>/attempt")
 class Attempt(MethodView):
     @blp.doc(operationId="attemptPuzzle")
-    @blp.arguments(AttemptSchema)
-    @blp.response(200, AttemptResultSchema)
+    @blp.arguments(PuzzleAttemptSchema)
+    @blp.response(200, PuzzleAttemptResultSchema)
     def post(self, body: dict, puzzle_id: str):
         """Try a puzzle: your moves judged against the proved line; a signed-in first try rates"""
         puzzle = _puzzle(puzzle_id)
