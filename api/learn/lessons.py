@@ -90,7 +90,8 @@ class Lesson:
         state = self.position
         return {"kind": self.kind, "n": n, "title": self.title, "task": self.task,
                 "options": get_game(self.kind).check_options(self.options),
-                "state": state.to_dict(), "to_move": state.to_move}
+                "state": state.to_dict(), "to_move": state.to_move,
+                "legal": state.legal_moves_listing()}
 
 
 def _wins(before: State, move: Move, after: State) -> bool:

@@ -175,12 +175,20 @@ def attempt(puzzle: dict, moves: list) -> dict:
         if move.to_dict() != line[at]["move"]:
             played.append({"seat": solver, "move": move.to_dict(), "by": "player"})
             return {"solved": False, "more": False, "line": played,
-                    "expected": line[at]["move"], "solution": line}
+                    "expected": line[at]["move"], "solution": line,
+                    **_position(state.apply(move))}
         played.append({**line[at], "by": "player"})
         state, at = provers.after(state, move), at + 1
         while at < len(line) and line[at]["seat"] != solver:
             played.append({**line[at], "by": "server"})
             state, at = provers.after(state, game.parse_move(line[at]["move"])), at + 1
         if at == len(line):
-            return {"solved": True, "more": False, "line": played, "solution": line}
-    return {"solved": False, "more": True, "line": played}
+            return {"solved": True, "more": False, "line": played, "solution": line,
+                    **_position(state)}
+    return {"solved": False, "more": True, "line": played, **_position(state),
+            "legal": state.legal_moves_listing()}
+
+
+def _position(state: State) -> dict:
+    """The position a try has reached, for a board to draw."""
+    return {"state": state.to_dict(), "to_move": state.to_move}

@@ -138,7 +138,8 @@ def puzzle_view(puzzle: dict) -> dict:
             "state": puzzle["state"], "to_move": puzzle["to_move"],
             "rating": round(puzzle["rating"]["rating"]), "plays": puzzle["plays"],
             "solver_moves": sum(1 for s in puzzle["line"] if s["seat"] == puzzle["to_move"]),
-            "source": puzzle["source"]}
+            "source": puzzle["source"],
+            "legal": puzzles.state_of(puzzle).legal_moves_listing()}
 
 
 def player_view(store: PuzzleStore, account_id: str) -> dict:

@@ -42,6 +42,16 @@ class PuzzleSourceSchema(ma.Schema):
     ply = fields.Integer(metadata={"description": "The ply of that game."})
 
 
+class LegalListingSchema(ma.Schema):
+    moves = fields.List(fields.Dict())
+    complete = fields.Boolean()
+    note = fields.String(allow_none=True)
+
+
+LEGAL = {"description": "The legal moves of the seat to move, as GET /games/{id}/legal-moves "
+                        "lists them."}
+
+
 class PuzzleSchema(ma.Schema):
     id = fields.String()
     kind = fields.String()
@@ -52,6 +62,7 @@ class PuzzleSchema(ma.Schema):
     plays = fields.Integer()
     solver_moves = fields.Integer(metadata={"description": "How many moves the player makes."})
     source = fields.Nested(PuzzleSourceSchema)
+    legal = fields.Nested(LegalListingSchema, metadata=LEGAL)
 
 
 class DailyPuzzleSchema(PuzzleSchema):
@@ -95,6 +106,9 @@ class PuzzleAttemptResultSchema(ma.Schema):
                                                     "first decided try of the puzzle)."})
     rating = fields.Nested(PuzzleRatingChangeSchema)
     first_try = fields.Dict(metadata={"description": "A repeat: the first try, as rated."})
+    state = fields.Dict(metadata={"description": "The position the try reached."})
+    to_move = fields.Integer(allow_none=True)
+    legal = fields.Nested(LegalListingSchema, metadata=LEGAL)
 
 
 class PuzzleRatingSchema(ma.Schema):
@@ -128,6 +142,7 @@ class LessonSchema(ma.Schema):
     options = fields.Dict()
     state = fields.Dict()
     to_move = fields.Integer()
+    legal = fields.Nested(LegalListingSchema, metadata=LEGAL)
 
 
 class LessonsSchema(ma.Schema):

@@ -226,3 +226,17 @@ export const exportUrl = (id) => `${BASE}/games/${encodeURIComponent(id)}/export
 export const vacation = () => asAccount("GET", "/me/vacation").then((r) => r.data);
 export const setVacation = (on) => asAccount("PUT", "/me/vacation", { body: { on } })
   .then((r) => r.data);
+
+/** Learning the games: puzzles (a signed-in try rates the account), the daily puzzle, lessons. */
+export const nextPuzzle = (slug) => request("GET", `/puzzles/next?kind=${encodeURIComponent(slug)}`,
+  { token: accountToken() }).then((r) => r.data);
+export const dailyPuzzle = (slug) => request("GET", `/puzzles/daily?kind=${encodeURIComponent(slug)}`)
+  .then((r) => r.data);
+export const attemptPuzzle = (id, moves) => request("POST", `/puzzles/${id}/attempt`,
+  { body: { moves }, token: accountToken() }).then((r) => r.data);
+export const myPuzzles = () => asAccount("GET", "/me/puzzles").then((r) => r.data);
+export const lessons = (slug) => request("GET", `/kinds/${encodeURIComponent(slug)}/lessons`)
+  .then((r) => r.data.lessons);
+export const checkLesson = (slug, n, mv) => request("POST",
+  `/kinds/${encodeURIComponent(slug)}/lessons/${n}/check`, { body: { move: mv }, token: accountToken() })
+  .then((r) => r.data);
