@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 
 from api.bots import clock
 from api.games import State, get_game
-from api.games.base import IllegalMove, MalformedMove, Move, play_forced
+from api.games.base import IllegalMove, MalformedMove, Move, UnknownField, play_forced
 from api.jsontext import dumps
 from api.learn import provers
 
@@ -122,7 +122,7 @@ def start_rating(solver_moves: int, legal_moves: int) -> float:
     """A puzzle's first rating: longer lines and more moves to choose from make it harder.
 
     >>> start_rating(1, 2), start_rating(4, 40)
-    (1000.0, 1878.0)
+    (1000.0, 1946.0)
     """
     return float(round(1000 + 200 * (solver_moves - 1) + 80 * math.log2(legal_moves / 2)))
 
@@ -168,7 +168,7 @@ def attempt(puzzle: dict, moves: list) -> dict:
         try:
             move = game.parse_move(data)
             state.apply(move)
-        except MalformedMove as error:
+        except (MalformedMove, UnknownField) as error:
             raise MalformedMove(f"Move {i + 1}: {error}", f"moves.{i}") from None
         except IllegalMove as error:
             raise IllegalMove(f"Move {i + 1}: {error}") from None

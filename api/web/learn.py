@@ -11,7 +11,7 @@ from flask.views import MethodView
 from flask_smorest import abort
 from marshmallow import fields, validate
 
-from api.games import GAMES, IllegalMove, MalformedMove
+from api.games import GAMES, IllegalMove, MalformedMove, UnknownField
 from api.learn import lessons, service
 from api.web import auth
 from api.web.errors import Blueprint, refuse
@@ -281,7 +281,7 @@ class LessonCheck(MethodView):
         lesson = _lesson(kind, n)
         try:
             verdict = lesson.check(body["move"])
-        except MalformedMove as error:
+        except (MalformedMove, UnknownField) as error:
             refuse(error)
         principal = auth.account(required=False)
         if verdict["passed"] and principal is not None:
