@@ -9,6 +9,7 @@
     postplay playtest   a batch of bot-vs-bot games and its report (see `postplay playtest -h`)
     postplay seed-ratings   ladder games between every game's bot levels, rating their accounts
     postplay sweep      one playtest per rule variant, compared (see `postplay sweep -h`)
+    postplay puzzles mine --playtests N   puzzles mined from fresh bot-vs-bot games
 """
 from __future__ import annotations
 
@@ -68,14 +69,17 @@ def main(argv: list[str] | None = None) -> int:
     seeding.add_argument("--budget-s", type=float, default=0.05,
                          help="each bot's think time per move, seconds")
     seeding.add_argument("--seed", type=int, default=0)
+    from api.learn import cli as puzzles_cli
     from api.playtests import cli as playtest_cli, sweep_cli
 
     playtest_cli.add_parser(sub)
     sweep_cli.add_parser(sub)
+    puzzles_cli.add_parser(sub)
     args = parser.parse_args(argv)
     return {"run": run, "serve": serve, "redis": redis_alone, "worker": worker, "gc": gc,
             "openapi": write_openapi, "playtest": playtest_cli.run,
-            "seed-ratings": seed_ratings, "sweep": sweep_cli.run}[args.command](args)
+            "seed-ratings": seed_ratings, "sweep": sweep_cli.run,
+            "puzzles": puzzles_cli.run}[args.command](args)
 
 
 def redis_alone(args) -> int:

@@ -59,6 +59,8 @@ def app(redis_url, redis_client, monkeypatch):
     from api.web import create_app
 
     monkeypatch.setenv("POSTPLAY_BOT_BUDGET_S", "0.05")
+    # finished games are mined for puzzles only where a test asks (tests/worker/test_learn.py)
+    monkeypatch.setenv("POSTPLAY_PUZZLE_MINING", "off")
     # the suite starts many playtests from one address; one test checks the limit itself
     monkeypatch.setenv("POSTPLAY_MAX_PLAYTESTS_PER_CLIENT", "1000")
     monkeypatch.setenv("POSTPLAY_MAX_SWEEPS_PER_CLIENT", "1000")
@@ -75,6 +77,7 @@ def client(app):
 def run_jobs(redis_client, monkeypatch):
     """Run queued jobs with a real RQ worker in burst mode until the queue is empty."""
     monkeypatch.setenv("POSTPLAY_BOT_BUDGET_S", "0.05")
+    monkeypatch.setenv("POSTPLAY_PUZZLE_MINING", "off")
 
     def run(with_due_checks: bool = False) -> int:
         """Returns how many jobs finished. With `with_due_checks`, the checks due by now

@@ -330,3 +330,48 @@ def conditional_key(game_id: str, seat: int) -> str:
 def notes_key(game_id: str, seat: int) -> str:
     """A seat's private notes on the game (plain text), kept while the game is."""
     return f"{PREFIX}:game:{game_id}:notes:{seat}"
+
+
+def puzzle_key(puzzle_id: str) -> str:
+    """A puzzle (JSON, `api.learn.puzzles`) with its Glicko-2 rating and plays."""
+    return f"{PREFIX}:puzzle:{puzzle_id}"
+
+
+def puzzles_by_rating_key(kind: str) -> str:
+    """Sorted set of a kind's puzzle ids by rating, for `GET /puzzles/next`."""
+    return f"{PREFIX}:puzzles:{kind}"
+
+
+def puzzles_seeded_key() -> str:
+    """Set once the shipped seed set (seeds/puzzles.jsonl) is loaded: the first start's mark."""
+    return f"{PREFIX}:puzzles:seeded"
+
+
+def puzzles_mined_key() -> str:
+    """Set of the finished games and playtest games already mined, so none is mined twice."""
+    return f"{PREFIX}:puzzles:mined"
+
+
+def daily_puzzle_key(kind: str, day: str) -> str:
+    """The puzzle id of a kind's daily puzzle on `day` (YYYY-MM-DD, UTC), set once."""
+    return f"{PREFIX}:puzzles:daily:{kind}:{day}"
+
+
+def puzzle_tries_key(account_id: str) -> str:
+    """Hash: puzzle id -> JSON of the account's first decided attempt (solved, ratings, at)."""
+    return f"{PREFIX}:account:{account_id}:puzzles"
+
+
+def puzzle_rating_key(account_id: str, kind: str) -> str:
+    """An account's puzzle rating of a kind (JSON Rating), apart from its game rating."""
+    return f"{PREFIX}:account:{account_id}:puzzle-rating:{kind}"
+
+
+def lessons_passed_key(account_id: str) -> str:
+    """Hash: "<kind>:<n>" -> when the account first passed that lesson."""
+    return f"{PREFIX}:account:{account_id}:lessons"
+
+
+def puzzles_seen_key(account_id: str) -> str:
+    """Set of the puzzle ids `GET /puzzles/next` has shown the account, never shown again."""
+    return f"{PREFIX}:account:{account_id}:puzzles-seen"

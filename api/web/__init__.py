@@ -16,6 +16,7 @@ from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
 from api.store.mail import MailStore
 from api.store.notices import NoticeStore
+from api.store.puzzles import PuzzleStore
 from api.store.webhooks import WebhookStore
 from api.web.contract import ContractPlugin
 from api.web.errors import PostplayApi
@@ -102,16 +103,17 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "followups": RQFollowups(client),
                                   "webhooks": WebhookStore(client),
                                   "mails": MailStore(client),
-                                  "notices": NoticeStore(client)}
+                                  "notices": NoticeStore(client),
+                                  "puzzles": PuzzleStore(client)}
 
     api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin(),
                                         "extra_plugins": [ContractPlugin()]})
     init_ids(app, api)
-    from api.web import (accounts, correspondence, email, events, games, in_game, kinds,
+    from api.web import (accounts, correspondence, email, events, games, in_game, kinds, learn,
                          notices, playtests, ratings, sweeps, system, webhooks)
 
     for module in (kinds, games, in_game, correspondence, accounts, email, ratings, webhooks,
-                   notices, playtests, sweeps, events, system):
+                   notices, playtests, sweeps, events, system, learn):
         api.register_blueprint(module.blp)
 
     @app.get("/")

@@ -258,3 +258,16 @@ export const markRead = (ids) => asAccount("POST", "/me/notifications/read",
 /** The account's e-mail address: set (a verification link is mailed to it) or forgotten. */
 export const setEmail = (address) => asAccount("PUT", "/me/email", { body: { address } }).then((r) => r.data);
 export const removeEmail = () => asAccount("DELETE", "/me/email");
+/** Learning the games: puzzles (a signed-in try rates the account), the daily puzzle, lessons. */
+export const nextPuzzle = (slug) => request("GET", `/puzzles/next?kind=${encodeURIComponent(slug)}`,
+  { token: accountToken() }).then((r) => r.data);
+export const dailyPuzzle = (slug) => request("GET", `/puzzles/daily?kind=${encodeURIComponent(slug)}`)
+  .then((r) => r.data);
+export const attemptPuzzle = (id, moves) => request("POST", `/puzzles/${id}/attempt`,
+  { body: { moves }, token: accountToken() }).then((r) => r.data);
+export const myPuzzles = () => asAccount("GET", "/me/puzzles").then((r) => r.data);
+export const lessons = (slug) => request("GET", `/kinds/${encodeURIComponent(slug)}/lessons`)
+  .then((r) => r.data.lessons);
+export const checkLesson = (slug, n, mv) => request("POST",
+  `/kinds/${encodeURIComponent(slug)}/lessons/${n}/check`, { body: { move: mv }, token: accountToken() })
+  .then((r) => r.data);
