@@ -101,7 +101,7 @@ def advanced_choice(state: PartitionState, rng: random.Random,
     # is the mean over several replies, sampled round by round while time remains
     totals, counts = [0.0] * len(turns), [0] * len(turns)
     for _ in range(REPLY_SAMPLES):
-        for k, (value, first, end) in enumerate(turns):
+        for k, (value, _first, end) in enumerate(turns):
             if clock.now() > deadline:
                 break
             if end.is_over():

@@ -323,7 +323,7 @@ class Solver:
             fronts.append(front)
         out = []
         if numbers:
-            for (_, limit, size, _), front in zip(live, fronts):
+            for (_, _limit, size, _), front in zip(live, fronts):
                 # a cell beside this group only: one more piece fits under a value > size
                 fits = [v for v in numbers if v > size]
                 if fits and (single := front & ~twice):

@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 
 from api.bots import clock
 from api.games import State, get_game
-from api.games.base import IllegalMove, MalformedMove, Move, UnknownField, play_forced
+from api.games.base import IllegalMove, MalformedMove, Move, UnknownField
 from api.jsontext import dumps
 from api.learn import provers
 

@@ -497,7 +497,7 @@ def position(store: GameStore, record: GameRecord, ply: int | None) -> State:
     if not 0 <= ply <= record.ply:
         raise Conflict(f"The game has plies 0 to {record.ply}; there is no ply {ply}.")
     state = None
-    for _, state, _ in positions(record, store.moves(record.id)[:ply], start=ply):
+    for _, state, _ in positions(record, store.moves(record.id)[:ply], start=ply):  # noqa: B007
         pass
     return state
 

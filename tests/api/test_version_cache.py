@@ -14,7 +14,6 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from redis.connection import AbstractConnection
 
-from api.store import version_cache
 from api.store.keys import game_key
 from api.store.version_cache import VersionCache
 from tests.api.helpers import auth, create, move
@@ -147,7 +146,9 @@ class SlowReplies:
         self.delay_s = delay_s
         self.listener = socket.create_server(("127.0.0.1", 0))
         host, port = self.listener.getsockname()
-        self.url = urlunsplit(parts._replace(netloc=f"{host}:{port}"))
+        credentials = parts.netloc.rpartition("@")[0]  # the embedded Redis' password, if any
+        netloc = f"{credentials}@{host}:{port}" if credentials else f"{host}:{port}"
+        self.url = urlunsplit(parts._replace(netloc=netloc))
         self.sockets = [self.listener]
         threading.Thread(target=self._accept, daemon=True).start()
 

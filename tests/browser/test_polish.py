@@ -658,7 +658,7 @@ def test_the_service_worker_is_versioned_and_network_first(live_server):
     version = re.search(r'const SHELL_VERSION = "([0-9a-f]{16})"', worker.text)[1]
     files = json.loads(re.search(r"const SHELL_FILES = (\[.*?\]);", worker.text)[1])
     assert "/" in files and "/static/js/app.js" in files and "/static/js/boards/ploid.js" in files
-    assert f"postplay-shell-${{SHELL_VERSION}}" in worker.text and version
+    assert "postplay-shell-${SHELL_VERSION}" in worker.text and version
     assert worker.headers["ETag"].strip('"') == version
 
 

@@ -213,7 +213,7 @@ def test_the_endgame_search_orders_actions_by_the_standing_after_them(seed):
         me = state.turn
         after = [bots.standing(child or state.apply(move), me) for move, child in listed]
         assert after == sorted(after, reverse=True)
-        for move, child in listed:
+        for move, _child in listed:
             if isinstance(move, Stick):
                 now = bots.standing(state, me)
                 owned = [bots.owned_mask(state, bots.discs_by_colour(state), s) for s in (0, 1)]

@@ -12,7 +12,7 @@ import pytest
 import api.bots.partition as bots
 from api.bots import _partition_endgame, clock
 from api.bots.match import play_game
-from api.games.partition import Claim, Partition, Stick, Subdivide
+from api.games.partition import Claim, Partition, Subdivide
 from tests.unit.test_partition import around, position
 
 

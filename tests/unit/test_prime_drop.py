@@ -358,7 +358,7 @@ def test_repetition_with_equal_tile_counts_is_a_draw():
 def test_failed_challenges_repeat_positions_too():
     # Each failed challenge only hands the turn over: after four, seat 0 faces its third.
     state = position(["3"])
-    for k in range(4):
+    for _ in range(4):
         assert not state.is_over()
         state = state.apply(Challenge((0, 0), (0, 0), 2))
     assert state.outcome().reason == "repetition" and state.outcome().winner is None

@@ -21,7 +21,6 @@ from tests.api.helpers import auth, move
 from tests.api.test_accounts import new_game, sign_up
 from tests.smtp_receiver import SmtpReceiver
 from tests.webhook_receiver import Receiver
-from tests.worker.conftest import wait_for
 
 DAY_S = 86400
 
