@@ -25,7 +25,7 @@ from api.store.games import GameStore
 
 TEST_DB = 15
 # locust's players: run by `make loadtest` only (importing locust patches the whole process)
-collect_ignore = ["benchmarks/locustfile.py"]
+collect_ignore = ["benchmarks/locustfile.py", "nim"]  # nim/: registered by the `nim` fixture alone
 
 
 @pytest.fixture(scope="session")
