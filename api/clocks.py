@@ -18,7 +18,7 @@ import dataclasses
 import functools
 import math
 from datetime import datetime, timezone
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterable
 
 from api.games import Outcome, Reason
 
@@ -49,7 +49,9 @@ class TimeControl:
 
     def spent(self, clock: dict, elapsed: float) -> dict:
         """The clock after a move that took `elapsed` seconds, within the time left."""
-        return self.fresh_clock()
+        fresh = self.fresh_clock()
+        assert fresh is not None  # a kind without clocks (none) is never charged
+        return fresh
 
     def running(self, clock: dict, elapsed: float) -> dict:
         """The clock `elapsed` seconds into its owner's turn, as a player sees it."""
@@ -164,7 +166,7 @@ def check(tc: object) -> TimeControl:
     if isinstance(tc, TimeControl):
         return tc
     kind = tc.get("type") if isinstance(tc, dict) else None
-    if not isinstance(kind, str) or kind not in VARIANTS:
+    if not isinstance(tc, dict) or not isinstance(kind, str) or kind not in VARIANTS:
         raise BadTimeControl("time_control.type",
                              f"Time control type must be one of {', '.join(VARIANTS)}.")
     variant = VARIANTS[tc["type"]]
@@ -211,7 +213,7 @@ def spend(tc: TimeControl, clock: dict, elapsed: float) -> tuple[dict, bool]:
 
 
 def deadline_ts(tc: TimeControl, clock: dict, turn_started_ts: float,
-                pauses: list[list[float]] = ()) -> float:
+                pauses: Iterable[list[float]] = ()) -> float:
     """When the owner of `clock`, whose turn started at `turn_started_ts`, loses on time; each of
     `pauses` (spans [since, until] the clock stands still) that it meets moves the moment on by
     the part of it still ahead."""
@@ -243,6 +245,7 @@ def charge(tc: TimeControl, clocks: list[dict] | None, turn_started_ts: float, s
     if next_seat == seat:
         return clocks, turn_started_ts
     if not isinstance(tc, NoClock):
+        assert clocks is not None  # a game with a clock has a clock per seat
         clocks = list(clocks)
         clocks[seat], _ = spend(tc, clocks[seat], now - turn_started_ts)
     return clocks, now

@@ -21,6 +21,7 @@ import random
 from api.bots import clock
 from api.bots.base import analyser, bot
 from api.bots.search import mcts, mcts_scored
+from api.games.base import by_seat
 from api.games.factor_bingo import (LETTERS, LINES, NUMBERS, Call, FactorBingoState, Fill, Start,
                                     line_masks, number_mask)
 
@@ -59,6 +60,7 @@ def medium(state: FactorBingoState, rng: random.Random, budget_s: float):
 def advanced(state: FactorBingoState, rng: random.Random, budget_s: float):
     if state.phase == "calling":
         card, used, current = _position(state)
+        assert current is not None  # the calling phase has a current number
         if len(NUMBERS) - used.bit_count() <= EXACT_AT:
             return Call(NUMBERS[card.solve(used, current, state.mover, rng)])
         # Earlier, the exact solve often still fits in the budget; when it does not, the careful
@@ -80,6 +82,7 @@ def estimate_position(state: FactorBingoState, rng: random.Random, budget_s: flo
     or fewer numbers left); else the advanced bot's tree search and its mean result."""
     if state.phase == "calling":
         card, used, current = _position(state)
+        assert current is not None  # the calling phase has a current number
         try:
             win = card.winning_call(used, current, state.mover,
                                     deadline=clock.now() + budget_s)
@@ -105,8 +108,8 @@ class Card:
     @classmethod
     def of(cls, letters, fills) -> "Card":
         masks = line_masks(letters, fills)
-        return cls(tuple(tuple(tuple(m for m in masks[s] if m >> i & 1)
-                               for i in range(len(NUMBERS))) for s in (0, 1)))
+        return cls(by_seat(tuple(tuple(m for m in masks[s] if m >> i & 1)
+                                 for i in range(len(NUMBERS))) for s in (0, 1)))
 
     @staticmethod
     def choices(used: int, current: int) -> int:
@@ -273,6 +276,7 @@ def _search_moves(state: FactorBingoState) -> list:
     if state.phase == "start":
         return state.legal_moves()
     card, used, current = _position(state)
+    assert current is not None  # the calling phase has a current number
     options = card.choices(used, current)
     safe = card.safe(used, options, state.mover)
     keep = (card.winning(used, options, state.mover)

@@ -5,7 +5,7 @@ import dataclasses
 import random
 
 from api.bots.base import choose_move
-from api.games.base import Move, Outcome, Reason, State, play_forced
+from api.games.base import Move, Outcome, Reason, State, by_seat, play_forced
 from api.games.registry import get_game
 
 # a game between two bots still running after this many plies is aborted (reason "aborted"), so
@@ -31,19 +31,23 @@ def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, firs
     when neither bot depends on the clock. A game still running after `max_plies` moves (passes
     included) is aborted: a batch must end even when the rules or the bots let a game cycle."""
     game = get_game(slug)
+    levels = by_seat(levels)  # a list of the two is welcome too
     rng = random.Random(seed)
     state, history = play_forced(game.new(game.check_options(options), first, seed))
     plies = 0
     while not state.is_over():
         if max_plies is not None and len(history) >= max_plies:
-            return PlayedGame(tuple(levels), first, Outcome(None, Reason.ABORTED), plies,
+            return PlayedGame(levels, first, Outcome(None, Reason.ABORTED), plies,
                               tuple(history), state)
         seat = state.to_move
+        assert seat is not None  # a game not over has a seat to move
         move = choose_move(state, levels[seat], rng, budget_s)
         state, forced = play_forced(state.apply(move))
         history += [(seat, move), *forced]
         plies += 1
-    return PlayedGame(tuple(levels), first, state.outcome(), plies, tuple(history), state)
+    outcome = state.outcome()
+    assert outcome is not None  # the game is over
+    return PlayedGame(levels, first, outcome, plies, tuple(history), state)
 
 
 def match(slug: str, options: dict, level_a: str, level_b: str, games: int, seed: int = 0,

@@ -359,6 +359,7 @@ def native_endgame_search(state: PartitionState,
     if found is None:
         return None, complete
     (kind, a, b, close), value = found
+    move: Move
     if kind == 0:
         move = STICKS[(a, b)] if close < 0 else Stick((a, b), close)
     else:
@@ -427,7 +428,7 @@ def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState | No
         for region in (r for r in state.closed if r & owned[me] and r & (r - 1)):
             moves += winning_splits(region, state.links, owned, me)
     now = standing(state, me)
-    scored = []
+    scored: list[tuple[float, Move, PartitionState | None]] = []
     for move in moves:
         if isinstance(move, Stick):
             scored.append((stick_standing(state, move, now, owned), move, None))
@@ -452,6 +453,7 @@ def stick_standing(state: PartitionState, stick: Stick, now: float, owned: list[
         margin = now + sum(state.closing_point(r) + lead(r, owned, seat) for r in (side, other))
         return margin + (WIN if margin > 0 else -WIN if margin < 0 else 0)
     if 2 * part == size:
+        assert stick.close is not None  # a legal stick splitting the region in half names a side
         closing = side if side >> stick.close & 1 else other
     else:
         closing = side if 2 * part < size else other
@@ -513,7 +515,7 @@ def evaluate(state: PartitionState, seat: int) -> float:
     other = 1 - seat
     colour_masks = discs_by_colour(state)
     owned = [owned_mask(state, colour_masks, s) for s in (0, 1)]
-    value = state.points[seat] - state.points[other]
+    value: float = state.points[seat] - state.points[other]
     for region in state.closed:
         value += lead(region, owned, seat)
     value += CLAIM_HOPE * (claim_hope(state, colour_masks, owned, seat)
@@ -563,7 +565,7 @@ def claim_hope(state: PartitionState, colour_masks: tuple[int, ...], owned: list
             continue
         with_colour = list(owned)
         with_colour[seat] |= discs
-        gain = sum(lead(r, with_colour, seat) - lead(r, owned, seat) for r in state.closed)
+        gain: float = sum(lead(r, with_colour, seat) - lead(r, owned, seat) for r in state.closed)
         gain += OPEN_COLOUR_WEIGHT * (discs & state.open).bit_count()
         best = max(best, gain)
     return best

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import AbstractSet
 
 from api.bots import clock, ploid_book
 from api.bots.base import analyser, bot, estimate
 from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
+from api.games.base import Move
 from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
                              placements)
 
@@ -41,7 +43,7 @@ QUICK_PIECES = 5  # with this many pieces down a 3 x 4 solve fits in a web reque
 
 
 @bot(SLUG, "beginner", "Places any legal piece.")
-def beginner(state: PloidState, rng: random.Random, budget_s: float) -> Place:
+def beginner(state: PloidState, rng: random.Random, budget_s: float) -> Move:
     return rng.choice(state.legal_moves())
 
 
@@ -129,6 +131,7 @@ def solved_choice(state: PloidState, rng: random.Random, deadline: float,
             best = verdict, (index, value)
             if verdict == 1:
                 break
+    assert best is not None  # the mover has a placement (a pass is the server's, not a bot's)
     return best
 
 
@@ -221,8 +224,9 @@ def proven_value(state: PloidState) -> int:
             return entry[0]
         replies = [book.entry(state.apply(place_move(state, *p)))
                    for p in state.legal_placements()]
-        if all(replies):
-            return max(-value for value, _ in replies)
+        known = [reply for reply in replies if reply is not None]
+        if len(known) == len(replies):
+            return max(-value for value, _ in known)
     return solver_for(state.n).value(state)
 
 
@@ -261,7 +265,7 @@ class Search:
         self.n, self.deadline, self.width, self.rng = n, deadline, width, rng
 
     def best(self, state: PloidState, depth: int,
-             avoid: set[tuple[int, int]] = frozenset()) -> tuple[float, tuple[int, int]]:
+             avoid: AbstractSet[tuple[int, int]] = frozenset()) -> tuple[float, tuple[int, int]]:
         """The best-looking placement at `depth`, of those not in `avoid` ((cell index,
         value) placements; not all of them), and its score for the mover."""
         best_score, best_move = -2 * WIN, None
@@ -272,6 +276,8 @@ class Search:
                                        -2 * WIN, -best_score)
             if score > best_score:
                 best_score, best_move = score, (index, value)
+        # a timed-out solve proves some placement lost only while another is not yet proved
+        assert best_move is not None
         return best_score, best_move
 
     def _negamax(self, board, mover, banned, depth, alpha, beta) -> float:
@@ -377,8 +383,13 @@ def growth_distances(board: tuple[int, ...], n: int, seat: int) -> dict[int, int
     steps = 0
     while frontier:
         steps += 1
-        frontier = [j for i in frontier for j in table[i]
-                    if not board[j] and j not in seen and not seen.add(j)]
+        reached = []
+        for i in frontier:
+            for j in table[i]:
+                if not board[j] and j not in seen:
+                    seen.add(j)
+                    reached.append(j)
+        frontier = reached
         distance.update((j, steps) for j in frontier)
     return distance
 

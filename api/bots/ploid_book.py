@@ -81,12 +81,12 @@ def build(n: int, pieces: int = BOOK_PIECES, report=print) -> dict:
     for perfect_seat in (0, 1):  # the bot moves first, then second
         frontier = {canonical(solver, start)[0]: start}
         for placed in range(pieces + 1):
-            following = {}
+            following: dict[str, PloidState] = {}
             for state in frontier.values():
                 if state.is_over():
                     continue
-                if state.forced_move() is not None:
-                    state = state.apply(state.forced_move())
+                if (forced := state.forced_move()) is not None:
+                    state = state.apply(forced)
                 if state.mover == perfect_seat:
                     key, perm = canonical(solver, state)
                     if key not in positions:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 
 from api.bots import clock
+from api.games.base import by_seat
 from api.games.bits import set_bits
 from api.games.ploid import (BLANK, Place, Ploid, PloidState, groups, hand, owner,
                              piece_name)
@@ -110,6 +111,7 @@ class Solver:
             score = -self._child(state, placement, deadline, -INFINITY, -best)
             if score > best:
                 best, choice = score, placement
+        assert choice is not None  # the mover has a placement (a pass is forced, not chosen)
         return best, choice
 
     def placement_verdict(self, state: PloidState, placement: tuple[int, int],
@@ -275,7 +277,7 @@ class Solver:
             key = (sum(1 << k for k in numbers) + (pieces << self.shift[0])
                    + sum(group[0] << self.shift[group[1]] for group in live))
             out.append((live, numbers, blanks, pieces, zone, key))
-        return tuple(out)
+        return by_seat(out)
 
     def placed_side(self, side: tuple, index: int, value: int) -> tuple:
         """The side after it places `value` at `index`: the groups it touches merge (never a
@@ -390,7 +392,9 @@ def solve_start(n: int, first_deadline: float | None = None) -> dict:
         _, best = solver.best_placements(state)
         index, piece = best[0]
         state = state.apply(place_move(state, index, piece))
-    return {"n": n, "value": value, "scores": state.outcome().scores, "seconds": seconds,
+    outcome = state.outcome()
+    assert outcome is not None  # played to the end
+    return {"n": n, "value": value, "scores": outcome.scores, "seconds": seconds,
             "positions": len(solver.table), "nodes": solver.nodes}
 
 
@@ -401,7 +405,7 @@ def prove_start(n: int, budget_s: float, report=print) -> dict:
     start = Ploid.new({"n": n}, first=0, seed=0)
     deadline = clock.now() + budget_s
     started = clock.now()
-    openings = {}
+    openings: dict[tuple, PloidState] = {}
     for index, value in start.legal_placements():
         child = start.apply(place_move(start, index, value))
         openings.setdefault(solver.key(child.board, child.mover, child.last_number), child)

@@ -71,7 +71,7 @@ def advanced_choice(state: PrimeDropState, rng: random.Random,
     lays: list[Move] = [_drop(state, i, d) for i, d in singles]
     lays += safe_doubles(state, singles, rng, pairs=40, best_first=True)
     if not lays:
-        lays = state.drops()
+        lays = list(state.drops())
     # A safe lay's worth is mostly its tiles and what it leaves in hand: search the best first.
     lays.sort(key=lambda m: -_lay_score(state, m))
     candidates = [ch for ch, _ in run_challenges(state)] + lays or state.legal_moves()[:1]
@@ -104,7 +104,7 @@ def run_challenges(state: PrimeDropState) -> list[tuple[Challenge, Number]]:
 def safe_singles(state: PrimeDropState) -> list[tuple[int, int]]:
     """Every single drop (flat index, digit) that leaves no challengeable number through it."""
     hand = [d for d in range(10) if state.piles[state.mover][d]]
-    out = []
+    out: list[tuple[int, int]] = []
     for i, ch in enumerate(state.board):
         if ch != EMPTY:
             continue
@@ -202,7 +202,11 @@ def _apart(a: tuple[int, int], b: tuple[int, int], size: int, pile: tuple) -> bo
 
 
 def _lay_score(state: PrimeDropState, move: Move) -> float:
-    tiles = [move] if isinstance(move, Drop) else [move.first, move.second]
+    if isinstance(move, Drop):
+        tiles = [move]
+    else:
+        assert isinstance(move, DoubleDown)  # a lay is a drop or a double down
+        tiles = [move.first, move.second]
     return len(tiles) + HAND_WEIGHT * sum(AWKWARDNESS[t.digit] for t in tiles)
 
 
@@ -210,14 +214,17 @@ def _reply_value(after: PrimeDropState, me: int) -> float:
     """My standing after the opponent's best reply: tiles they hold minus tiles I hold, plus the
     awkwardness gap of our hands. Their replies: each challenge, or a double down of theirs."""
     if after.is_over():
-        return WIN if after.outcome().winner == me else -WIN
+        outcome = after.outcome()
+        assert outcome is not None  # the game is over
+        return WIN if outcome.winner == me else -WIN
     them = 1 - me
     base = (after.tiles_left[them] - after.tiles_left[me]
             + HAND_WEIGHT * (_awkwardness(after.piles[them]) - _awkwardness(after.piles[me])))
     # A line where they go out next turn is lost: below every other, ranked among them by tiles.
     value = base - WIN if _can_go_out(after) else base - 2
     for _, n in run_challenges(after):
-        digits = [after.tile(cell) for cell in n.cells]
+        # a number's cells all hold tiles
+        digits = [d for cell in n.cells if (d := after.tile(cell)) is not None]
         value = min(value, base - n.length - HAND_WEIGHT * sum(AWKWARDNESS[d] for d in digits))
     return value
 

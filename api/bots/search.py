@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable
+from typing import Any, Callable
 
 from api.bots import clock
 from api.games.base import Move, State, play_forced
 
-MovesFn = Callable[[State], list[Move]]
-PlayoutFn = Callable[[State, random.Random], State]
+# a game's own move list and playout, which take that game's state type: Any, as the search
+# itself serves every game
+MovesFn = Callable[[Any], list[Move]]
+PlayoutFn = Callable[[Any, random.Random], State]
 
 
 def step(state: State, move: Move) -> State:
@@ -32,7 +34,9 @@ def random_playout(state: State, rng: random.Random, moves: MovesFn | None = Non
 
 def reward(state: State, seat: int) -> float:
     """1 for a win of `seat`, 0 for a loss, 0.5 for a draw."""
-    winner = state.outcome().winner
+    outcome = state.outcome()
+    assert outcome is not None  # a reward is of a finished game
+    winner = outcome.winner
     return 0.5 if winner is None else float(winner == seat)
 
 
@@ -90,6 +94,7 @@ def mcts_scored(state: State, rng: random.Random, budget_s: float, *,
             node, path = child, path + [child]
         final = node.state if node.state.is_over() else playout(node.state, rng)
         for parent, child in zip(path, path[1:]):
+            assert parent.mover is not None  # a node with a child is not over: it has a mover
             child.visits += 1
             child.value += reward(final, parent.mover)
         root.visits += 1

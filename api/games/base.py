@@ -20,9 +20,21 @@ import abc
 import dataclasses
 import enum
 import functools
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Iterable, TypeVar
 
 SEATS = (0, 1)
+
+T = TypeVar("T")
+
+
+def by_seat(items: Iterable[T]) -> tuple[T, T]:
+    """`items`, one per seat, as the pair a state's per-seat fields are typed as.
+
+    >>> by_seat(n * n for n in (2, 3))
+    (4, 9)
+    """
+    first, second = items
+    return first, second
 
 
 class MalformedMove(ValueError):
@@ -252,9 +264,11 @@ class State(abc.ABC):
 def play_forced(state: State) -> tuple[State, list[tuple[int, Move]]]:
     """Apply the server's own moves (passes) for as long as the rules call for them; return the
     state and the (seat, move) pairs played."""
-    played = []
+    played: list[tuple[int, Move]] = []
     while not state.is_over() and (forced := state.forced_move()) is not None:
-        played.append((state.to_move, forced))
+        seat = state.to_move
+        assert seat is not None  # a game not over has a seat to move
+        played.append((seat, forced))
         state = state.apply(forced)
     return state, played
 

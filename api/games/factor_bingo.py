@@ -18,11 +18,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+from typing import Sequence
 
 import sympy
 
 from api.games.base import (Either, Field, Game, IllegalMove, ListOf, MapOf, Maybe, Move, Option,
-                            Outcome, Pair, Reason, Shape, State, Text, Whole, per_seat, wire)
+                            Outcome, Pair, Reason, Shape, State, Text, Whole, by_seat, per_seat,
+                            wire)
 from api.games.registry import register
 
 NUMBERS: tuple[int, ...] = tuple(sympy.divisors(720))
@@ -144,8 +146,10 @@ class FactorBingoState(State):
     def callable_numbers(self) -> list[int]:
         """What the seat to move may call: the uncalled divisors and multiples of the current
         number, or, when none is left, every uncalled number."""
+        current = self.current
+        assert current is not None  # the calling phase has a current number
         left = [n for n in NUMBERS if n != self.start and n not in self.called]
-        near = [n for n in left if self.current % n == 0 or n % self.current == 0]
+        near = [n for n in left if current % n == 0 or n % current == 0]
         return near or left
 
     def legal_moves(self) -> list[Move]:
@@ -243,7 +247,7 @@ class FactorBingoState(State):
 
     @classmethod
     def from_dict(cls, data: dict) -> "FactorBingoState":
-        letters = tuple(tuple(x for row in board for x in row) for board in data["letters"])
+        letters = by_seat(tuple(x for row in board for x in row) for board in data["letters"])
         return cls(letters, data["starter"], tuple(data["filled"].items()), data["start"],
                    tuple(data["called"]))
 
@@ -267,7 +271,7 @@ def number_mask(numbers) -> int:
 def line_masks(letters: tuple[tuple[str, ...], ...],
                fills: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each seat's fully filled lines as number masks (a line with a letter left has none)."""
-    return tuple(tuple(mask for _, mask in board) for board in filled_lines(letters, fills))
+    return by_seat(tuple(mask for _, mask in board) for board in filled_lines(letters, fills))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -310,5 +314,5 @@ def deal_letters(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
             return pair
 
 
-def _rows(cells: list) -> list[list]:
+def _rows(cells: Sequence) -> list[list]:
     return [list(cells[r * SIDE:(r + 1) * SIDE]) for r in range(SIDE)]

@@ -40,7 +40,8 @@ import random
 from typing import Any, NamedTuple
 
 from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
-                            Outcome, Pair, Reason, Shape, State, Text, Whole, per_seat, wire)
+                            Outcome, Pair, Reason, Shape, State, Text, Whole, by_seat, per_seat,
+                            wire)
 from api.games.bits import set_bits as hexes_of  # the hex ids in a bit mask, increasing
 from api.games.registry import register
 
@@ -185,7 +186,7 @@ class PartitionState(State):
     def legal_moves(self) -> list[Move]:
         if self.is_over():
             return []
-        return self.stick_moves() + self.claim_moves() + self.subdivide_moves()
+        return [*self.stick_moves(), *self.claim_moves(), *self.subdivide_moves()]
 
     def stick_moves(self) -> list[Stick]:
         """Every legal normal stick: first those that leave the open region whole, then those
@@ -440,7 +441,7 @@ class PartitionState(State):
             colours=tuple(None if c is None else COLOURS.index(c) for c in data["colours"]),
             links=links, open=sum(m for m, closed in masks if not closed),
             closed=_sorted_regions(tuple(m for m, closed in masks if closed)),
-            claimed=tuple(tuple(COLOURS.index(c) for c in seat) for seat in data["claimed"]),
+            claimed=by_seat(tuple(COLOURS.index(c) for c in seat) for seat in data["claimed"]),
             subdivisions_left=tuple(data["subdivisions_left"]),
             actions_left=data["actions_left"], turn=data["turn"], points=tuple(data["points"]),
             singleton_rule=data["singleton_rule"])

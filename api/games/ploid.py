@@ -132,6 +132,7 @@ class PloidState(State):
             raise IllegalMove("In Ploid the only move is to place a piece.")
         index = self._check_placement(move)
         value = BLANK if move.piece == "blank" else move.piece
+        assert isinstance(value, int)  # _check_placement passed only "blank" or a number in hand
         board = list(self.board)
         board[index] = value if self.mover == 0 else -value
         return dataclasses.replace(self, board=tuple(board), mover=1 - self.mover,
@@ -300,7 +301,7 @@ def placements(board: tuple[int, ...], n: int, seat: int) -> list[tuple[int, int
     if not values:
         return []
     label, sizes, limits = groups(board, n, seat)
-    out = []
+    out: list[tuple[int, int]] = []
     for index, neighbours in enumerate(neighbour_table(n)):
         if board[index]:
             continue

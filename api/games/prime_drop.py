@@ -26,7 +26,7 @@ import flint
 
 from api.games.base import (BackgroundRule, Boolean, Field, Game, IllegalMove, ListOf, MapOf, Maybe,
                             Move, Obj, Option, Outcome, Pair, Pass, Reason, Shape, State, Text,
-                            Whole, per_seat, shape_of, wire)
+                            Whole, by_seat, per_seat, shape_of, wire)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -168,8 +168,11 @@ class TimeoutRule(BackgroundRule):
 
     def verdict(self, options: dict, turns: list[tuple[float, State]]) -> Outcome | None:
         rule = options["timeout_rule"]
-        winner = timeout_rule_winner([(at_s, state.tiles_left) for at_s, state in turns],
-                                     rule["after_s"], rule["streak"])
+        tiles_left = []
+        for at_s, state in turns:
+            assert isinstance(state, PrimeDropState)  # Prime Drop's rule sees Prime Drop's states
+            tiles_left.append((at_s, state.tiles_left))
+        winner = timeout_rule_winner(tiles_left, rule["after_s"], rule["streak"])
         return None if winner is None else Outcome(winner, Reason.TIMEOUT_RULE)
 
 
@@ -269,7 +272,7 @@ class PrimeDropState(State):
         hand = [d for d in range(10) if self.piles[self.mover][d]]
         lone_hand = [d for d in hand if d]
         table = _drop_table(self.size)
-        out = []
+        out: list[Drop] = []
         for i, ch in enumerate(self.board):
             if ch == EMPTY:
                 at = table[i]
@@ -285,7 +288,7 @@ class PrimeDropState(State):
             return []
         challenges = [Challenge(n.frm, n.to, f) for n in self.numbers
                       if (f := nontrivial_factor(n.value)) is not None]
-        moves: list[Move] = self.drops() + challenges
+        moves: list[Move] = [*self.drops(), *challenges]
         if not moves and self.numbers:
             moves.append(Challenge(self.numbers[0].frm, self.numbers[0].to, 1))
         return moves
@@ -369,7 +372,7 @@ class PrimeDropState(State):
     @classmethod
     def from_dict(cls, data: dict) -> "PrimeDropState":
         board = "".join(EMPTY if d is None else str(d) for row in data["board"] for d in row)
-        piles = tuple(tuple(pile[d] for d in DIGITS) for pile in data["piles"])
+        piles = by_seat(tuple(pile[d] for d in DIGITS) for pile in data["piles"])
         return cls(data["size"], board, piles, data["mover"], data["turn"],
                    _copy_challenge(data["last_challenge"]), _unpack(data.get("seen", "")))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from types import EllipsisType
 from typing import Any
 
 from api import clocks
@@ -165,7 +166,7 @@ class GameRecord:
     event: dict | None = None
     _state: State | None = dataclasses.field(default=None, repr=False, compare=False)
     # the state's seat to move, asked once per state: some engines work out the end to know it
-    _mover: int | None | object = dataclasses.field(default=..., repr=False, compare=False)
+    _mover: int | None | EllipsisType = dataclasses.field(default=..., repr=False, compare=False)
 
     @classmethod
     def create(cls, game_id: str, kind: str, options: dict, seed: int, first: int,
@@ -228,7 +229,9 @@ class GameRecord:
         deadline = self.deadline()
         if deadline is not None:
             due["deadline"] = deadline
-            if self.seats[self.to_move].account is not None:
+            mover = self.to_move
+            assert mover is not None  # a turn with a deadline has a seat to move
+            if self.seats[mover].account is not None:
                 due["reminder"] = self.turn_started_ts
         for rule in get_game(self.kind).background_rules:
             start = rule.starts_at(self.options, self.first_move_ts)
@@ -279,7 +282,7 @@ class GameRecord:
         the worker has not applied yet."""
         return bool(self.rated) and self.status is Status.FINISHED \
             and self.rating_changes is None and self.first_move_ts is not None \
-            and self.result.reason != Reason.ABORTED
+            and self.result is not None and self.result.reason != Reason.ABORTED
 
     @property
     def bot_to_answer(self) -> str | None:
@@ -302,6 +305,7 @@ class GameRecord:
         mover = self.to_move
         if mover is None or isinstance(self.time_control, NoClock):
             return None
+        assert self.clocks is not None  # a game with a clock has a clock per seat
         return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts,
                                   self.pauses)
 
@@ -333,7 +337,9 @@ class GameRecord:
         """Undo the last move (and the server's passes after it): the game returns to `state`,
         the clocks to what they were before it, the mover's running again from `now` with the
         time it had used. How many history entries that removes."""
-        undo, dropped = self.undo, self.ply - self.undo["ply"]
+        undo = self.undo
+        assert undo is not None  # a takeback has a move to undo
+        dropped = self.ply - undo["ply"]
         self.set_state(state, undo["ply"])
         self.clocks, self.first_move_ts = undo["clocks"], undo["first_move_ts"]
         self.turn_started_ts = now - undo["elapsed_s"]
@@ -344,6 +350,7 @@ class GameRecord:
     def end_on_time(self) -> None:
         """The seat to move ran out of time: it loses (or the game is aborted, at ply 0)."""
         mover = self.to_move
+        assert mover is not None and self.clocks is not None  # a clocked game, a seat to move
         self.clocks = list(self.clocks)
         self.clocks[mover], outcome = clocks.time_out(self.time_control, self.ply, mover)
         self.finish(outcome)
