@@ -68,6 +68,7 @@ def challenge(tournaments: TournamentStore, games: GameStore, followups, kind: s
         return Written(games.new_game_writes(record, forced), record)
 
     record = tournaments.update_ladder(kind, change)[1].after
+    assert isinstance(record, GameRecord)  # what `change` wrote: the game it created
     followups.after_change(record)
     return record
 

@@ -22,14 +22,17 @@ def _ended(was: Status | None, record: GameRecord) -> bool:
 
 
 def reads(was: Status | None, record: GameRecord) -> list[str]:
-    if _ended(was, record) and "ladder" in record.event:
-        return [keys.ladder_key(record.event["ladder"])]
+    if _ended(was, record):
+        assert record.event is not None  # _ended: only a game of an event
+        if "ladder" in record.event:
+            return [keys.ladder_key(record.event["ladder"])]
     return []
 
 
 def writes(was: Status | None, record: GameRecord, read: dict[str, bytes]) -> list[list]:
     if not _ended(was, record):
         return []
+    assert record.event is not None  # _ended: only a game of an event
     if "tournament" in record.event:
         member = f"{record.event['tournament']}|tournament"
         return [["ZADD", keys.due_key(), repr(record.updated_ts), member]]

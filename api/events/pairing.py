@@ -112,7 +112,7 @@ def swiss_round(entrants: list[Entrant], round_no: int
         matched = _matching(ordered, allow_repeats=True)
     position = {e.id: i for i, e in enumerate(ordered)}
     boards = sorted((min(position[a.id], position[b.id]), a, b) for a, b in matched)
-    return [_first_move(*sorted((a, b), key=lambda e: position[e.id]), board)
+    return [_first_move(*((a, b) if position[a.id] <= position[b.id] else (b, a)), board)
             for board, (_, a, b) in enumerate(boards)], byes
 
 

@@ -10,6 +10,7 @@ import json
 import secrets
 import time
 import uuid
+from typing import Sequence
 
 from api.clocks import iso
 from api.events import pairing
@@ -223,6 +224,7 @@ def advance(tournaments: TournamentStore, games: GameStore, followups, tid: str,
             for p in rnd["pairings"]:
                 if p["result"] is None and p["game_id"] in ended:
                     outcome = ended[p["game_id"]].result
+                    assert outcome is not None  # a finished game has its outcome
                     p["result"] = {"winner": outcome.winner, "reason": outcome.reason.value}
         if doc["format"] == "knockout" and doc["rounds"]:
             created = _knockout_replays(doc, now)
@@ -244,6 +246,7 @@ def advance(tournaments: TournamentStore, games: GameStore, followups, tid: str,
         _, written = tournaments.update(tid, change)
     except KeyError:
         return []
+    assert isinstance(written.after, list)  # what `change` wrote: the games it created
     records = [record for record, _ in written.after]
     for record in records:
         followups.after_change(record)
@@ -260,6 +263,7 @@ def stalled(tournaments: TournamentStore, games: GameStore, now: float) -> list[
         if score is not None:
             continue
         doc = tournaments.load(tid)
+        assert doc is not None  # listed as running: tournaments are never deleted
         pending = [p["game_id"] for r in doc["rounds"] for p in r["pairings"]
                    if p["result"] is None]
         if not pending or any(r.status is Status.FINISHED for r in games.load_many(pending)) \
@@ -326,7 +330,7 @@ def _next_round(doc: dict, games: GameStore, now: float) -> list[tuple[GameRecor
 def _add_round(doc: dict, r: int, pairs: list[tuple[str, str]], byes: list[str], now: float,
                extra: list[dict] | None = None) -> list[tuple[GameRecord, list]]:
     created = []
-    rnd = {"round": r, "pairings": [], "byes": list(byes)}
+    rnd: dict = {"round": r, "pairings": [], "byes": list(byes)}
     for k, (a, b) in enumerate(pairs):
         record, forced = _game(doc, a, b, r, now)
         rnd["pairings"].append({"seats": [a, b], "game_id": record.id, "result": None,
@@ -346,7 +350,7 @@ def _game(doc: dict, first: str, second: str, r: int, now: float):
 
 def _entrants(doc: dict, active: list[str]) -> list[pairing.Entrant]:
     halves = {i: 0 for i in active}
-    met = {i: set() for i in active}
+    met: dict[str, set[str]] = {i: set() for i in active}
     firsts, seconds, bye = ({i: 0 for i in active} for _ in range(3))
     for rnd in doc["rounds"]:
         for b in rnd["byes"]:
@@ -372,6 +376,7 @@ def _entrants(doc: dict, active: list[str]) -> list[pairing.Entrant]:
 def _knockout_round(doc: dict, now: float) -> list[tuple[GameRecord, list]]:
     """The next knockout round from the winners of the last (the first: the bracket)."""
     seeds = {p["id"]: p["seed"] for p in doc["players"]}
+    matches: Sequence[tuple[str, str | None]]
     if doc["bracket"] is None:
         matches, _ = pairing.knockout_first_round([p["id"] for p in doc["players"]])
     else:
@@ -383,8 +388,8 @@ def _knockout_round(doc: dict, now: float) -> list[tuple[GameRecord, list]]:
         [{"players": list(m), "winner": m[0] if m[1] is None else None, "games": 0}
          for m in matches]]
     r = len(doc["bracket"])
-    played = [(k, m) for k, m in enumerate(matches) if m[1] is not None]
-    pairs = [tuple(sorted(m, key=seeds.get)) for _, m in played]  # the higher seed first
+    played = [(k, (a, b)) for k, (a, b) in enumerate(matches) if b is not None]
+    pairs = [(a, b) if seeds[a] <= seeds[b] else (b, a) for _, (a, b) in played]  # higher seed first
     created = _add_round(doc, r, pairs, [m[0] for m in matches if m[1] is None], now,
                          [{"match": k, "replay": 0} for k, _ in played])
     for k, _ in played:
@@ -409,7 +414,7 @@ def _knockout_replays(doc: dict, now: float) -> list[tuple[GameRecord, list]]:
         if winner is not None and last["result"]["reason"] != "aborted":
             match["winner"] = last["seats"][winner]
         elif last["replay"] >= REPLAYS:
-            match["winner"] = min(match["players"], key=seeds.get)
+            match["winner"] = min(match["players"], key=lambda player: seeds[player])
         else:
             first, second = last["seats"][1], last["seats"][0]
             record, forced = _game(doc, first, second, rnd["round"], now)
@@ -434,7 +439,8 @@ def _played(doc: dict) -> tuple[list[Played], list[str]]:
         byes += rnd["byes"]
         for p in rnd["pairings"]:
             if p["result"] is not None and p["result"]["reason"] != "aborted":
-                games.append(Played(*p["seats"], p["result"]["winner"]))
+                first, second = p["seats"]
+                games.append(Played(first, second, p["result"]["winner"]))
     return games, byes
 
 

@@ -99,7 +99,7 @@ def standings(players: list[str], games: list[Played], byes: list[str], format: 
         played[game.first] += 1
         played[game.second] += 1
     won = wins(players, games)
-    breaks = {p: {} for p in players}
+    breaks: dict[str, dict[str, float]] = {p: {} for p in players}
     for p, v in sonneborn_berger(players, games, halves).items():
         breaks[p]["sonneborn_berger"] = v
     for p, v in buchholz_cut1(players, games, halves).items():
@@ -125,7 +125,7 @@ def standings(players: list[str], games: list[Played], byes: list[str], format: 
             return (-halves[p], *(-breaks[p][t] for t in order))
 
     ranked = sorted(players, key=lambda p: (key(p), (seeds or {}).get(p, 0)))
-    rows = []
+    rows: list[dict] = []
     for i, p in enumerate(ranked):
         shared = i > 0 and key(ranked[i - 1]) == key(p)
         rows.append({"rank": rows[-1]["rank"] if shared else i + 1, "player": p,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from typing import Callable
+from typing import Any, Callable
 
 from api.games import State, get_game
 from api.games.base import IllegalMove, Move, play_forced
@@ -31,12 +31,13 @@ class Lesson:
     title: str
     task: str
     why: str  # what a legal move that fails the task is told
-    does_task: Callable[[State, Move, State], bool]
+    # (before, move, after) in the lesson's game's own State and Move types, whose fields it reads
+    does_task: Callable[[Any, Any, Any], bool]
     options: dict = dataclasses.field(default_factory=dict)
     seed: int = 1
     min_ply: int = 0
     # what else the position must have (some candidate move does the task and some does not)
-    fits: Callable[[State], bool] = lambda state: True
+    fits: Callable[[Any], bool] = lambda state: True
     # moves to try beside the listed legal ones (Prime Drop does not list its double downs)
     more_moves: Callable[[State], list[Move]] = lambda state: []
 
@@ -97,6 +98,7 @@ class Lesson:
 
 
 def _wins(before: State, move: Move, after: State) -> bool:
+    assert before.to_move is not None  # a lesson's position is running: a seat to move
     return provers.wins(provers.after(before, move), before.to_move)
 
 

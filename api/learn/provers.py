@@ -113,7 +113,9 @@ def after(state: State, move: Move) -> State:
 def winning_moves(state: State, deadline: float | None = None) -> tuple[list[Move], list[Move]]:
     """The legal moves of the seat to move, split into those that win for it and the rest."""
     seat = state.to_move
-    won, rest = [], []
+    assert seat is not None  # a running position: a seat to move
+    won: list[Move] = []
+    rest: list[Move] = []
     for move in state.legal_moves():
         (won if wins(after(state, move), seat, deadline) else rest).append(move)
     return won, rest

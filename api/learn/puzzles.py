@@ -87,6 +87,7 @@ def make(kind: str, options: dict, state: State, source: dict,
 def _line(state: State, first: Move, deadline: float) -> list[dict]:
     """The whole line from `state`: see the module docstring."""
     solver = state.to_move
+    assert solver is not None  # a running position: a seat to move
     line = [{"seat": solver, "move": first.to_dict()}]
     state = provers.after(state, first)
     solver_moves = 1

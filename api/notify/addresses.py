@@ -69,16 +69,18 @@ def target(url: str, allow_private: bool | None = None) -> Target:
     allow = private_allowed() if allow_private is None else allow_private
     parts = urlsplit(url)
     port = parts.port or SCHEMES[parts.scheme]
-    addresses = _resolve(parts.hostname, port)
+    hostname = parts.hostname
+    assert hostname is not None  # check_url refused a URL without a host
+    addresses = _resolve(hostname, port)
     refused = [a for a in addresses if not (allow or is_public(a))]
     if refused:
-        named = "" if parts.hostname.strip("[]") == str(refused[0]) else f" ({refused[0]})"
-        raise AddressRefused(f"{parts.hostname}{named} is a private, loopback or link-local "
+        named = "" if hostname.strip("[]") == str(refused[0]) else f" ({refused[0]})"
+        raise AddressRefused(f"{hostname}{named} is a private, loopback or link-local "
                              f"address: webhooks go only to public addresses.")
     address = addresses[0]
     netloc = f"[{address}]:{port}" if address.version == 6 else f"{address}:{port}"
     return Target(urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")),
-                  parts.netloc, parts.hostname, str(address))
+                  parts.netloc, hostname, str(address))
 
 
 def _resolve(hostname: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
@@ -87,7 +89,7 @@ def _resolve(hostname: str, port: int) -> list[ipaddress.IPv4Address | ipaddress
     except (socket.gaierror, UnicodeError):
         raise AddressRefused(f"The host {hostname} cannot be found.") from None
     # an IPv6 address may carry a zone ("fe80::1%eth0"): the address is what is checked
-    return list(dict.fromkeys(ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos))
+    return list(dict.fromkeys(ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos))
 
 
 # IPv6 forms that carry an IPv4 address in their last 32 bits, and reach that address:

@@ -96,12 +96,16 @@ def run_reminders(accounts: AccountStore, games: GameStore, mails: MailStore, ga
     """The reminder check of a game (see the module's docstring); how many reminders it fired."""
     record = games.load(game_id)
     deadline = None if record is None else record.deadline()
-    if deadline is None or "reminder" not in record.due_checks() or now >= deadline:
+    if record is None or deadline is None or "reminder" not in record.due_checks() \
+            or now >= deadline:
         return 0
-    account = accounts.load(record.seats[record.to_move].account)
+    mover = record.to_move
+    assert mover is not None and record.clocks is not None  # a deadline: a seat to move, a clock
+    account_id = record.seats[mover].account
+    account = None if account_id is None else accounts.load(account_id)
     if account is None or account.get("deleted"):
         return 0
-    tc, clock = record.time_control, record.clocks[record.to_move]
+    tc, clock = record.time_control, record.clocks[mover]
     turn_s = clocks.time_left(tc, clock)
     thresholds = sorted({m for m in account["settings"].get("reminder_minutes",
                                                              DEFAULT_REMINDERS)
@@ -130,8 +134,9 @@ def _remind(mails: MailStore, account: dict, record: GameRecord, minutes: int, d
     owed = None
     if mail.wants(account, "reminder"):
         # the mail's id names the turn and threshold: a repeat of this check owes no second one
-        owed = {**mail.event_mail(event, f"reminder-{record.id}-{record.ply}-"
-                                         f"{int(record.turn_started_ts * 1000)}-{minutes}"),
-                "account": account["id"]}
+        reminder = mail.event_mail(event, f"reminder-{record.id}-{record.ply}-"
+                                          f"{int(record.turn_started_ts * 1000)}-{minutes}")
+        assert reminder is not None  # a reminder is mailed on its own
+        owed = {**reminder, "account": account["id"]}
     mark = keys.reminded_key(record.id, record.turn_started_ts, minutes)
     return int(mails.remind(mark, event, owed, now))

@@ -100,6 +100,7 @@ class Smtp:
     def send(self, message: EmailMessage) -> None:
         """One SMTP conversation that hands `message` over; raises when the server refuses."""
         context = ssl.create_default_context()
+        server: smtplib.SMTP
         if self.tls:
             server = smtplib.SMTP_SSL(self.host, self.port, timeout=TIMEOUT_S, context=context)
         else:
@@ -340,6 +341,7 @@ class Mailer:
         if to is None:
             self.store.settle(claimed)
             return False
+        assert account is not None and self.smtp is not None  # else there is no `to`
         try:
             self.smtp.send(message(self.smtp, self.store.secret(), account, mail, to))
         except (smtplib.SMTPException, OSError) as failed:

@@ -75,6 +75,7 @@ def verify(accounts: AccountStore, mails: MailStore, token: str,
     email = None if account is None or account["deleted"] else account.get("email")
     if email is None or email["address"] != address:
         raise BadField("token", "This link is for an address the account no longer has.")
+    assert account is not None  # else there is no address
     account = {**account, "email": {**email, "verified": True}}
     accounts.save(account)
     schedule_digest(mails, account, time.time() if now is None else now)
@@ -91,6 +92,7 @@ def unsubscribe(accounts: AccountStore, mails: MailStore, token: str) -> None:
     email = None if account is None or account["deleted"] else account.get("email")
     if email is None or email["address"] != address:
         return  # the address is gone already: nothing goes to it
+    assert account is not None  # else there is no address
     if kind == mail.UNVERIFIED:
         if not email["verified"]:
             accounts.save({**account, "email": None})

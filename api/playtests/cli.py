@@ -90,7 +90,9 @@ def run_on_workers(spec: dict) -> dict:
           file=sys.stderr)
     follow(spec["games"], lambda: store.view(playtest_id, with_report=False),
            lambda: store.cancel(playtest_id))
-    return store.view(playtest_id)
+    view = store.view(playtest_id)
+    assert view is not None  # started above: the batch's document is there
+    return view
 
 
 def workers_redis():

@@ -24,6 +24,7 @@ def store_sample_game(games: GameStore, spec: dict, index: int, game: PlayedGame
         return game_id
     now = time.time() if now is None else now
     moves = [history_entry(ply, seat, move, now) for ply, (seat, move) in enumerate(game.history)]
+    assert game.final is not None  # play_game keeps the game's last position
     record = GameRecord.create(
         game_id, spec["kind"], spec["options"], game_seed(spec["seed"], index),
         game.first, [Seat.for_bot(level) for level in game.levels], game.final, len(moves),

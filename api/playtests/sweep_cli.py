@@ -119,7 +119,9 @@ def run_on_workers(spec: dict) -> dict:
           file=sys.stderr)
     follow(spec["games_per_variant"] * len(spec["variants"]),
            lambda: store.view(sweep_id, with_reports=False), lambda: store.cancel(sweep_id))
-    return store.view(sweep_id)
+    view = store.view(sweep_id)
+    assert view is not None  # started above: the sweep's document is there
+    return view
 
 
 def rows(view: dict) -> list[dict]:

@@ -71,7 +71,8 @@ def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict
     # JSON objects have no order: the variants follow the game's own order of its options
     names = sorted(vary, key=lambda name: known.index(name) if name in known else len(known))
     seed = secrets.randbits(32) if seed is None else seed
-    variants, picked_of = [], []
+    variants: list[dict] = []
+    picked_of: list[dict[str, int]] = []
     for index, picks in enumerate(itertools.product(*(range(len(vary[n])) for n in names))):
         picked = dict(zip(names, picks))
         try:
@@ -82,8 +83,8 @@ def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict
                                            samples=samples)
         except BadOption as exc:
             raise _into_vary(exc, picked, known) from None
-        values = {name: spec["options"][name] for name in names}
-        variants.append({"index": index, "values": values, "label": label(values),
+        chosen = {name: spec["options"][name] for name in names}
+        variants.append({"index": index, "values": chosen, "label": label(chosen),
                          "spec": spec})
         picked_of.append(picked)
     checked = {name: [None] * len(vary[name]) for name in names}  # each value as the game reads it
