@@ -23,7 +23,8 @@ ORGANISER = Principal({"id": "org", "username": "org"},
 def post_games_rate(app) -> float:
     """Games per second created one `POST /games` at a time."""
     client = app.test_client()
-    body = {"kind": "factor-multiple", "time_control": {"type": "correspondence", "days_per_move": 3},
+    body = {"kind": "factor-multiple",
+            "time_control": {"type": "correspondence", "days_per_move": 3},
             "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]}
     started = time.perf_counter()
     for _ in range(BASELINE_GAMES):

@@ -1,7 +1,7 @@
 """Events in the web client, on the phone, against the real app and worker: an event created from
 the form, joined from a second account, started by its organiser, paired by the worker, and a
-paired game opened from the event page; a ladder joined and challenged. axe-core finds no serious
-violation on these pages."""
+paired game opened from the event page, which links back to it (and the lobby marks it); a
+ladder joined and challenged. axe-core finds no serious violation on these pages."""
 from __future__ import annotations
 
 import pytest
@@ -63,6 +63,11 @@ def test_an_event_is_created_joined_started_and_its_game_opened_on_a_phone(
     page.wait_for_url(f"**/#/game/{game_id}")
     page.wait_for_selector(".fm-grid")
     assert page.locator(f"text={bo['account']['username']}").count() >= 1
+    back = page.locator(".game-head .event-link a")
+    assert back.inner_text() == "Round 1 of its event"
+    assert back.get_attribute("href") == event_url[1:]
+    page.goto("/#/")  # the lobby's list of the account's games marks the event's
+    assert page.locator(f"li[data-game='{game_id}'] a.tag").inner_text() == "event"
 
 
 def test_a_ladder_is_joined_and_challenged_up_on_a_phone(new_page, live_server, screenshot):
