@@ -107,20 +107,28 @@ def swiss_round(entrants: list[Entrant], round_no: int
         half = len(ordered) // 2
         pairs = [(ordered[i], ordered[i + half]) for i in range(half)]
         return [_first_move(a, b, board) for board, (a, b) in enumerate(pairs)], byes
-    matched = _matching(ordered, allow_repeats=False)
-    if len(matched) * 2 < len(ordered):  # a field too small to avoid a repeat: fewest repeats
-        matched = _matching(ordered, allow_repeats=True)
+    # the thin graph first (the blossom algorithm's time grows with the edges: a full graph of
+    # 1,000 players outlasts a due check's lease), the full one only when it has no perfect
+    # matching, and repeats only when even that has none (a field too small to avoid one)
+    for allow_repeats, thin in ((False, True), (False, False), (True, False)):
+        matched = _matching(ordered, allow_repeats, thin)
+        if len(matched) * 2 == len(ordered):
+            break
     position = {e.id: i for i, e in enumerate(ordered)}
     boards = sorted((min(position[a.id], position[b.id]), a, b) for a, b in matched)
     return [_first_move(*((a, b) if position[a.id] <= position[b.id] else (b, a)), board)
             for board, (_, a, b) in enumerate(boards)], byes
 
 
-def _matching(ordered: list[Entrant], allow_repeats: bool) -> list[tuple[Entrant, Entrant]]:
+def _matching(ordered: list[Entrant], allow_repeats: bool, thin: bool = False
+              ) -> list[tuple[Entrant, Entrant]]:
+    """The maximum-weight matching of `ordered`; `thin` keeps only the pairs the ruling would
+    choose first (see `_near`)."""
     groups: dict[int, list[Entrant]] = {}
     for e in ordered:
         groups.setdefault(e.halves, []).append(e)
     place = {e.id: (i, len(groups[e.halves])) for g in groups.values() for i, e in enumerate(g)}
+    below = dict(zip(sorted(groups, reverse=True), sorted(groups, reverse=True)[1:]))
     graph = nx.Graph()
     graph.add_nodes_from(range(len(ordered)))
     top = SCORE_WEIGHT * 100
@@ -128,7 +136,7 @@ def _matching(ordered: list[Entrant], allow_repeats: bool) -> list[tuple[Entrant
         for j in range(i + 1, len(ordered)):
             b = ordered[j]
             repeat = b.id in a.met
-            if repeat and not allow_repeats:
+            if (repeat and not allow_repeats) or (thin and not _near(a, b, place, below)):
                 continue
             weight = top - SCORE_WEIGHT * (a.halves - b.halves) ** 2
             if a.halves == b.halves:  # Dutch: the i-th of the top half meets the i-th of the rest
@@ -143,6 +151,22 @@ def _matching(ordered: list[Entrant], allow_repeats: bool) -> list[tuple[Entrant
             graph.add_edge(i, j, weight=weight)
     found = nx.max_weight_matching(graph, maxcardinality=True)
     return [(ordered[i], ordered[j]) for i, j in sorted(tuple(sorted(p)) for p in found)]
+
+
+# the thin graph's reach: within a score group, this far from the Dutch partner; into the group
+# below, its top this many
+NEAR = 12
+
+
+def _near(a: Entrant, b: Entrant, place: dict[str, tuple[int, int]], below: dict[int, int]
+          ) -> bool:
+    """Whether the thin graph has the pair `a`, `b` (`a` ahead in the order): the same score
+    group and near the Dutch partner, or a floater from the group just above meeting the top of
+    the group below."""
+    (pa, size), (pb, _) = place[a.id], place[b.id]
+    if a.halves == b.halves:
+        return abs(pb - pa - size // 2) <= NEAR
+    return below.get(a.halves) == b.halves and pb < NEAR
 
 
 def _first_move(a: Entrant, b: Entrant, board: int) -> tuple[str, str]:

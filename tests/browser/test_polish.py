@@ -271,7 +271,8 @@ def test_touch_targets_on_a_phone_and_a_desktop(kind, open_page, live_server):
 
 
 @pytest.mark.parametrize("path", ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests",
-                                  "/#/sweeps", "/#/leaderboard/ploid", "/#/signin"])
+                                  "/#/sweeps", "/#/leaderboard/ploid", "/#/signin", "/#/events",
+                                  "/#/ladder/ploid"])
 def test_controls_outside_boards_are_a_thumb_wide_on_a_phone(path, open_page):
     page = open_page(path)
     page.wait_for_selector("main#view :is(form, ul, .markdown):visible")
@@ -548,7 +549,8 @@ def test_static_files_carry_validators_and_cache_control(live_server):
 # (every control of the board disabled), a player's profile, a sweep (a playtest's report has
 # its own test below)
 PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/sweeps", "sweep",
-         "/#/leaderboards", "/#/leaderboard/ploid", "/#/signin", "/#/signup", "player",
+         "/#/leaderboards", "/#/leaderboard/ploid", "/#/events", "/#/ladder/ploid", "/#/signin",
+         "/#/signup", "player",
          *[f"game:{k}" for k in KINDS], *[f"finished:{k}" for k in KINDS]]
 
 

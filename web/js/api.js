@@ -271,3 +271,24 @@ export const lessons = (slug) => request("GET", `/kinds/${encodeURIComponent(slu
 export const checkLesson = (slug, n, mv) => request("POST",
   `/kinds/${encodeURIComponent(slug)}/lessons/${n}/check`, { body: { move: mv }, token: accountToken() })
   .then((r) => r.data);
+
+/** Events: tournaments (list, read, create, join, leave, start, cancel) and a ladder per kind. */
+export function listTournaments(status, { pageSize = 20 } = {}) {
+  return request("GET", `/tournaments?${new URLSearchParams({ status, page_size: pageSize })}`)
+    .then((r) => r.data);
+}
+/** The tournament, or {status: 304} when `etag` is still current. */
+export const tournament = (id, etag) => request("GET", `/tournaments/${id}`,
+  { etag, token: accountToken() });
+export const createTournament = (body) => asAccount("POST", "/tournaments", { body })
+  .then((r) => r.data);
+export const joinTournament = (id, body = {}) => asAccount("POST", `/tournaments/${id}/join`, { body })
+  .then((r) => r.data);
+export const leaveTournament = (id) => asAccount("POST", `/tournaments/${id}/leave`).then((r) => r.data);
+export const startTournament = (id) => asAccount("POST", `/tournaments/${id}/start`).then((r) => r.data);
+export const cancelTournament = (id) => asAccount("DELETE", `/tournaments/${id}`).then((r) => r.data);
+export const ladder = (slug) => request("GET", `/ladders/${encodeURIComponent(slug)}`).then((r) => r.data);
+export const joinLadder = (slug) => asAccount("POST", `/ladders/${encodeURIComponent(slug)}/join`)
+  .then((r) => r.data);
+export const challengeOnLadder = (slug, rank) => asAccount("POST",
+  `/ladders/${encodeURIComponent(slug)}/challenge`, { body: { rank } }).then((r) => r.data);

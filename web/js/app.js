@@ -30,6 +30,7 @@ const ACCOUNT_PAGES = () => import("./account.js");
 const SWEEP_PAGES = () => import("./sweeps.js");
 const LEADERBOARD_PAGE = page(() => import("./leaderboard.js"), "mountLeaderboard");
 const LEARN_PAGES = () => import("./learn.js");
+const EVENT_PAGES = () => import("./events.js");
 
 /** Fetch (and compile) module `path` now, for an import to come: the game page's board is
  *  asked for with the game (its other modules are preloaded by index.html). */
@@ -64,6 +65,10 @@ const ROUTES = [
   [/^#\/puzzles\/([\w-]+)$/, page(LEARN_PAGES, "mountPuzzles"), true],
   [/^#\/daily\/([\w-]+)$/, page(LEARN_PAGES, "mountDaily"), true],
   [/^#\/leaderboard\/([\w-]+)$/, LEADERBOARD_PAGE],
+  [/^#\/events\/?$/, page(EVENT_PAGES, "mountEvents"), true],
+  [/^#\/event\/([\w-]+)$/, page(EVENT_PAGES, "mountEvent"), true],
+  [/^#\/ladders?\/?$/, page(EVENT_PAGES, "mountLadder"), true],
+  [/^#\/ladder\/([\w-]+)$/, page(EVENT_PAGES, "mountLadder"), true],
   [/^#\/signup$/, page(ACCOUNT_PAGES, "mountSignUp")],
   [/^#\/signin$/, page(ACCOUNT_PAGES, "mountSignIn")],
   [/^#\/player\/([^/]+)$/, page(() => import("./profile.js"), "mountProfile")],

@@ -43,6 +43,7 @@ class GameView {
     this.viewPly = null;
     this.title = h("h1", {}, "Game");
     this.meta = h("p", { class: "meta muted" });
+    this.eventLink = h("p", { class: "event-link", hidden: true });  // the event it is a game of
     this.players = h("div", { class: "players" });
     this.status = h("p", { class: "status", "aria-live": "polite" });
     this.banner = h("div", { class: "banner", role: "status", hidden: true });
@@ -67,7 +68,7 @@ class GameView {
     // (and the browser tests) wait for the whole page rather than read it half made
     fill(this.root, h("section", { class: "game", "aria-busy": "true" },
       h("div", { class: "game-main" },
-        h("div", { class: "game-head" }, this.title, this.meta),
+        h("div", { class: "game-head" }, this.title, this.meta, this.eventLink),
         this.players, this.clockNote, this.status, this.banner, this.alert, this.net, this.join,
         this.replayNote, this.boardRoot),
       h("aside", { class: "game-side" }, this.share, this.actions)));
@@ -329,6 +330,13 @@ class GameView {
       ...Object.entries(game.options).filter(([, v]) => typeof v !== "object")
         .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v === true ? "yes" : v === false ? "no" : v}`),
     ].join(" · ");
+    const event = game.event;
+    this.eventLink.hidden = !event;
+    if (event?.tournament) {
+      fill(this.eventLink, h("a", { href: `#/event/${event.tournament}` }, `Round ${event.round} of its event`));
+    } else if (event?.ladder) {
+      fill(this.eventLink, h("a", { href: `#/ladder/${event.ladder}` }, "A ladder game"));
+    }
     fill(this.players, game.seats.map((seat, i) => h("div", {
       class: ["player", game.to_move === i && game.status === "active" && "to-move"],
     }, seatMark(i),

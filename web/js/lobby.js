@@ -294,6 +294,8 @@ class Lobby {
       return h("li", { class: ["game-row", this.myTurn(g) && "my-turn"], dataset: { game: g.id } },
         h("a", { href: `#/game/${g.id}` }, h("strong", {}, this.titleOf(g.kind)), ` vs ${opponents}`),
         h("span", { class: "turn" }, statusLine(g, mine)),
+        g.event ? h("a", { class: "tag", href: g.event.tournament ? `#/event/${g.event.tournament}`
+          : `#/ladder/${g.event.ladder}` }, g.event.tournament ? "event" : "ladder") : null,
         g.status !== "finished" ? clockBadge(g.time_control, true) : null,
         h("span", { class: "muted" }, ago(g.updated_at)),
         g.status === "finished" && stored ? forget : null);
