@@ -82,3 +82,38 @@ def test_told_once_by_push_while_away_once_by_the_digest_and_not_at_all_while_pr
     latest, earlier = turns(client, bob)
     assert latest["game"] == game["id"] and latest["text"] == pushed.message["body"]
     assert earlier["text"] == pushed.message["body"] and latest["at"] >= earlier["at"]
+
+
+def test_a_tournament_is_told_by_its_name_and_its_pairing_by_the_game(client, redis_client,
+                                                                      notifier, service, smtp):
+    ada, bob = (verified(client, redis_client, smtp, name) for name in ("ada", "bob"))
+    subscribe(client, bob, service)
+    made = client.post("/api/v1/tournaments", headers=auth(ada), json={
+        "name": "Spring cup", "kind": "factor-multiple", "options": {"n": 10},
+        "format": "round-robin", "max_players": 2, "starts_at": "2099-01-01T00:00:00Z",
+        "time_control": {"type": "none"}})
+    assert made.status_code == 201, made.get_json()
+    cup = made.get_json()
+    for token in (ada, bob):
+        assert client.post(f"/api/v1/tournaments/{cup['id']}/join", json={},
+                           headers=auth(token)).status_code in (200, 201)
+    pushes, mails = len(service.received), len(smtp.received)
+    assert client.post(f"/api/v1/tournaments/{cup['id']}/start",
+                       headers=auth(ada)).status_code == 201
+    Background(redis_client, "test").run_due(time.time())  # the worker's step: started, paired
+    deliver(notifier, lambda: len([n for n in inbox(client, bob) if n["type"] == "tournament"])
+            == 2)
+    settle(notifier)
+    (pairing,) = client.get(f"/api/v1/tournaments/{cup['id']}").get_json()["rounds"][0][
+        "pairings"]
+    # the start has no game: it is told by the tournament's name, and links to the site
+    told = [p.message for p in service.received[pushes:] if p.message["type"] == "tournament"]
+    assert sorted((m["body"], m["game"], m["url"]) for m in told) == [
+        ("A game of Spring cup against ada (Factor/Multiple)", pairing["game_id"],
+         f"https://play.example/#/game/{pairing['game_id']}"),
+        ("Spring cup has started", None, "https://play.example/#/")]
+    got = [m for m in smtp.wait_for(mails + 4, 5)[mails:] if m.to == ["bob@example.org"]]
+    assert sorted(m.message["Subject"] for m in got) == [
+        "Spring cup has started", "Your game of Spring cup against ada"]
+    assert all("your opponent" not in m.text for m in got)
+    assert any(f"https://play.example/#/game/{pairing['game_id']}" in m.text for m in got)
