@@ -19,7 +19,7 @@ class FreezingProxy:
         self.sockets: list[socket.socket] = [self.listener]
         self.closed = threading.Event()
 
-    def __enter__(self) -> "FreezingProxy":
+    def __enter__(self) -> FreezingProxy:
         threading.Thread(target=self._accept, daemon=True).start()
         return self
 
