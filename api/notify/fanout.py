@@ -123,8 +123,10 @@ def deliveries(client: redis.Redis, account: dict, event: dict, now: float) -> l
     return owed
 
 
-def game_url(game_id: str) -> str:
-    return f"{os.environ.get('POSTPLAY_PUBLIC_URL', '').rstrip('/')}/#/game/{game_id}"
+def game_url(game_id: str | None) -> str:
+    """The game's page; the site's home for news with no game (a tournament started)."""
+    base = os.environ.get("POSTPLAY_PUBLIC_URL", "").rstrip("/")
+    return f"{base}/#/game/{game_id}" if game_id else f"{base}/#/"
 
 
 def describe(event: str, game: dict, username: str,
@@ -133,6 +135,8 @@ def describe(event: str, game: dict, username: str,
     the deadline)."""
     kind = GAMES.get(game["kind"])
     title = kind.title if kind is not None else game["kind"]
+    if "seats" not in game:  # a tournament's own news: its data is the tournament, no game
+        return title, mail.tournament_news(game)
     seats = game["seats"]
     mine = next((i for i, s in enumerate(seats)
                  if username.lower() in (str(s.get("player", "")).lower(),
@@ -149,7 +153,8 @@ def describe(event: str, game: dict, username: str,
         "chat": f"{opponent} wrote in your game {against}",
         "reminder": (f"{_left(minutes)} left for your move {against}" if minutes
                      else f"Your clock is running {against}"),
-        "tournament": f"A tournament game {against}",
+        "tournament": (f"A game of {game['tournament']['name']} {against}"
+                       if game.get("tournament") else f"A tournament game {against}"),
         "game-over": (f"You won {against}" if result.get("winner") == mine and mine is not None
                       else f"Your game {against} is over" if result.get("winner") is None
                       else f"You lost {against}"),

@@ -184,8 +184,9 @@ def address_of(account: dict, mail: dict) -> str | None:
 
 # -- the messages ----------------------------------------------------------------------------
 
-def game_link(game_id: str) -> str:
-    return f"{public_url()}/#/game/{game_id}"
+def game_link(game_id: str | None) -> str:
+    """The game's page; the site's home for a mail with no game (a tournament started)."""
+    return f"{public_url()}/#/game/{game_id}" if game_id else f"{public_url()}/#/"
 
 
 def opponent(game: dict, account_name: str) -> str:
@@ -205,6 +206,15 @@ def title(game: dict) -> str:
         return game["kind"]
 
 
+def tournament_news(data: dict) -> str:
+    """A line telling of a tournament `event` with no game of its own (`api.events.service`:
+    data `{"id", "kind", "name", "status", "tournament": {"id", "name", "event"}}`)."""
+    named = data.get("tournament", {}).get("name") or data.get("name") or "Your tournament"
+    what = data.get("tournament", {}).get("event")
+    return {"started": f"{named} has started", "finished": f"{named} is over",
+            "cancelled": f"{named} was cancelled"}.get(what, f"News of {named}")
+
+
 def compose(kind: str, account: dict, data: dict) -> tuple[str, str]:
     """The subject and plain text of a mail of `kind` to `account`."""
     name = account["username"]
@@ -222,6 +232,9 @@ def compose(kind: str, account: dict, data: dict) -> tuple[str, str]:
                 f"Hello {name},\n\nThese games wait for your move:\n\n" + "\n".join(lines)
                 + "\n")
     game = data["game"]
+    if kind == "tournament" and "seats" not in game:  # its data is the tournament, no game
+        news = tournament_news(game)
+        return (news, f"Hello {name},\n\n{news} ({title(game)}).\n\n{game_link(None)}\n")
     named, other, link = title(game), opponent(game, name), game_link(game["id"])
     if kind == "reminder":
         left = _duration(data["minutes"])
@@ -231,8 +244,10 @@ def compose(kind: str, account: dict, data: dict) -> tuple[str, str]:
     if kind == "challenge":
         return (f"{other} challenges you to {named}",
                 f"Hello {name},\n\n{other} challenges you to a game of {named}.\n\n{link}\n")
-    return (f"Your tournament game of {named} against {other}",
-            f"Hello {name},\n\nYou are paired against {other} in {named}.\n\n{link}\n")
+    cup = game.get("tournament", {}).get("name", "a tournament")
+    return (f"Your game of {cup} against {other}",
+            f"Hello {name},\n\nYou are paired against {other} in {cup} ({named}).\n\n"
+            f"{link}\n")
 
 
 def message(smtp: Smtp, secret: bytes, account: dict, mail: dict, to: str) -> EmailMessage:

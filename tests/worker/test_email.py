@@ -1,15 +1,15 @@
 """E-mail through a real SMTP server on loopback (aiosmtpd), sent by the workers' Mailer: the
 address verified by its link, the daily digest at the player's hour (a clock the test gives the
 due checks), reminders before a flag falls once per turn (also with a worker killed with -9
-mid-send), one-click unsubscribe with no sign-in, and the refusals (503 with no SMTP server,
-422 naming the field)."""
+mid-send, and one killed holding the reminders' due check), one-click unsubscribe with no
+sign-in, and the refusals (503 with no SMTP server, 422 naming the field)."""
 from __future__ import annotations
 
 import json
 import re
 import signal
 import time
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import pytest
 
@@ -19,6 +19,7 @@ from api.play.background import Background
 from api.store import keys
 from tests.api.helpers import auth, move
 from tests.api.test_accounts import new_game, sign_up
+from tests.redis_proxy import FreezingProxy
 from tests.smtp_receiver import SmtpReceiver
 from tests.webhook_receiver import Receiver
 
@@ -208,6 +209,10 @@ def test_the_unsubscribe_link_of_a_mail_posted_with_no_sign_in_turns_that_kind_o
     assert parse_qs(url.query)["token"]
 
 
+def inbox(client, token: str) -> list[dict]:
+    return client.get("/api/v1/me/notifications", headers=auth(token)).get_json()
+
+
 def _reminders(redis_client) -> list[dict]:
     entries = redis_client.xrange(keys.outbox_key())
     return [e for e in (json.loads(fields[b"event"]) for _, fields in entries)
@@ -279,3 +284,36 @@ def test_a_worker_killed_mid_send_of_a_reminder_leaves_it_to_another_once(
     assert "1 minute left" in mails[0].message["Subject"]
     assert json.loads(hook.body)["type"] == "reminder"  # the event, once, to the webhook too
     assert json.loads(hook.body)["data"]["id"] == game["id"]
+
+
+def test_a_worker_killed_holding_a_reminders_check_leaves_it_to_another_that_fires_it_once(
+        client, redis_client, redis_url, smtp, store, start_worker, monkeypatch):
+    ada, bob = (verified(client, redis_client, smtp, name) for name in ("ada", "bob"))
+    client.patch("/api/v1/me", headers=auth(bob), json={
+        "reminder_minutes": [1], "notify": {"challenge": ["inbox"]}})
+    before = len(smtp.received)
+    upstream = urlsplit(redis_url)
+    # the doomed worker reaches Redis through a proxy that freezes it once it has claimed the
+    # reminders' check: it holds the claim, and dies with -9 before running it
+    with FreezingProxy(upstream.port, b"|reminder") as proxy:
+        doomed = start_worker(url=urlunsplit(upstream._replace(
+            netloc=upstream.netloc.replace(f":{upstream.port}", f":{proxy.port}"))))
+        game = _game_awaiting(client, ada, bob, {"type": "fischer", "initial_s": 62,
+                                                 "increment_s": 0})
+        assert proxy.frozen.wait(20), "the worker never claimed the reminders' check"
+        claimed_until = redis_client.zscore(keys.due_key(), f"{game['id']}|reminder")
+        assert claimed_until > time.time(), "the check is held under its lease"
+        doomed.send_signal(signal.SIGKILL)
+        doomed.wait(timeout=5)
+    record = store.load(game["id"])
+    mark = keys.reminded_key(record.id, record.turn_started_ts, 1)
+    assert not redis_client.exists(mark), "the doomed worker never ran the check"
+    start_worker()
+    mails = smtp.wait_for(before + 1, 25)[before:]
+    told = wait_for(lambda: [n for n in inbox(client, bob) if n["type"] == "reminder"], 10)
+    time.sleep(0.5)  # a second reminder, if any, would have come by now
+    assert redis_client.exists(mark)
+    (mail,) = smtp.received[before:]
+    assert mails == [mail] and "1 minute left" in mail.message["Subject"]
+    assert mail.to == ["bob@example.org"] and game["id"] in mail.text
+    assert len(told) == 1 and [n["type"] for n in inbox(client, bob)].count("reminder") == 1

@@ -51,7 +51,8 @@ export function bell() {
     count.textContent = unread > 99 ? "99+" : String(unread);
     menu.querySelector("summary").setAttribute("aria-label", `Notifications, ${unread} unread`);
     fill(list, items.length ? items.slice(0, 20).map((n) => h("li", { class: n.read ? "read" : "unread" },
-      h("a", { href: `#/game/${encodeURIComponent(n.game)}`, onclick: () => {
+      // (a tournament's own news has no game: the site's home)
+      h("a", { href: n.game ? `#/game/${encodeURIComponent(n.game)}` : "#/", onclick: () => {
         menu.open = false;
         if (!n.read) api.markRead([n.id]).then(() => bellPoller?.now(), () => {});
       } }, n.text), " ", h("small", { class: "muted" }, new Date(n.at).toLocaleString())))
