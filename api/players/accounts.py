@@ -16,6 +16,7 @@ import re
 import secrets
 import time
 import uuid
+from typing import TypeGuard
 
 from api.record.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound, Overloaded
 from api.players import passwords
@@ -77,7 +78,7 @@ class Principal:
             raise MissingScope("This needs a sign-in token, not a personal API token.")
 
 
-def is_account_token(token: str | None) -> bool:
+def is_account_token(token: str | None) -> TypeGuard[str]:
     return token is not None and token.startswith(TOKEN_PREFIX)
 
 
