@@ -129,7 +129,9 @@ def analyse(state: State, rng: random.Random) -> dict:
         return ANALYSERS[state.game.slug].analyse(state, rng, budget_s)
     after = state.apply(forced)
     judged = analyse(after, rng)
-    return {"exact": judged["exact"], "value": _value_for(judged, after, state.to_move),
+    mover = state.to_move
+    assert mover is not None  # the game goes on (its outcome is None above)
+    return {"exact": judged["exact"], "value": _value_for(judged, after, mover),
             "best": forced.to_dict()}
 
 

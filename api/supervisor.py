@@ -42,6 +42,7 @@ class Child:
         self.restart_at = None
 
     def kill_group(self, sig: int) -> None:
+        assert self.proc is not None  # only a started piece is killed
         try:
             os.killpg(self.proc.pid, sig)
         except (ProcessLookupError, PermissionError):
@@ -72,6 +73,7 @@ def supervise(children: list[Child], banner: str, ready=None) -> int:
                     say(f"restarting {child.name}")
                     child.start()
                 continue
+            assert child.proc is not None  # every piece started before the loop
             code = child.proc.poll()
             if code is None:
                 continue

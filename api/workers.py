@@ -101,7 +101,9 @@ class PostplayWorker(Worker):
                 status = job.get_status(refresh=True)
             except redis.RedisError:  # Redis went away meanwhile: the time is still worth having
                 status = None
-            metrics.JOB_SECONDS.labels(job.func_name.rpartition(".")[2],
+            func_name = job.func_name
+            assert func_name is not None  # a job this worker runs names its function
+            metrics.JOB_SECONDS.labels(func_name.rpartition(".")[2],
                                        status.value if status else "unknown").observe(took)
 
 

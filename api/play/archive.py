@@ -127,7 +127,7 @@ def _result(state: State, given: dict) -> Outcome:
     except ValueError:
         raise BadField("result.reason", f"There is no result reason {given['reason']!r}; they "
                                         f"are {', '.join(r.value for r in Reason)}.") from None
-    outcome = Outcome(given["winner"], reason.value, given.get("scores"))
+    outcome = Outcome(given["winner"], reason, given.get("scores"))
     final = state.outcome()
     if final is not None:
         if final != outcome:

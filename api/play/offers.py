@@ -79,6 +79,7 @@ def answer(store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: b
     if yes:
         # the state before the move, replayed from the history the store holds now: a newer
         # write (a move) would fail this change's compare-and-set, and a move clears the offer
+        assert record.undo is not None  # a take-back offer records the ply it takes back
         state = position(store, record, record.undo["ply"])
         dropped = record.take_back(state, now)
         return Change(record, drop=dropped, at=now)

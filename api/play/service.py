@@ -63,7 +63,7 @@ class Invite:
 
 def create_game(store: GameStore, followups: Followups, kind: str, options: dict | None,
                 seats: list[Seat | Me | Invite], first: int | str = "random",
-                time_control: dict | None = None, now: float | None = None,
+                time_control: dict | clocks.TimeControl | None = None, now: float | None = None,
                 client: str | None = None, account: Principal | None = None,
                 accounts: AccountStore | None = None, rated: bool | None = None
                 ) -> tuple[GameRecord, dict[str, str]]:
@@ -73,23 +73,24 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     every person plays as an account (`ratings.decide_rated`)."""
     now = time.time() if now is None else now
     game = _game_for(kind)
-    seats = [_account_seat(seat, i, account, accounts) for i, seat in enumerate(seats)]
+    seated = [_account_seat(seat, i, account, accounts) for i, seat in enumerate(seats)]
     checked = game.check_options(options)
-    _check_bots(game, seats, checked)
-    rated = ratings_of.decide_rated(seats, rated)
+    _check_bots(game, seated, checked)
+    rated = ratings_of.decide_rated(seated, rated)
     tc = clocks.check(time_control if time_control is not None else game.default_time_control)
     for rule in game.background_rules:
         checked = rule.settle(checked, tc.to_dict())
     first = secrets.randbelow(2) if first == "random" else first
+    assert isinstance(first, int)  # the schema allows a seat number or "random"
     seed = secrets.randbits(32)
     state, forced = _forced_moves(game.new(checked, first, seed), 0, now)
-    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, first, seats, state,
+    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, first, seated, state,
                                len(forced), tc, clocks.start(tc), now, rated=rated)
     counted = client if record.all_bots and record.status is Status.ACTIVE else None
     if counted is not None and store.running_bot_games(counted) >= MAX_BOT_GAMES_PER_CLIENT:
         raise Busy(f"You have {MAX_BOT_GAMES_PER_CLIENT} games between bots running; start "
                    f"another when one of them ends.")
-    tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats)
+    tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seated)
               if not s.open and s.bot is None and s.account is None}
     store.create(record, tokens, forced, bot_games_of=counted)
     followups.after_change(record)
@@ -196,9 +197,11 @@ def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
         if held.bot is not None:
             return Seat.for_bot(held.bot)
         if i == seat:
+            assert held.name is not None  # the seat asking for the rematch was a player's
             return Me() if held.account is not None and account is not None else Seat.human(
                 held.name)
         if held.account is not None and account is not None:
+            assert held.name is not None  # an account's seat carries its username
             return Invite(held.name)
         return Seat.empty(listed=False)
 
@@ -438,7 +441,9 @@ def check_background_rule(store: GameStore, followups: Followups, game_id: str, 
         if current.status is not Status.ACTIVE or current.ply != ply or start is None \
                 or now < start:
             raise Stale
-        turns = [(parse_iso(entry["at"]) - current.first_move_ts, state)
+        first_move_ts = current.first_move_ts
+        assert first_move_ts is not None  # the rule starts counting at the first move
+        turns = [(parse_iso(entry["at"]) - first_move_ts, state)
                  for entry, state in zip(history, replay(current, history))]
         outcome = rule.verdict(current.options, turns)
         if outcome is None:
@@ -462,9 +467,11 @@ def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int
     if ply >= ply_limit and record.all_bots:
         return _abort_at_ply_limit(store, followups, game_id, ply, now_fn())
     state = record.state()
+    mover = state.to_move
+    assert mover is not None  # a bot is to move, so the game goes on
     move = choose_move(state, level, random.Random(f"{record.seed}:{ply}"), budget_s)
     try:
-        return play_move(store, followups, game_id, state.to_move, move, ply, now=now_fn())
+        return play_move(store, followups, game_id, mover, move, ply, now=now_fn())
     except (GameOver, MovedOn, NotYourTurn, TimeRanOut):
         return None  # someone else moved (a resignation, a duplicate job): nothing to do
 
@@ -485,6 +492,7 @@ def positions(record: GameRecord, history: list[dict],
     for ply, entry in enumerate(history, start=1):
         move = state.forced_move() if entry["move"]["type"] == "pass" else game.parse_move(
             entry["move"])
+        assert move is not None  # a pass in the history was the forced move
         state = state.apply(move)
         if ply >= start:
             yield ply, state, entry
@@ -499,6 +507,7 @@ def position(store: GameStore, record: GameRecord, ply: int | None) -> State:
     state = None
     for _, state, _ in positions(record, store.moves(record.id)[:ply], start=ply):  # noqa: B007
         pass
+    assert state is not None  # 0 <= ply <= record.ply, so positions gave at least one
     return state
 
 
@@ -548,6 +557,7 @@ def _account_seat(seat: Seat | Me | Invite, index: int, account: Principal | Non
         account.require("play")
         return Seat.for_account(account.id, account.username)
     account.require("challenge")
+    assert accounts is not None  # whoever passes an account passes the accounts beside it
     try:
         invited = profile(accounts, seat.username)
     except NotFound as missing:

@@ -107,9 +107,10 @@ def view(accounts: AccountStore, account: dict, now: float | None = None) -> dic
     now = time.time() if now is None else now
     held = allowance(accounts, account, now)
     on = held.on(now)
+    last = held.last if on else None
     return {"on": on, "days_left": round(held.left_s / DAY_S, 2),
-            "since": iso(held.last[0]) if on else None,
-            "until": iso(held.last[1]) if on else None,
+            "since": None if last is None else iso(last[0]),
+            "until": None if last is None else iso(last[1]),
             "next_days_at": iso(held.next_credit_at(account["created_ts"])),
             "days_per_year": DAYS_PER_YEAR, "max_days": MAX_BANKED_DAYS}
 
@@ -127,6 +128,7 @@ def switch(store: GameStore, accounts: AccountStore, who: Principal, on: bool,
         if on == held.on(now):
             return held.to_dict()
         if not on:
+            assert held.last is not None  # it is on now, so it has a latest vacation
             return dataclasses.replace(held, last=(held.last[0], now)).to_dict()
         if held.left_s <= 0:
             raise NoAllowance(f"You have no vacation days left: {CREDIT_S / DAY_S:g} more come "

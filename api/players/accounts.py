@@ -16,6 +16,7 @@ import re
 import secrets
 import time
 import uuid
+from typing import TypeGuard
 
 from api.record.errors import BadField, Busy, Conflict, Forbidden, NoToken, NotFound, Overloaded
 from api.players import passwords
@@ -77,8 +78,8 @@ class Principal:
             raise MissingScope("This needs a sign-in token, not a personal API token.")
 
 
-def is_account_token(token: str | None) -> bool:
-    return bool(token) and token.startswith(TOKEN_PREFIX)
+def is_account_token(token: str | None) -> TypeGuard[str]:
+    return token is not None and token.startswith(TOKEN_PREFIX)
 
 
 def sign_up(store: AccountStore, username: str, password: str,
@@ -139,7 +140,7 @@ def authenticate(store: AccountStore, token: str, now: float | None = None) -> P
     entry = store.token(token)
     account = None if entry is None else store.load(entry["account"])
     who = _principal(entry, account)
-    store.used(entry, time.time() if now is None else now)
+    store.used(who.token, time.time() if now is None else now)
     return who
 
 
@@ -200,7 +201,9 @@ def create_personal_token(store: AccountStore, who: Principal, description: str,
                                      f"{', '.join(SCOPES)}.")
     token = _issue(store, who.account, "personal", tuple(dict.fromkeys(scopes)), description,
                    time.time() if now is None else now)
-    return store.token(token), token
+    entry = store.token(token)
+    assert entry is not None  # issued just above
+    return entry, token
 
 
 def revoke_token(store: AccountStore, who: Principal, token_id: str) -> None:

@@ -19,6 +19,7 @@ import itertools
 import json
 import math
 import time
+from typing import Sequence
 
 from api.bots import levels as bot_levels
 from api.bots import unavailable as bot_unavailable
@@ -248,6 +249,7 @@ def check_joiner(ratings: RatingStore | None, record: GameRecord, seat: Seat,
         raise NotEligible("You cannot play yourself in a rated game.")
     if seat.rating_range is not None:
         lo, hi = seat.rating_range
+        assert ratings is not None  # whoever lets accounts join passes the ratings beside them
         (raw,) = ratings.read(record.kind, [account.id])
         mine = round(Rating.from_raw(raw).rating)
         if not lo <= mine <= hi:
@@ -266,11 +268,17 @@ def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
     def change(record: GameRecord) -> Change:
         if not record.rating_due:
             raise Stale
-        ids = [seat_account(record.kind, s) for s in record.seats]
+        ids: list[str] = []
+        for s in record.seats:
+            account_id = seat_account(record.kind, s)
+            assert account_id is not None  # a rated game has an account or a bot in every seat
+            ids.append(account_id)
         names = [s.name if s.bot is None else bot_account_id(record.kind, s.bot)
                  for s in record.seats]
+        result = record.result
+        assert result is not None  # the ratings are due once the game is over
         before, after, guards, writes = _game_writes(
-            ratings, record.kind, ids, names, score_of_first(record.result.winner), record.id,
+            ratings, record.kind, ids, names, score_of_first(result.winner), record.id,
             _bots(record), now)
         record.rating_changes = [
             {"before": round(b.rating, 1), "after": round(a.rating, 1),
@@ -306,7 +314,7 @@ def _bots(record: GameRecord) -> list[str | None]:
     return [s.bot for s in record.seats]
 
 
-def _game_writes(ratings: RatingStore, kind: str, ids: list[str], names: list[str],
+def _game_writes(ratings: RatingStore, kind: str, ids: list[str], names: Sequence[str | None],
                  score: float, game_id: str | None, bots: list[str | None], now: float):
     """Both players' ratings before and after one game, what was read, and the writes that
     store the new ratings (creating a bot level's account the first time it is rated)."""
@@ -315,8 +323,9 @@ def _game_writes(ratings: RatingStore, kind: str, ids: list[str], names: list[st
     after = after_game(before[0], before[1], score)
     writes: list[list] = []
     for seat, (account_id, rating) in enumerate(zip(ids, after)):
-        if bots[seat] is not None:
-            writes += ratings.account_writes(bot_account(kind, bots[seat], now))
+        level = bots[seat]
+        if level is not None:
+            writes += ratings.account_writes(bot_account(kind, level, now))
         entry = {"ts": now, "rating": rating.rating, "rd": rating.rd, "game": game_id,
                  "opponent": names[1 - seat], "score": score if seat == 0 else 1 - score}
         writes += ratings.writes(kind, account_id, rating.to_dict(now), entry)
@@ -405,7 +414,7 @@ def leaderboard(ratings: RatingStore, accounts: AccountStore, kind: str,
     ids = ratings.top(kind, limit)
     docs = ratings.many([(a, kind) for a in ids])
     found = accounts.load_many(ids)
-    rows = []
+    rows: list[dict] = []
     for account_id in ids:
         account, doc = found.get(account_id), docs.get((account_id, kind))
         if account is None or account["deleted"] or doc is None:

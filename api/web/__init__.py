@@ -48,7 +48,8 @@ def _on(name: str, default: str) -> bool:
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=str(ROOT / "web"), static_url_path="/static")
     app.json = BoundedJSONProvider(app)
-    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, MAX_BODY_BYTES)
+    # middleware as Flask documents it (replacing the method: mypy refuses without the ignore)
+    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, MAX_BODY_BYTES)  # type: ignore[method-assign]
     app.config.from_mapping(
         REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
         # Redis Sentinel (host:port,host:port) and the service it watches: see api/store/connection
@@ -133,8 +134,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     stores = app.extensions["postplay"]
     # the process' copy of the games' versions (None: every poll reads Redis)
     versions = VersionCache(client) if app.config["VERSION_CACHE"] else None
-    app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"], versions)
-    app.wsgi_app = PresenceMarks(app.wsgi_app, stores["notices"])
+    # middleware as Flask documents it (replacing the method: mypy refuses without the ignore)
+    app.wsgi_app = PollAnswers(  # type: ignore[method-assign]
+        app.wsgi_app, stores["store"], stores["accounts"], versions)
+    app.wsgi_app = PresenceMarks(app.wsgi_app, stores["notices"])  # type: ignore[method-assign]
     init_shell(app)
     init_operations(app)
     init_limits(app, redis_config, REDIS_TIMEOUT_S)

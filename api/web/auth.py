@@ -3,6 +3,8 @@
 An account token starts with "pp." (see `api.players.accounts`), which no other token does."""
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from flask import current_app, request
 
 from api.notify.fanout import present_s
@@ -22,6 +24,14 @@ def bearer_of(authorization: str) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+@overload
+def account(required: Literal[True] = True) -> Principal: ...
+
+
+@overload
+def account(required: bool) -> Principal | None: ...
+
+
 def account(required: bool = True) -> Principal | None:
     """The account the request's token speaks for; None when it carries no account token (and
     none is `required`: else NoToken)."""
@@ -36,6 +46,14 @@ def account_with_games() -> tuple[Principal, list[list]]:
     trip to Redis (the script that answers the poll of `GET /me/games` before Flask)."""
     return authenticate_with_games(current_app.extensions["postplay"]["accounts"],
                                    _account_token(), present_s())
+
+
+@overload
+def _account_token(required: Literal[True] = True) -> str: ...
+
+
+@overload
+def _account_token(required: bool) -> str | None: ...
 
 
 def _account_token(required: bool = True) -> str | None:

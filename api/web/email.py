@@ -10,6 +10,8 @@ from flask_smorest import abort
 from marshmallow import fields, validate
 
 from api.notify import mail, mailboxes
+from api.store.accounts import AccountStore
+from api.store.mail import MailStore
 from api.web.auth import account
 from api.web.contract import operation
 from api.web.errors import Blueprint
@@ -36,7 +38,7 @@ class UnsubscribeArgsSchema(ma.Schema):
                                                    "link."})
 
 
-def _stores():
+def _stores() -> tuple[AccountStore, MailStore]:
     ext = current_app.extensions["postplay"]
     return ext["accounts"], ext["mails"]
 

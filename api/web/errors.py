@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from typing import Callable, NoReturn
 
 import flask_smorest
 import marshmallow as ma
 import redis
 from flask import current_app, g, request
-from flask_smorest import abort
+from flask_smorest import abort as smorest_abort
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
@@ -33,6 +34,11 @@ STATUS_OF = ((refusals.NotFound, 404), (refusals.NoToken, 401),
 REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
                      redis.exceptions.MasterDownError)
 REDIS_RETRY_AFTER_S = 5
+
+
+# flask-smorest's `abort`, which always raises, typed as never returning (the library leaves it
+# unannotated, so the type checker would read on past it)
+abort: Callable[..., NoReturn] = smorest_abort
 
 
 class Unacceptable(str):
@@ -165,9 +171,12 @@ class PostplayApi(flask_smorest.Api):
 def redis_unreachable() -> ServiceUnavailable:
     """The 503 of an outage: a message a player can read, and when to try again."""
     error = ServiceUnavailable()
-    error.data = {"message": "The game store (Redis) cannot be reached just now: nothing can be "
-                             "read or changed. Try again in a few seconds.",
-                  "headers": {"Retry-After": str(REDIS_RETRY_AFTER_S)}}
+    # flask-smorest's handler reads the `data` it sets on werkzeug's exceptions, which werkzeug
+    # does not declare
+    error.data = {  # type: ignore[attr-defined]
+        "message": "The game store (Redis) cannot be reached just now: nothing can be read or "
+                   "changed. Try again in a few seconds.",
+        "headers": {"Retry-After": str(REDIS_RETRY_AFTER_S)}}
     return error
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import marshmallow as ma
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import abort
 from marshmallow import fields, validate
 
 from api.events import ladders
@@ -16,7 +15,7 @@ from api.play.view import game_view
 from api.store.tournaments import STATUSES, TournamentStore
 from api.web.auth import account
 from api.web.contract import operation
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, abort
 from api.web.games import GameOfKind
 from api.web.schemas import OneOfField, ResultSchema, TimeControlSchema
 
@@ -271,7 +270,11 @@ class Ladder(MethodView):
     @blp.response(200, LadderSchema)
     def get(self, kind: str):
         """A game's standing ladder, top first"""
-        return ladders.view(_answer(lambda: (ladders._kind(kind), _tournaments().ladder(kind))[1]))
+        def ladder() -> dict:
+            ladders._kind(kind)  # NotFound for an unknown game
+            return _tournaments().ladder(kind)
+
+        return ladders.view(_answer(ladder))
 
 
 @blp.route("/ladders/<kind>/join")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterator, Mapping
+from typing import Any, cast
 
 import apispec_oneofschema
 import marshmallow as ma
@@ -44,7 +45,8 @@ def schema_for(shape: Shape) -> type[ShapeSchema]:
         declared["type"] = fields.String(required=True, validate=validate.OneOf([shape.move_type]))
     for field in shape.fields:
         declared[field.name] = _field(field)
-    return ShapeSchema.from_dict(declared, name=f"{shape.name}Schema")
+    # marshmallow types `from_dict` as giving a plain Schema; it gives a subclass of its own class
+    return cast("type[ShapeSchema]", ShapeSchema.from_dict(declared, name=f"{shape.name}Schema"))
 
 
 def _field(field: Field) -> fields.Field:
@@ -57,7 +59,7 @@ def _kind(kind: Kind, **kwargs) -> fields.Field:
     if isinstance(kind, Maybe):
         return _kind(kind.kind, allow_none=True, **kwargs)
     if isinstance(kind, Whole):
-        checks = []
+        checks: list[validate.Validator] = []
         if kind.lo is not None or kind.hi is not None:
             checks.append(validate.Range(min=kind.lo, max=kind.hi))
         if kind.choices:
@@ -91,7 +93,7 @@ def _kind(kind: Kind, **kwargs) -> fields.Field:
 def _json(kind: Kind) -> dict:
     """A scalar kind as a JSON schema (an `Either`'s alternatives)."""
     if isinstance(kind, Whole):
-        out = {"type": "integer"}
+        out: dict[str, Any] = {"type": "integer"}
         if kind.lo is not None:
             out["minimum"] = kind.lo
         if kind.hi is not None:
@@ -248,7 +250,8 @@ def options_schema(slug: str) -> type[ShapeSchema]:
         else:
             raise TypeError(f"{slug}'s option {option.name!r} needs a shape for the document")
         declared[option.name] = field
-    return ShapeSchema.from_dict(declared, name=f"{_camel(slug)}OptionsSchema")
+    return cast("type[ShapeSchema]",
+                ShapeSchema.from_dict(declared, name=f"{_camel(slug)}OptionsSchema"))
 
 
 # --- game objects, one per kind ---
@@ -267,7 +270,7 @@ class KindUnionSchema(OneOfSchema):
     def get_obj_type(self, obj: dict) -> str:
         return obj["kind"]
 
-    def dump(self, obj, *, many: bool | None = None):
+    def dump(self, obj, *, many: bool | None = None, **kwargs):
         return (self.plain_many if (self.many if many is None else many) else self.plain).dump(obj)
 
 

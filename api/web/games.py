@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import abort
 
 from api import analysis
 from api.games import MalformedMove
@@ -13,10 +12,11 @@ from api.record.errors import OverBudget
 from api.record import GameRecord, Status
 from api.players import ratings
 from api.store.analyses import AnalysisStore
+from api.store.games import GameStore
 from api.play.view import game_view
 from api.web.auth import account, bearer_token
 from api.web.contract import operation
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, abort
 from api.web.fast_paths import game_etag_data
 from api.web.game_shapes import per_kind
 from api.web.input_bounds import MAX_JSON_DEPTH, BadJson, load_json
@@ -34,7 +34,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
                 description="Games: create, join, read, move, resign.")
 
 
-def _ctx():
+def _ctx() -> tuple[GameStore, play.Followups]:
     ext = current_app.extensions["postplay"]
     return ext["store"], ext["followups"]
 

@@ -2,6 +2,9 @@
 third-party web clients on the API paths (flask-cors), and compression (flask-compress)."""
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import flask_compress
 from flask import Flask
 from flask_cors import CORS
@@ -22,7 +25,7 @@ CONTENT_SECURITY_POLICY = {
 }
 # Third-party web clients may call the API from any origin. No cookie is ever involved (seat and
 # owner tokens travel in Authorization), so there are no credentials to allow.
-CORS_RESOURCES = {r"/api/*": {
+CORS_RESOURCES: dict[str | re.Pattern[str], dict[str, Any]] = {r"/api/*": {
     "origins": "*",
     "methods": ["GET", "HEAD", "POST", "PATCH", "DELETE", "OPTIONS"],
     "allow_headers": ["Authorization", "Content-Type", "If-None-Match"],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from typing import Any
+from typing import Any, cast
 
 from flask import Response
 from flask.json.provider import DefaultJSONProvider
@@ -68,7 +68,10 @@ class BoundedJSONProvider(DefaultJSONProvider):
         return jsontext.dumps(obj, self.sort_keys, self.default) + b"\n"
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        return self._app.response_class(
+        # Flask types the provider's app as its sansio base, whose response class takes no
+        # body; the app it is given is a Flask, whose response class is flask.Response
+        response_class = cast("type[Response]", self._app.response_class)
+        return response_class(
             self.body(self._prepare_response_obj(args, kwargs)), mimetype=self.mimetype)
 
 

@@ -8,14 +8,13 @@ import time
 import marshmallow as ma
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import abort
 from marshmallow import fields, validate
 
 from api.games import GAMES, IllegalMove, MalformedMove, UnknownField
 from api.learn import lessons, service
 from api.web.contract import operation
 from api.web import auth
-from api.web.errors import Blueprint, refuse
+from api.web.errors import Blueprint, abort, refuse
 
 blp = Blueprint("learn", __name__, url_prefix="/api/v1",
                 description="Learning the games: puzzles a solver proves (the named move wins, "

@@ -52,10 +52,12 @@ def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -
     """Trust X-Forwarded-For and -Proto through `TRUSTED_PROXIES` proxies, then limit per client
     address."""
     proxies = int(app.config["TRUSTED_PROXIES"])
-    app.wsgi_app = SchemeAsTheProxiesSayIt(app.wsgi_app)
+    # middleware as Flask documents it (replacing the method: mypy refuses without the ignore)
+    app.wsgi_app = SchemeAsTheProxiesSayIt(app.wsgi_app)  # type: ignore[method-assign]
     if proxies:
         # each trusted proxy appends the address it saw; one more would be the client's own lie
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies)
     if not app.config.get("RATELIMIT_ENABLED", True):
         return None
     uri, options = redis_config.limiter_storage()
@@ -74,7 +76,8 @@ def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -
     for endpoint, method, setting in STRICT_LIMITS:
         limit = (lambda setting=setting: app.config[setting])
         shared = SHARED_SCOPES.get(endpoint)
-        app.view_functions[endpoint] = (
+        # flask-limiter types its decorators as giving a view that may be async (Awaitable)
+        app.view_functions[endpoint] = (  # type: ignore[assignment]
             limiter.shared_limit(limit, shared, methods=[method]) if shared else
             limiter.limit(limit, methods=[method], scope=endpoint))(app.view_functions[endpoint])
     return limiter

@@ -7,14 +7,13 @@ from typing import Callable
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import abort
 
 from api import playtests
 from api.playtests.storage import REPORTS
 from api.store.playtests import RUNNING_STATUSES, PlaytestStore
 from api.web.auth import account, bearer_token
 from api.web.contract import operation
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, abort
 from api.web.playtest_schemas import PlaytestCreatedSchema, PlaytestCreateSchema, PlaytestSchema
 
 blp = Blueprint("playtests", __name__, url_prefix="/api/v1/playtests",
@@ -52,7 +51,7 @@ def require_owner(is_owner: Callable[[str, str | None], bool], what: str) -> Non
     who = account(required=False)
     if who is not None:
         who.require("play")
-    if not is_owner(token, who and who.id):
+    if not is_owner(token, None if who is None else who.id):
         abort(403, message=f"That is not this {what}'s owner token: only whoever started it "
                            "may cancel it.")
 
@@ -72,6 +71,7 @@ class Playtests(MethodView):
         started = store.start(spec, owner_token, client=request.remote_addr or "",
                               owner_account=owner_account)
         view = store.view(started["id"])
+        assert view is not None  # started just above
         return view if owner_token is None else {**view, "owner_token": owner_token}
 
     @operation("listPlaytests")

@@ -37,8 +37,9 @@ def _for_the_page(state: StateCore) -> None:
     state.tokens = _without_comments(tokens)
     for token in state.tokens:
         for child in token.children or ():
-            if child.type == "image" and _beside_the_rules(child.attrGet("src")):
-                child.attrSet("src", ASSETS_URL + child.attrGet("src"))
+            src = child.attrGet("src")
+            if child.type == "image" and isinstance(src, str) and _beside_the_rules(src):
+                child.attrSet("src", ASSETS_URL + src)
 
 
 def _without_comments(tokens: list[Token]) -> list[Token]:

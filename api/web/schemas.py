@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from typing import cast
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -152,10 +153,13 @@ class SeatRequestSchema(ma.Schema):
 
 def _time_control_schema(variant: type[clocks.TimeControl]) -> type[StrictSchema]:
     """One kind of time control, from its dataclass (its fields and their bounds)."""
-    declared = {"type": fields.String(required=True, validate=validate.OneOf([variant.type]))}
+    declared: dict[str, fields.Field] = {
+        "type": fields.String(required=True, validate=validate.OneOf([variant.type]))}
     for name, (lo, hi) in clocks.bounds(variant).items():
         declared[name] = fields.Float(required=True, validate=validate.Range(lo, hi))
-    return StrictSchema.from_dict(declared, name=f"{variant.type.capitalize()}TimeControlSchema")
+    # marshmallow types `from_dict` as giving a plain Schema; it gives a subclass of its own class
+    return cast("type[StrictSchema]", StrictSchema.from_dict(
+        declared, name=f"{variant.type.capitalize()}TimeControlSchema"))
 
 
 class TimeControlSchema(OneOfSchema):

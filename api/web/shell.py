@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from flask import Flask, Response, request, send_from_directory
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 # files under web/ the offline shell does not need: the docs, the worker itself, the API page's
@@ -33,7 +34,7 @@ def shell_version(files: list[Path], root: Path = WEB) -> str:
     return digest.hexdigest()[:16]
 
 
-def service_worker() -> Response:
+def service_worker() -> WerkzeugResponse:
     files = shell_files()
     version = shell_version(files)
     urls = ["/"] + [f"/static/{p.relative_to(WEB).as_posix()}" for p in files]
@@ -56,5 +57,5 @@ def init_shell(app: Flask) -> None:
     app.add_url_rule("/sw.js", "service_worker", service_worker)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
     default = app.get_send_file_max_age
-    app.get_send_file_max_age = lambda name: (  # type: ignore[method-assign]
-        ICONS_MAX_AGE_S if name and name.startswith("icons/") else default(name))
+    app.get_send_file_max_age = lambda filename: (  # type: ignore[method-assign]
+        ICONS_MAX_AGE_S if filename and filename.startswith("icons/") else default(filename))

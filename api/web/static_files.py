@@ -84,6 +84,8 @@ def init_static_files(app: Flask) -> None:
         icon = url.startswith(PREFIX + "icons/")
         headers["Cache-Control"] = f"public, max-age={ICONS_MAX_AGE_S}" if icon else "no-cache"
 
-    app.wsgi_app = StaticFiles(app.wsgi_app, root=str(snapshot()), prefix=PREFIX, max_age=None,
-                               allow_all_origins=False, add_headers_function=add_headers,
-                               mimetypes={".webmanifest": "application/manifest+json"})
+    # middleware as Flask documents it (replacing the method: mypy refuses without the ignore)
+    app.wsgi_app = StaticFiles(  # type: ignore[method-assign]
+        app.wsgi_app, root=str(snapshot()), prefix=PREFIX, max_age=None,
+        allow_all_origins=False, add_headers_function=add_headers,
+        mimetypes={".webmanifest": "application/manifest+json"})

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import abort
 
 from api.playtests import sweeps
 from api.playtests.storage import REPORTS
 from api.store.playtests import RUNNING_STATUSES
 from api.store.sweeps import SweepStore
 from api.web.contract import operation
-from api.web.errors import Blueprint
+from api.web.errors import Blueprint, abort
 from api.web.playtests import new_owner, require_owner
 from api.web.sweep_schemas import SweepCreatedSchema, SweepCreateSchema, SweepSchema
 
@@ -46,6 +45,7 @@ class Sweeps(MethodView):
         started = store.start(spec, owner_token, owner_account,
                               client=request.remote_addr or "")
         view = store.view(started["id"])
+        assert view is not None  # started just above
         return view if owner_token is None else {**view, "owner_token": owner_token}
 
     @operation("listSweeps")
