@@ -4,12 +4,13 @@ store writes with each game (`api.store.games`)."""
 from __future__ import annotations
 
 import json
-from typing import Callable
+from typing import Callable, cast
 
 import redis
 
 from api.store import keys
 from api.store.games import VERSIONS_OF, hash_token, versions_listed
+from api.store.replies import text
 
 # a token's entry (KEYS[1]), marked used at ARGV[3], with its account and the versions of the
 # account's games (ARGV[1] and ARGV[2]: the key prefixes of accounts and games): entry,
@@ -65,7 +66,7 @@ class AccountStore:
     def find(self, username: str) -> dict | None:
         """The account named `username`, in any case."""
         account_id = self.redis.get(keys.username_key(username))
-        return None if account_id is None else self.load(account_id.decode())
+        return None if account_id is None else self.load(text(account_id))
 
     def save(self, account: dict) -> None:
         self.redis.set(keys.account_key(account["id"]), json.dumps(account))
@@ -88,7 +89,7 @@ class AccountStore:
         hashes = self.redis.hgetall(keys.account_part_key(account_id, "tokens"))
         if not hashes:
             return []
-        raws = self.redis.mget([keys.auth_token_key(h.decode()) for h in hashes.values()])
+        raws = self.redis.mget([keys.auth_token_key(text(h)) for h in hashes.values()])
         used = self.redis.hgetall(keys.account_part_key(account_id, "token-use"))
         entries = [json.loads(raw) for raw in raws if raw is not None]
         return [{**e, "last_used_ts": float(used[e["id"].encode()])
@@ -119,7 +120,7 @@ class AccountStore:
         if token_hash is None:
             return False
         with self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(keys.auth_token_key(token_hash.decode()))
+            pipe.delete(keys.auth_token_key(text(token_hash)))
             pipe.hdel(keys.account_part_key(account_id, "tokens"), token_id)
             pipe.hdel(keys.account_part_key(account_id, "token-use"), token_id)
             pipe.execute()
@@ -147,8 +148,8 @@ class AccountStore:
     def game_ids(self, account_id: str, part: str = "games") -> list[str]:
         """The account's games ("games") or the challenges waiting for it ("challenges"), newest
         first."""
-        return [g.decode() for g in self.redis.zrevrange(keys.account_part_key(account_id, part),
-                                                         0, -1)]
+        return [text(g) for g in self.redis.zrevrange(keys.account_part_key(account_id, part),
+                                                      0, -1)]
 
     def vacation(self, account_id: str) -> dict | None:
         """The account's vacation allowance as last settled (None: never settled)."""
@@ -168,7 +169,10 @@ class AccountStore:
             pipe.set(key, json.dumps(new))
             return new
 
-        return self.redis.transaction(write, key, value_from_callable=True)
+        # redis-py types `func` as answering None, though `value_from_callable` answers its value
+        answer = self.redis.transaction(write, key,  # type: ignore[arg-type]
+                                        value_from_callable=True)
+        return cast(dict, answer)
 
     def count_failures(self, whos: list[str], window_s: int) -> None:
         """Count one failed password check for each of `whos` (a name, an address, a pair of

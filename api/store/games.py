@@ -6,12 +6,14 @@ next version, set here and by no caller (its ETag, and the 304 polls' answer, na
 """
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import hashlib
 import hmac
 import json
 import time
-from typing import Callable
+from collections.abc import Sequence
+from typing import Callable, cast
 
 import redis
 
@@ -19,6 +21,7 @@ from api import jsontext
 from api.record import GameRecord, Status
 from api.store import archive, keys
 from api.store.connection import durability
+from api.store.replies import data, data_or_none, text
 
 
 class TokenUnknown(LookupError):
@@ -191,7 +194,7 @@ class GameStore:
         self._release_due = client.register_script(RELEASE_DUE)
         self._hand_back = client.register_script(HAND_BACK)
 
-    def create(self, record: GameRecord, tokens: dict[int, str], moves: list[dict] = (),
+    def create(self, record: GameRecord, tokens: dict[int, str], moves: Sequence[dict] = (),
                bot_games_of: str | None = None) -> None:
         """Store a new game (version 1) with its seat tokens (kept only as hashes); with
         `bot_games_of`, counted among that client's running bot games."""
@@ -217,7 +220,7 @@ class GameStore:
     def running_bot_games(self, client: str) -> int:
         """How many of `client`'s bot games still run (those that ended are dropped here)."""
         key = keys.client_bot_games_key(hash_token(client))
-        ids = [i.decode() for i in self.redis.smembers(key)]
+        ids = [text(i) for i in self.redis.smembers(key)]
         running = {r.id for r in self.load_many(ids) if r.status is not Status.FINISHED}
         ended = [i for i in ids if i not in running]
         if ended:
@@ -230,21 +233,21 @@ class GameStore:
 
     def load_and_read(self, game_id: str) -> tuple[GameRecord, bytes] | None:
         """The record and its document as read (which `update` may start from)."""
-        raw = self.redis.get(keys.game_key(game_id))
+        raw = data_or_none(self.redis.get(keys.game_key(game_id)))
         return None if raw is None else (_record(raw), raw)
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
             return []
         raws = self.redis.mget([keys.game_key(g) for g in game_ids])
-        return [_record(raw) for raw in raws if raw is not None]
+        return [_record(data(raw)) for raw in raws if raw is not None]
 
     def moves(self, game_id: str) -> list[dict]:
         """The game's history: its list while it runs, its archive once it is over."""
         listed = self.redis.lrange(keys.moves_key(game_id), 0, -1)
         if listed:
             return [jsontext.loads(raw) for raw in listed]
-        raw = self.redis.get(keys.game_key(game_id))
+        raw = data_or_none(self.redis.get(keys.game_key(game_id)))
         return archive.decode(raw)[1] if raw is not None and archive.is_archive(raw) else []
 
     def chat(self, game_id: str) -> list[dict]:
@@ -273,7 +276,7 @@ class GameStore:
         """
         key = keys.game_key(game_id)
         while True:
-            raw, read = read if read is not None else self.redis.get(key), None
+            raw, read = read if read is not None else data_or_none(self.redis.get(key)), None
             if raw is None:
                 raise KeyError(game_id)
             result, script_keys, args = self._prepared(game_id, raw, change)
@@ -304,11 +307,12 @@ class GameStore:
         """The change's writes to the indexes of the layers above (`Events.reads`/`writes`),
         guarded by the values they were derived from."""
         wanted = [k for k in self.events.reads(was, change.record) if k not in change.guards]
-        read = dict(zip(wanted, (v or b"" for v in self.redis.mget(wanted)))) if wanted else {}
+        read = dict(zip(wanted, (data(v or b"") for v in self.redis.mget(wanted)))) \
+            if wanted else {}
         change.guards.update(read)
         change.writes += self.events.writes(was, change.record, read)
 
-    def new_game_writes(self, record: GameRecord, moves: list[dict] = ()) -> list[list]:
+    def new_game_writes(self, record: GameRecord, moves: Sequence[dict] = ()) -> list[list]:
         """The writes that store a new game (no seat tokens: its seats are accounts' or bots'),
         for a caller that makes them in a transaction of its own with other writes."""
         change = Change(record, list(moves))
@@ -392,10 +396,10 @@ class GameStore:
              limit: int) -> tuple[list[GameRecord], int]:
         """A page of games, newest first, and how many match in all."""
         key = keys.lobby_key(status, kind)
-        ids = [i.decode() for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
+        ids = [text(i) for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
         return self.load_many(ids), self.redis.zcard(key)
 
-    def claim_due(self, now: float, lease_s: float, limit: int = 100) -> list[DueCheck]:
+    def claim_due(self, now: float, lease_s: float, limit: int = 100) -> builtins.list[DueCheck]:
         """Claim the checks due by `now` for `lease_s` seconds: no other worker gets them until
         they are released or the lease runs out."""
         lease = now + lease_s
@@ -416,17 +420,19 @@ class GameStore:
 
     def next_due(self) -> float | None:
         """When the earliest check is due (None: nothing is)."""
-        first = self.redis.zrange(keys.due_key(), 0, 0, withscores=True)
+        # (member, score) pairs: redis-py's type of the reply does not tell them from members
+        first = cast(list[tuple[bytes, float]],
+                     self.redis.zrange(keys.due_key(), 0, 0, withscores=True))
         return first[0][1] if first else None
 
-    def bots_to_move(self, changed_before: float) -> list[str]:
+    def bots_to_move(self, changed_before: float) -> builtins.list[str]:
         """The games where a server bot is to move, unchanged since before `changed_before`."""
-        return [g.decode() for g in self.redis.zrangebyscore(keys.bots_to_move_key(), "-inf",
-                                                             repr(changed_before))]
+        return [text(g) for g in self.redis.zrangebyscore(keys.bots_to_move_key(), "-inf",
+                                                          repr(changed_before))]
 
     def delete(self, game_id: str) -> bool:
         """Remove a game and every key and index entry it has; False when it is gone already."""
-        raw = self.redis.get(keys.game_key(game_id))
+        raw = data_or_none(self.redis.get(keys.game_key(game_id)))
         if raw is None:
             self.redis.zrem(keys.deletable_key(), game_id)
             return False
@@ -450,7 +456,7 @@ class GameStore:
     def seat_part(self, game_id: str, part: Callable[[str, int], str], seat: int) -> bytes:
         """What a seat keeps beside the game (`keys.conditional_key`, `keys.notes_key`), as
         stored: b"" when it has none (the value a change's `guards` compare)."""
-        return self.redis.get(part(game_id, seat)) or b""
+        return data(self.redis.get(part(game_id, seat)) or b"")
 
     def set_seat_part(self, game_id: str, part: Callable[[str, int], str], seat: int,
                       value: bytes | None) -> None:
@@ -458,17 +464,18 @@ class GameStore:
         key = part(game_id, seat)
         self.redis.set(key, value) if value is not None else self.redis.delete(key)
 
-    def write_beside(self, game_id: str, read: bytes, writes: list[list]) -> bool:
+    def write_beside(self, game_id: str, read: bytes, writes: builtins.list[builtins.list]
+                     ) -> bool:
         """Make `writes` (Redis commands on a game's seat parts) only while the game's document
         is still `read`, without writing a new version of it: False when a change landed first
         (the caller reads the game again and decides anew)."""
         return bool(self._write(self._write_if_unchanged, [keys.game_key(game_id)],
                                 [read, jsontext.dumps(writes)]))
 
-    def deletable(self, now: float, limit: int = 1000) -> list[str]:
+    def deletable(self, now: float, limit: int = 1000) -> builtins.list[str]:
         """Games that ended with no move made, kept long enough to be deleted by `now`."""
-        return [g.decode() for g in self.redis.zrangebyscore(keys.deletable_key(), "-inf",
-                                                             repr(now), start=0, num=limit)]
+        return [text(g) for g in self.redis.zrangebyscore(keys.deletable_key(), "-inf",
+                                                          repr(now), start=0, num=limit)]
 
     def cache_analysis(self, game_id: str, ply: int, analysis: dict, ttl_s: int = 86400) -> None:
         self.redis.set(keys.analysis_key(game_id, ply), json.dumps(analysis), ex=ttl_s)

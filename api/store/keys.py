@@ -39,8 +39,8 @@ def token_key(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
 
 
-def analysis_key(game_id: str, ply: int) -> str:
-    """A cached analysis of one position."""
+def analysis_key(game_id: str, ply: int | str) -> str:
+    """A cached analysis of one position (ply "*": the pattern of all the game's)."""
     return f"{PREFIX}:game:{game_id}:analysis:{ply}"
 
 

@@ -16,6 +16,7 @@ import redis
 
 from api.store import keys
 from api.store.games import CLAIM_DUE, VERSION_OF
+from api.store.replies import data
 
 # owe a mail (KEYS[1] its doc, KEYS[2] the mails due) unless one of its id is owed already
 OWE = """
@@ -85,7 +86,7 @@ class MailStore:
     def secret(self) -> bytes:
         """The links' signing secret, made here if no process has made it yet."""
         self.redis.set(keys.mail_secret_key(), secrets.token_hex(32), nx=True)
-        return self.redis.get(keys.mail_secret_key())
+        return data(self.redis.get(keys.mail_secret_key()))
 
     def owe(self, mail: dict, due: float) -> bool:
         """Owe `mail` (its `id` chosen by the caller), first tried at `due`; False when a mail

@@ -9,6 +9,7 @@ import redis
 
 from api.store import keys
 from api.store.games import hash_token
+from api.store.replies import data, text
 
 INBOX_KEPT_S = 30 * 86400
 # a token's entry (KEYS[1]) names its account: mark it present at ARGV[1] .. account .. ARGV[2]
@@ -45,7 +46,7 @@ class NoticeStore:
         if found is None:
             self.redis.set(keys.vapid_key(), make(), nx=True)
             found = self.redis.get(keys.vapid_key())
-        return found.decode()
+        return text(found)
 
     # -- push subscriptions -----------------------------------------------------------------
 
@@ -91,7 +92,8 @@ class NoticeStore:
 
     def inbox(self, account_id: str, since: float, unread_only: bool) -> list[dict]:
         """The notifications since `since`, newest first, each with `read`."""
-        ids = self.redis.zrevrangebyscore(keys.inbox_key(account_id), "+inf", since)
+        ids = [data(i) for i in self.redis.zrevrangebyscore(keys.inbox_key(account_id), "+inf",
+                                                             since)]
         if not ids:
             return []
         with self.redis.pipeline(transaction=False) as pipe:

@@ -8,6 +8,7 @@ whose job failed or vanished without saying so is found through RQ when the play
 """
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import enum
 import os
@@ -27,6 +28,7 @@ from api.record.errors import Busy
 from api.followups import PLAYTEST_QUEUE
 from api.store.games import GameStore, hash_token
 from api.store.keys import client_playtests_key, playtest_key
+from api.store.replies import text
 
 CHUNK_JOB = "worker.playtests.run_chunk"
 CHUNK_FAILED = "worker.playtests.chunk_failed"
@@ -157,7 +159,7 @@ class PlaytestStore:
         chunks = self._settle(playtest_id, [json.loads(raw_chunks[str(i).encode()])
                                             for i in range(len(doc["chunks"]))])
         records = [json.loads(r) for r in raw_games] if with_report else None
-        indexes = ([r["index"] for r in records] if with_report
+        indexes = ([r["index"] for r in records] if records is not None
                    else [int(i) for i in raw_games])
         status = _status(chunks, bool(cancelled))
         over = status not in RUNNING_STATUSES
@@ -168,14 +170,14 @@ class PlaytestStore:
             "chunks": [{"index": i, "first_game": start, "games": stop - start,
                         "done": sum(start <= g < stop for g in indexes), **chunk}
                        for i, ((start, stop), chunk) in enumerate(zip(doc["chunks"], chunks))],
-            "report": self.reports.playtest(doc, records) if over and with_report else None,
+            "report": self.reports.playtest(doc, records) if over and records is not None else None,
             "sweep": doc.get("sweep"), "owner": doc.get("owner_name"),
         }, records
 
     def list(self, offset: int, limit: int) -> tuple[list[dict], int]:
         """A page of playtests, newest first, without their reports, and how many there are."""
-        ids = [i.decode() for i in self.redis.zrevrange(playtest_key(), offset,
-                                                        offset + limit - 1)]
+        ids = [text(i) for i in self.redis.zrevrange(playtest_key(), offset,
+                                                     offset + limit - 1)]
         views = [self.view(pid, with_report=False) for pid in ids]
         return [v for v in views if v is not None], self.redis.zcard(playtest_key())
 
@@ -199,7 +201,7 @@ class PlaytestStore:
                 job.cancel()
             self.end_chunk(playtest_id, chunk, ChunkStatus.CANCELLED)
 
-    def ended_before(self, before: float, limit: int = 100) -> list[str]:
+    def ended_before(self, before: float, limit: int = 100) -> builtins.list[str]:
         """Playtests created before `before` that no longer run, oldest first."""
         return ended_in(self.redis, playtest_key(), before, limit, self._runs)
 
@@ -248,7 +250,7 @@ class PlaytestStore:
         self.redis.hset(playtest_key(playtest_id, "chunks"), str(chunk),
                         json.dumps({"status": status.value, "error": error}))
 
-    def _settle(self, playtest_id: str, chunks: list[dict]) -> list[dict]:
+    def _settle(self, playtest_id: str, chunks: builtins.list[dict]) -> builtins.list[dict]:
         """Chunks not over by their own record, checked against their RQ jobs: a job that failed,
         was stopped or cancelled, or is gone, ends its chunk (and that is recorded)."""
         pending = [i for i, c in enumerate(chunks) if c["status"] not in OVER]
@@ -274,7 +276,7 @@ class PlaytestStore:
 def running_in(client: redis.Redis, key: str, runs: Callable[[str], bool]) -> int:
     """How many of the ids in set `key` (a client's playtests or sweeps) still run by `runs`;
     those that ended are dropped from the set."""
-    ids = [i.decode() for i in client.smembers(key)]
+    ids = [text(i) for i in client.smembers(key)]
     ended = [i for i in ids if not runs(i)]
     if ended:
         client.srem(key, *ended)
@@ -285,8 +287,8 @@ def ended_in(client: redis.Redis, index: str, before: float, limit: int,
              runs: Callable[[str], bool]) -> list[str]:
     """The ids of sorted set `index` (by creation time) created before `before` that no longer
     run by `runs`, oldest first: what retention may delete."""
-    ids = [i.decode() for i in client.zrangebyscore(index, "-inf", repr(before), start=0,
-                                                     num=limit)]
+    ids = [text(i) for i in client.zrangebyscore(index, "-inf", repr(before), start=0,
+                                                  num=limit)]
     return [i for i in ids if not runs(i)]
 
 
@@ -296,7 +298,7 @@ def owns(doc: dict, token: str, account_id: str | None) -> bool:
     if account_id is not None and doc.get("owner_account") == account_id:
         return True
     owner_hash = doc.get("owner_hash")
-    return bool(owner_hash) and hmac.compare_digest(owner_hash, hash_token(token))
+    return bool(owner_hash and hmac.compare_digest(owner_hash, hash_token(token)))
 
 
 def _job_timeout(doc: dict, games: int) -> int:

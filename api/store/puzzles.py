@@ -15,6 +15,7 @@ from typing import Callable
 import redis
 
 from api.store import keys
+from api.store.replies import data, text
 
 # the rating windows `GET /puzzles/next` looks in, nearest first, before any puzzle at all
 WINDOWS = (100, 250, 600)
@@ -44,15 +45,15 @@ class PuzzleStore:
                                               "plays")
         if doc is None:
             return None
-        return {**json.loads(doc), "rating": json.loads(rating), "plays": int(plays or 0)}
+        return {**json.loads(doc), "rating": json.loads(data(rating)), "plays": int(plays or 0)}
 
     def count(self, kind: str) -> int:
         return self.redis.zcard(keys.puzzles_by_rating_key(kind))
 
     def ids(self, kind: str) -> list[str]:
         """Every id of a kind, in a fixed order (by id)."""
-        return sorted(m.decode() for m in self.redis.zrange(keys.puzzles_by_rating_key(kind),
-                                                            0, -1))
+        return sorted(text(m) for m in self.redis.zrange(keys.puzzles_by_rating_key(kind),
+                                                         0, -1))
 
     def near(self, kind: str, rating: float, account_id: str | None,
              rng: random.Random) -> str | None:
@@ -60,10 +61,10 @@ class PuzzleStore:
         marked shown."""
         zkey = keys.puzzles_by_rating_key(kind)
         seen = set() if account_id is None else {
-            m.decode() for m in self.redis.smembers(keys.puzzles_seen_key(account_id))}
+            text(m) for m in self.redis.smembers(keys.puzzles_seen_key(account_id))}
         for window in (*WINDOWS, None):
             low, high = ("-inf", "+inf") if window is None else (rating - window, rating + window)
-            ids = [m.decode() for m in self.redis.zrangebyscore(zkey, low, high)]
+            ids = [text(m) for m in self.redis.zrangebyscore(zkey, low, high)]
             fresh = [i for i in ids if i not in seen]
             if fresh:
                 chosen = rng.choice(fresh)
@@ -74,24 +75,24 @@ class PuzzleStore:
 
     def daily(self, kind: str, day: str) -> str | None:
         raw = self.redis.get(keys.daily_puzzle_key(kind, day))
-        return None if raw is None else raw.decode()
+        return None if raw is None else text(raw)
 
     def set_daily(self, kind: str, day: str, puzzle_id: str) -> str:
         """Make `puzzle_id` the day's puzzle unless one is set already; the day's puzzle."""
         key = keys.daily_puzzle_key(kind, day)
         self.redis.set(key, puzzle_id, nx=True, ex=8 * 86400)
-        return self.redis.get(key).decode()
+        return text(self.redis.get(key))
 
     def first_try(self, account_id: str, puzzle_id: str) -> dict | None:
         raw = self.redis.hget(keys.puzzle_tries_key(account_id), puzzle_id)
         return None if raw is None else json.loads(raw)
 
     def tries(self, account_id: str) -> dict[str, dict]:
-        return {k.decode(): json.loads(v)
+        return {text(k): json.loads(v)
                 for k, v in self.redis.hgetall(keys.puzzle_tries_key(account_id)).items()}
 
     def account_rating(self, account_id: str, kind: str) -> bytes:
-        return self.redis.get(keys.puzzle_rating_key(account_id, kind)) or b""
+        return data(self.redis.get(keys.puzzle_rating_key(account_id, kind)) or b"")
 
     def rate_first_try(self, account_id: str, puzzle_id: str, kind: str,
                        rate: Callable[[bytes, bytes], tuple[dict, dict, dict]]) -> dict | None:
@@ -108,8 +109,8 @@ class PuzzleStore:
                     if pipe.hexists(tries, puzzle_id):
                         pipe.unwatch()
                         return None
-                    account_raw = pipe.get(mine) or b""
-                    puzzle_raw = pipe.hget(puzzle, "rating") or b""
+                    account_raw = data(pipe.get(mine) or b"")
+                    puzzle_raw = data(pipe.hget(puzzle, "rating") or b"")
                     account_after, puzzle_after, entry = rate(account_raw, puzzle_raw)
                     pipe.multi()
                     pipe.hset(tries, puzzle_id, json.dumps(entry))
@@ -144,4 +145,4 @@ class PuzzleStore:
         self.redis.hsetnx(keys.lessons_passed_key(account_id), f"{kind}:{n}", now)
 
     def lessons_passed(self, account_id: str) -> list[str]:
-        return sorted(k.decode() for k in self.redis.hkeys(keys.lessons_passed_key(account_id)))
+        return sorted(text(k) for k in self.redis.hkeys(keys.lessons_passed_key(account_id)))

@@ -13,6 +13,7 @@ import redis
 
 from api.store import keys
 from api.store.games import WRITE_IF_UNCHANGED
+from api.store.replies import data, text
 
 HISTORY_KEPT = 500  # entries of one account's history in one kind (a chart needs no more)
 
@@ -25,7 +26,7 @@ class RatingStore:
     def read(self, kind: str, account_ids: list[str]) -> list[bytes]:
         """The stored rating documents of the accounts in `kind` (b"" for one never rated)."""
         raws = self.redis.mget([keys.rating_key(a, kind) for a in account_ids])
-        return [raw or b"" for raw in raws]
+        return [data(raw or b"") for raw in raws]
 
     def of_account(self, account_id: str, kinds: list[str]) -> dict[str, dict]:
         """The account's rating documents, per kind it has one in."""
@@ -75,10 +76,10 @@ class RatingStore:
 
     def top(self, kind: str, limit: int) -> list[str]:
         """The ids of the `limit` highest rated accounts of `kind`, best first."""
-        return [a.decode() for a in self.redis.zrevrange(keys.leaderboard_key(kind), 0,
-                                                         limit - 1)]
+        return [text(a) for a in self.redis.zrevrange(keys.leaderboard_key(kind), 0,
+                                                      limit - 1)]
 
     def due(self, ended_before: float) -> list[str]:
         """The rated games whose ratings are still owed, ended before `ended_before`."""
-        return [g.decode() for g in self.redis.zrangebyscore(keys.ratings_due_key(), "-inf",
-                                                             repr(ended_before))]
+        return [text(g) for g in self.redis.zrangebyscore(keys.ratings_due_key(), "-inf",
+                                                          repr(ended_before))]

@@ -9,6 +9,7 @@ sweep cancelled half way still compares them on the same games.
 """
 from __future__ import annotations
 
+import builtins
 import itertools
 import json
 import os
@@ -21,6 +22,7 @@ from api.store.games import GameStore, hash_token
 from api.store.keys import client_sweeps_key, sweep_key
 from api.store.playtests import (RUNNING_STATUSES, PlaytestStore, Reports, ended_in, owns,
                                  running_in)
+from api.store.replies import text
 
 
 KEPT_VIEW_S = 86400
@@ -86,7 +88,8 @@ class SweepStore:
         if not with_reports or status_of([p["status"] for p in light]) in RUNNING_STATUSES:
             return self.reports.sweep(doc, light, None)
         full = [self._playtest(pid, True, total) for pid in ids]
-        view = self.reports.sweep(doc, [p for p, _ in full], [records for _, records in full])
+        # (a playtest's records come with its report: never None here)
+        view = self.reports.sweep(doc, [p for p, _ in full], [records or [] for _, records in full])
         # kept a day, not for ever: a read racing the sweep's deletion leaves no key behind
         self.redis.set(sweep_key(sweep_id, "view"), json.dumps(view), ex=KEPT_VIEW_S)
         return view
@@ -94,7 +97,7 @@ class SweepStore:
     def list(self, offset: int, limit: int) -> tuple[list[dict], int]:
         """A page of sweeps, newest first, without reports or comparison, and how many there
         are."""
-        ids = [i.decode() for i in self.redis.zrevrange(sweep_key(), offset, offset + limit - 1)]
+        ids = [text(i) for i in self.redis.zrevrange(sweep_key(), offset, offset + limit - 1)]
         views = [self.view(sid, with_reports=False) for sid in ids]
         return [v for v in views if v is not None], self.redis.zcard(sweep_key())
 
@@ -104,7 +107,9 @@ class SweepStore:
 
     def cancel(self, sweep_id: str) -> None:
         """Cancel every variant's playtest that still runs (see `PlaytestStore.cancel`)."""
-        for variant in self.load(sweep_id)["variants"]:
+        doc = self.load(sweep_id)
+        assert doc is not None  # a sweep is cancelled once its view was found
+        for variant in doc["variants"]:
             playtest = self.playtests.view(variant["playtest_id"], with_report=False)
             if playtest is not None and playtest["status"] in RUNNING_STATUSES:
                 self.playtests.cancel(variant["playtest_id"])
@@ -113,7 +118,7 @@ class SweepStore:
         """How many of `client`'s sweeps still run (those that ended are dropped here)."""
         return running_in(self.redis, client_sweeps_key(hash_token(client)), self._runs)
 
-    def ended_before(self, before: float, limit: int = 100) -> list[str]:
+    def ended_before(self, before: float, limit: int = 100) -> builtins.list[str]:
         """Sweeps created before `before` that no longer run, oldest first."""
         return ended_in(self.redis, sweep_key(), before, limit, self._runs)
 
@@ -130,7 +135,7 @@ class SweepStore:
         self.redis.zrem(sweep_key(), sweep_id)
 
     def _playtest(self, playtest_id: str, with_report: bool,
-                  total: int) -> tuple[dict, list[dict] | None]:
+                  total: int) -> tuple[dict, builtins.list[dict] | None]:
         """A variant's playtest view and records; a playtest gone (deleted by hand) is shown
         failed with nothing played rather than breaking the sweep."""
         view, records = self.playtests.view_with_records(playtest_id, with_report)

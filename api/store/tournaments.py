@@ -5,13 +5,16 @@ leaves nothing written; a change made from a document another has changed meanwh
 again from the new one, so a step runs once however many workers try it."""
 from __future__ import annotations
 
+import builtins
 import dataclasses
+from collections.abc import Sequence
 from typing import Callable
 
 import redis
 
 from api import jsontext
 from api.store import keys
+from api.store.replies import text
 
 STATUSES = ("open", "running", "finished", "cancelled")
 
@@ -28,7 +31,7 @@ class TournamentStore:
     def __init__(self, client: redis.Redis):
         self.redis = client
 
-    def create(self, doc: dict, writes: list[list] = ()) -> None:
+    def create(self, doc: dict, writes: Sequence[list] = ()) -> None:
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(keys.tournament_key(doc["id"]), jsontext.dumps_text(doc))
             for status in (None, doc["status"]):
@@ -49,15 +52,15 @@ class TournamentStore:
 
     def list(self, status: str | None, offset: int, limit: int) -> tuple[list[dict], int]:
         key = keys.tournaments_key(status)
-        ids = [i.decode() for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
+        ids = [text(i) for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
         return self.load_many(ids), self.redis.zcard(key)
 
-    def of_account(self, account_id: str) -> list[dict]:
+    def of_account(self, account_id: str) -> builtins.list[dict]:
         key = keys.account_part_key(account_id, "tournaments")
-        return self.load_many([i.decode() for i in self.redis.zrevrange(key, 0, 99)])
+        return self.load_many([text(i) for i in self.redis.zrevrange(key, 0, 99)])
 
-    def running(self) -> list[str]:
-        return [i.decode() for i in self.redis.zrange(keys.tournaments_key("running"), 0, -1)]
+    def running(self) -> builtins.list[str]:
+        return [text(i) for i in self.redis.zrange(keys.tournaments_key("running"), 0, -1)]
 
     def update(self, tournament_id: str, change: Callable[[dict], Written]) -> tuple[dict, Written]:
         """Apply `change` (which edits the document in place, or raises) in one transaction;
@@ -79,9 +82,12 @@ class TournamentStore:
                 try:
                     pipe.watch(key)
                     raw = pipe.get(key)
-                    if raw is None and missing is None:
+                    if raw is not None:
+                        doc = jsontext.loads(raw)
+                    elif missing is not None:
+                        doc = dict(missing)
+                    else:
                         raise KeyError(key)
-                    doc = jsontext.loads(raw) if raw is not None else dict(missing)
                     was = doc.get("status")
                     written = change(doc)
                     doc["version"] = doc.get("version", 0) + 1

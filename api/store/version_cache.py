@@ -49,7 +49,8 @@ class VersionCache:
         self.client, self.prefix = client, prefix
         self.values: dict[str, int | _Pending] = {}
         self.lock = threading.Lock()  # the connection's round trips and the copy's marks
-        self.connection = None  # tracking, while not None
+        # tracking, while not None
+        self.connection: redis.connection.AbstractConnection | None = None
         self.pid = os.getpid()  # a process made by fork starts its own copy
         self.retry_at = 0.0
         # PINGs sent and answered on the connection, counted (each is sent, and answered, under
@@ -92,6 +93,7 @@ class VersionCache:
                     return False
                 self._track()
             if self.pings_answered <= after:
+                assert self.connection is not None  # kept, or just made by `_track`
                 self.pings_sent += 1
                 self.connection.send_command("PING")
                 while self.connection.read_response(push_request=True,

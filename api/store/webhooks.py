@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any, cast
 
 import redis
 
@@ -107,8 +108,9 @@ class WebhookStore:
 
     def read_outbox(self, consumer: str, count: int, block_ms: int | None) -> list[tuple]:
         """Entries no worker has read yet, now this `consumer`'s: (entry id, event)."""
-        found = self.redis.xreadgroup(OUTBOX_GROUP, consumer, {keys.outbox_key(): ">"},
-                                      count=count, block=block_ms)
+        # the RESP2 shape of the reply (our clients' protocol): [stream, [(entry id, fields)]]
+        found = cast(list[list[Any]], self.redis.xreadgroup(
+            OUTBOX_GROUP, consumer, {keys.outbox_key(): ">"}, count=count, block=block_ms))
         return [(entry_id, _event(fields)) for _, entries in (found or [])
                 for entry_id, fields in entries]
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import redis
 
 from api.store import keys
+from api.store.replies import text
 
 
 def live_workers(client: redis.Redis) -> int:
     """Workers whose heartbeat is fresh; the names of dead ones are dropped on the way."""
-    names = [n.decode() for n in client.smembers(keys.workers_key())]
+    names = [text(n) for n in client.smembers(keys.workers_key())]
     with client.pipeline(transaction=False) as pipe:
         for name in names:
             pipe.exists(keys.worker_key(name))
