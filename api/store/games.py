@@ -13,7 +13,7 @@ import hmac
 import json
 import time
 from collections.abc import Sequence
-from typing import Callable, cast
+from typing import Any, Callable, cast
 
 import redis
 
@@ -172,7 +172,7 @@ class Events:
     record after it and the seat that wrote its chat message, if any."""
 
     moment: Callable[[GameRecord], object]
-    notices: Callable[[object, GameRecord, int | None], list[dict]]
+    notices: Callable[[Any, GameRecord, int | None], list[dict]]  # (its moment: `moment`'s)
     # what other indexes a change keeps with it (an event's, `api.events.links`): the keys it
     # reads given the status the game had (None: a new game) and the record after the change,
     # and its writes from the values read (guarded: they land only while those values hold)
