@@ -118,6 +118,28 @@ class GameView {
       return;
     }
     if (!this.destroyed) this.attachPanels(panels, module, response.etag);
+    if (!this.destroyed) this.fitBoard();
+  }
+
+  /** Keep the whole board and its controls on one screen: the picture gives up the height the
+   *  rest of the board's part of the page takes (its "chrome", re-measured as that changes), and
+   *  once the page has opened it is scrolled so that the board and Play are in view together. */
+  fitBoard() {
+    const root = this.boardRoot;
+    const measure = () => {
+      const picture = root.querySelector(".board-frame:not(.zoomed) > svg.board");
+      if (!picture) return;
+      const chrome = root.getBoundingClientRect().height - picture.getBoundingClientRect().height;
+      root.style.setProperty("--board-chrome", `${Math.ceil(chrome)}px`);
+    };
+    measure();
+    this.fitObserver = new ResizeObserver(() => requestAnimationFrame(measure));
+    this.fitObserver.observe(root);
+    requestAnimationFrame(() => {
+      const { top, bottom } = root.getBoundingClientRect();
+      // the board's part bottom at the screen's bottom, as much as fits of the head above it
+      if (bottom > innerHeight && window.scrollY === 0) window.scrollBy(0, Math.min(top, bottom - innerHeight + 8));
+    });
   }
 
   /** The game's title from GET /kinds, in place of its kind (`slug`) shown until then. */
@@ -165,6 +187,7 @@ class GameView {
     this.destroyed = true;
     this.poller?.stop();
     this.clocks?.stop();
+    this.fitObserver?.disconnect();
     document.title = "Postplay";
   }
 
@@ -498,6 +521,17 @@ class GameView {
     }
   }
 
+  /** After a move, focus stays on the board: when the control that played it is gone (the
+   *  move bar hides while the other side moves), the board's tab stop takes it. */
+  keepFocus() {
+    requestAnimationFrame(() => {
+      const here = document.activeElement;
+      if (here && here !== document.body && here.isConnected && here.getClientRects().length) return;
+      this.boardRoot.querySelector("[data-board] [tabindex='0'], svg.board[tabindex='0']")
+        ?.focus({ preventScroll: true });
+    });
+  }
+
   /** Send a move for the acting seat; true when the server took it. A refusal shows under the
    *  board's Play bar, where the move was made. */
   async submit(move) {
@@ -509,6 +543,7 @@ class GameView {
       showRefusal(bar, null);
       this.apply(response.data);
       this.poller?.seen(response.etag);
+      this.keepFocus();
       return true;
     } catch (err) {
       showRefusal(bar, err.message);

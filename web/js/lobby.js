@@ -89,8 +89,10 @@ class Lobby {
   }
 
   buildForm() {
-    const name = h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname",
-                              value: storage.playerName(), placeholder: "Your name" });
+    // not `required`: the browser's "Please fill out this field" would hide the form's own line
+    const name = h("input", { name: "name", "aria-required": "true", maxlength: 40,
+                              autocomplete: "nickname", value: storage.playerName(),
+                              placeholder: "Your name" });
     this.nameInput = name;
     const challengee = h("input", { name: "challenge", maxlength: 20, autocomplete: "off",
                                     autocapitalize: "none", spellcheck: "false" });
@@ -139,8 +141,8 @@ class Lobby {
       challengee.required = opponent.value === "challenge";
       // rated games are between accounts (or against a server bot): as the server decides
       ratedLine.hidden = !this.account || opponent.value === "local";
-      rated.checked = Boolean(this.account) && (opponent.value.startsWith("bot:")
-        || opponent.value === "challenge");
+      // casual against a bot unless the player asks (the API's default for a bot game is rated)
+      rated.checked = Boolean(this.account) && opponent.value === "challenge";
       rangeLine.hidden = !this.account || opponent.value !== "open";
     };
     const showKind = () => {
@@ -159,7 +161,7 @@ class Lobby {
           h("option", { value: "local" }, "Two players on this device")));
       if ([...opponent.options].some((o) => o.value === chosen)) opponent.value = chosen;
       describeOpponent();
-      clockFields = timeControlFields(kind.time_controls, kind.default_time_control);
+      clockFields = timeControlFields(kind.time_controls, ...formClock(kind));
       fill(clock, h("legend", {}, "Clock"), clockFields.el);
       showClock();
     };
@@ -184,7 +186,7 @@ class Lobby {
       const { value: opts, errors } = options.read();
       const tc = clockFields.read();
       if (tc.error) errors.push(tc.error);
-      if (!player) errors.push("Please give your name.");
+      if (!player) errors.push("Please give your name: it is how your opponent sees you.");
       if (other === "challenge" && !challengee.value.trim()) {
         errors.push("Please give the username of the player to challenge.");
       }
@@ -367,6 +369,16 @@ class Lobby {
       this.loadLists();
     }
   }
+}
+
+/** The clock the New game form preselects for `kind`, and its default as a named choice: the
+ *  API's default when it is none or days a move, else no clock (a fast clock is a choice the
+ *  player makes), the default then offered by name as the tournament clock. */
+function formClock(kind) {
+  const tc = kind.default_time_control;
+  if (tc.type === "none" || tc.type === "correspondence") return [tc, null];
+  const calm = "none" in kind.time_controls ? { type: "none" } : { type: "correspondence", days_per_move: 3 };
+  return [calm, { label: `The tournament clock: ${timeControlText(tc)}`, value: tc }];
 }
 
 /** A list row's clock: plain for none or days a move, marked when a fast clock runs (only
