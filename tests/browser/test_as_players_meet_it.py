@@ -194,3 +194,29 @@ def test_partitions_tappable_edges_show_on_hover(open_page, live_server):
     assert page.evaluate(stroke) in ("transparent", "rgba(0, 0, 0, 0)")
     page.hover(".pt svg.board")
     assert page.evaluate(stroke) not in ("transparent", "rgba(0, 0, 0, 0)")
+
+
+# ---------------------------------------------------------------- 8, 9. first visit, the way back
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_first_visit_says_what_postplay_is_and_offers_three_steps(viewport, open_page):
+    page = open_page("/#/", viewport)
+    page.wait_for_selector(".new-game select[name=opponent]")
+    assert "five small games of numbers" in page.locator("p.intro").inner_text()
+    steps = page.locator(".first-visit li")
+    assert steps.count() == 3
+    assert [s.split(":")[0].split(" of ")[0].split(" to ")[0] for s in steps.all_inner_texts()] == [
+        "Play a bot now", "Learn the rules", "Sign up"]
+    page.click(".first-visit button:has-text('Play a bot now')")
+    assert page.locator("select[name=opponent]").input_value().startswith("bot:")
+    assert page.evaluate("document.activeElement.name") == "name"
+    box = box_of(page, ".new-game")
+    assert 0 <= box["top"] < page.viewport_size["height"]
+    shot(page, f"first-visit-{viewport}")
+
+
+def test_the_api_page_links_back_to_the_app(new_page):
+    page = new_page("/docs")
+    page.click("a:has-text('Back to Postplay')")
+    page.wait_for_selector("form.new-game")

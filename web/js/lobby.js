@@ -33,7 +33,10 @@ class Lobby {
     this.openList = h("div", { class: "game-list" });
     this.incomingList = h("div", { class: "game-list incoming", "aria-live": "polite" });
     this.outgoingList = h("div", { class: "game-list outgoing" });
-    fill(root, h("div", { class: "lobby" },
+    fill(root, h("p", { class: "intro" }, "Postplay: five small games of numbers, played by "
+      + "correspondence against friends, or right now against a bot."),
+    this.firstVisit(),
+    h("div", { class: "lobby" },
       this.account ? h("section", { class: "card challenges" }, h("h2", {}, "Incoming challenges"),
         this.incomingList, h("h2", {}, "Your challenges"), this.outgoingList) : null,
       h("section", { class: "card mine" }, h("h2", {}, "My games"), this.mineList),
@@ -44,6 +47,25 @@ class Lobby {
     this.accountGames = null;  // GET /me/games as last fetched, signed in
     this.refresh = () => { if (!document.hidden) this.loadLists(); };
     document.addEventListener("visibilitychange", this.refresh);
+  }
+
+  /** For a first visit (no account, no game in this browser): three steps, in order. */
+  firstVisit() {
+    if (this.account || storage.myGames().length) return null;
+    const playBot = () => {
+      const opponent = this.form.querySelector("select[name=opponent]");
+      const bot = opponent && [...opponent.options].find((o) => o.value.startsWith("bot:"));
+      if (bot) opponent.value = bot.value;
+      opponent?.dispatchEvent(new Event("change"));
+      this.form.scrollIntoView({ block: "start" });
+      this.form.querySelector("input[name=name]")?.focus({ preventScroll: true });
+    };
+    return h("ol", { class: "first-visit card", "aria-label": "New here? Three steps" },
+      h("li", {}, h("button", { type: "button", class: "link", onclick: playBot }, "Play a bot now"),
+        ": pick a game below and start; no account needed."),
+      h("li", {}, h("a", { href: "#/rules" }, "Learn the rules"), " of the five games, with examples."),
+      h("li", {}, h("a", { href: "#/signup" }, "Sign up"),
+        " to play friends by correspondence, a move a day, on any device."));
   }
 
   /** Signed in: poll the account's games and challenges, each with If-None-Match. */
