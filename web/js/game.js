@@ -136,7 +136,10 @@ class GameView {
     this.fitObserver = new ResizeObserver(() => requestAnimationFrame(measure));
     this.fitObserver.observe(root);
     requestAnimationFrame(() => {
-      const { top, bottom } = root.getBoundingClientRect();
+      const { bottom } = root.getBoundingClientRect();
+      // in a timed game the players' clocks and the clock's note stay in sight too (a clock
+      // must not run out unnoticed)
+      const { top } = (this.clockNote.hidden ? root : this.players).getBoundingClientRect();
       // the board's part bottom at the screen's bottom, as much as fits of the head above it
       if (bottom > innerHeight && window.scrollY === 0) window.scrollBy(0, Math.min(top, bottom - innerHeight + 8));
     });
