@@ -62,7 +62,7 @@ ploid-book: $(STAMP)
 # REDIS_URL): SEED_GAMES rounds per game, each one game of every pair of its levels
 SEED_GAMES ?= 20
 seed-ratings: $(STAMP)
-	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6390/0} $(VENV)/bin/postplay seed-ratings --games $(SEED_GAMES)
+	REDIS_URL=$${REDIS_URL:-redis://:$$(cat var/redis/password)@127.0.0.1:6390/0} $(VENV)/bin/postplay seed-ratings --games $(SEED_GAMES)
 
 openapi: $(STAMP)
 	$(VENV)/bin/postplay openapi

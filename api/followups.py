@@ -8,11 +8,12 @@ no-op; one that is lost is enqueued again by the reconciler. The jobs run in `wo
 from __future__ import annotations
 
 import logging
+import os
 
 import redis
 from rq import Queue, Retry
 
-from api.record import GameRecord
+from api.record import GameRecord, Status
 from api.store import keys
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,17 @@ PLAYER_QUEUES = (QUEUE,)
 # whole game's holds its place in its client's budget: `api.analysis`)
 ANALYSIS_WAIT_S = 120
 ANALYSIS_TIMEOUT_S = 1800
+# a finished game's mining: enqueued once a day at most; the most it may take
+MINING_WAIT_S = 86400
+MINING_TIMEOUT_S = 1800
+
+
+def mining_on() -> bool:
+    """Whether finished games and playtest games are mined for puzzles (POSTPLAY_PUZZLE_MINING,
+    on unless "off")."""
+    return os.environ.get("POSTPLAY_PUZZLE_MINING", "on") != "off"
+
+
 # a bot move whose job raised, or whose work-horse died, is retried at once this often (a job
 # lost with its whole worker is the reconciler's)
 BOT_MOVE_RETRIES = 2
@@ -62,6 +74,8 @@ class RQFollowups:
                 self.enqueue_bot_move(record)
             if record.rating_due:
                 self.enqueue_ratings(record.id)
+            if record.status is Status.FINISHED:
+                self.enqueue_mining(record.id)
         except redis.RedisError:
             log.exception("could not enqueue the jobs of %s at ply %d; the reconciler will",
                           record.id, record.ply)
@@ -76,6 +90,17 @@ class RQFollowups:
         self.queue.enqueue("worker.jobs.rate", game_id, job_id=ratings_job_id(game_id),
                            retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60,
                            failure_ttl=86400)
+
+    def enqueue_mining(self, game_id: str) -> None:
+        """Mine a finished game's puzzles on the playtest queue (`worker.learn`), once: the job
+        itself skips a game mined already, so a repeat does nothing."""
+        if not mining_on():
+            return
+        job_id = f"mine-{game_id}"
+        if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=MINING_WAIT_S):
+            Queue(PLAYTEST_QUEUE, connection=self.queue.connection).enqueue(
+                "worker.learn.mine_game", game_id, job_id=job_id, result_ttl=60,
+                failure_ttl=3600, job_timeout=MINING_TIMEOUT_S)
 
     def request_analysis(self, game_id: str, ply: int) -> None:
         """Analyse the position at `ply` on a worker; repeated requests meanwhile add nothing."""

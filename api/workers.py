@@ -22,10 +22,12 @@ from rq.job import Job, JobStatus
 
 from api import metrics
 from api.followups import PLAYER_QUEUES, QUEUES
+from api.learn import service as learn
 from api.notify.delivery import Notifier
 from api.notify.mail import Mailer
 from api.play.background import Background
 from api.store.connection import RedisConfig
+from api.store.puzzles import PuzzleStore
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,14 @@ class PostplayWorker(Worker):
             timer.daemon = True
             timer.start()
         super().request_stop(signum, frame)
+
+    def dequeue_job_and_maintain_ttl(self, timeout, max_idle_time=None):
+        """RQ's wait for a job, not begun once a stop was asked for: a signal that came during
+        RQ's bootstrap, before its own handlers were installed, was noted only in `stopping`
+        (`_note_stops`), and RQ's loop ends when no job is given."""
+        if self.stopping.is_set():
+            return None
+        return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
 
     def hand_back(self) -> None:
         """End the job under way (its horse), so that `execute_job` hands it back."""
@@ -134,6 +144,9 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
     mailer = threading.Thread(target=Mailer(config.connect()).run, args=(stop,), name="mail",
                               daemon=True)
     mailer.start()
+    learner = threading.Thread(target=keep_puzzles, args=(config.connect(), stop),
+                               name="puzzles", daemon=True)
+    learner.start()
     try:
         while True:
             try:
@@ -166,6 +179,22 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
             log.warning("stopping: a delivery is still under way; exiting without it")
             logging.shutdown()
             os._exit(0)
+
+
+PUZZLES_TICK_S = 30.0
+
+
+def keep_puzzles(client: redis.Redis, stop: threading.Event) -> None:
+    """Load the shipped puzzles on the first start, then choose each day's puzzles as the day
+    begins (UTC): set once, whichever worker gets there first."""
+    store = PuzzleStore(client)
+    while not stop.is_set():
+        try:
+            learn.load_seeds(store)
+            learn.choose_dailies(store)
+        except redis.RedisError:
+            log.warning("the daily puzzles wait for Redis", exc_info=True)
+        stop.wait(PUZZLES_TICK_S)
 
 
 def _note_stops(stopping: threading.Event) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import requests
 
+from api.cli import gunicorn_options
 from api.store.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,8 +41,8 @@ def live_app(redis_url: str, logs: Path):
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, **ENV}
     web = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-         "--worker-class", "gthread", "--threads", "8", "api.web.wsgi:app"],
+        [sys.executable, "-m", "gunicorn", *gunicorn_options(), "--bind", f"127.0.0.1:{port}",
+         "--workers", "1", "api.web.wsgi:app"],
         cwd=ROOT, env=env, stdout=open(logs / "web.log", "wb"), stderr=subprocess.STDOUT)
     worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, env=env,
                               stdout=open(logs / "worker.log", "wb"), stderr=subprocess.STDOUT)

@@ -59,3 +59,37 @@ async function networkFirst(request, cacheName, fallbackKey = null) {
     return new Response(kept.body, { status: kept.status, statusText: kept.statusText, headers });
   }
 }
+
+// Web Push (js/notifications.js subscribes; api/notify/push.py sends): the decrypted payload is
+// {id, type, game, title, body, url}; it is shown at once (a push must show something), tagged
+// with its id so a push repeated by the server replaces the first, and a click focuses a tab
+// already on the game, or any tab of the site sent there, or opens one.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { body: event.data?.text() };
+  }
+  event.waitUntil(self.registration.showNotification(data.title ? `Postplay: ${data.title}` : "Postplay", {
+    body: data.body || "Something happened in one of your games.",
+    tag: data.id || undefined,
+    icon: "/static/icons/icon-192.png",
+    data: { url: new URL(data.url || "/", self.location.origin).href, game: data.game || null },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(openGame(event.notification.data?.url || new URL("/", self.location.origin).href));
+});
+
+/** Show `url` (a game's page): in the tab already on it, else in a tab of the site sent there,
+ *  else in a new one; that tab is focused. */
+async function openGame(url) {
+  const open = await self.clients.matchAll({ type: "window" });  // this worker's: navigate() needs that
+  const tab = open.find((c) => c.url === url) || open[0];
+  if (!tab) return self.clients.openWindow(url);
+  const there = tab.url === url ? tab : (await tab.navigate(url)) || tab;
+  return there.focus().catch(() => there);  // (focus is a click's to allow)
+}

@@ -8,11 +8,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
 from api.games.base import Move, State
 
-BotFn = Callable[[State, random.Random, float], Move]
+# A registry holds every game's bots, so a bot's state parameter is typed `Any`: each bot takes
+# its own game's state class, which a Callable over the base `State` would refuse.
+BotFn = Callable[[Any, random.Random, float], Move]
+Fn = TypeVar("Fn", bound=Callable[..., Any])
 # why a bot cannot play a game with these (checked) options, or None where it can
 OfferedFn = Callable[[dict], str | None]
 
@@ -25,7 +28,7 @@ class BotLevel:
     offered: OfferedFn | None = None  # None: every game of its kind
     # whether it accepts a draw offer in a position: a perfect bot, where its solver proves the
     # position drawn (RULES.md, "Draw by agreement"); None: it declines every offer
-    draw_judge: Callable[[State], bool] | None = None
+    draw_judge: Callable[[Any], bool] | None = None
 
 
 BOTS: dict[str, dict[str, BotLevel]] = {}
@@ -34,12 +37,12 @@ DEFAULT_BUDGET_S = 1.0
 
 
 def bot(slug: str, level: str, line: str, offered: OfferedFn | None = None,
-        draw_judge: Callable[[State], bool] | None = None) -> Callable[[BotFn], BotFn]:
+        draw_judge: Callable[[Any], bool] | None = None) -> Callable[[Fn], Fn]:
     """Register `fn(state, rng, budget_s) -> Move` as the `level` bot of game `slug`; `offered`
     says which games it may play (default all), `draw_judge` which draw offers it accepts
     (default none)."""
 
-    def register(fn: BotFn) -> BotFn:
+    def register(fn: Fn) -> Fn:
         levels = BOTS.setdefault(slug, {})
         if level in levels:
             raise ValueError(f"bot {slug}/{level} is already registered")
@@ -58,17 +61,17 @@ class Analyser:
     `budget_s`; a solver adds its details (Factor/Multiple: every move's verdict). `quick(state)`
     says whether it is cheap enough (well under 100 ms) to compute inside a web request."""
 
-    analyse: Callable[[State, random.Random, float], dict]
-    quick: Callable[[State], bool]
+    analyse: Callable[[Any, random.Random, float], dict]
+    quick: Callable[[Any], bool]
 
 
 ANALYSERS: dict[str, Analyser] = {}
 
 
-def analyser(slug: str, quick: Callable[[State], bool] = lambda state: False):
+def analyser(slug: str, quick: Callable[[Any], bool] = lambda state: False):
     """Register `fn(state, rng, budget_s) -> dict` as game `slug`'s analysis (see Analyser)."""
 
-    def register(fn: Callable[[State, random.Random, float], dict]):
+    def register(fn: Fn) -> Fn:
         if slug in ANALYSERS:
             raise ValueError(f"an analyser for {slug!r} is already registered")
         ANALYSERS[slug] = Analyser(fn, quick)
@@ -82,11 +85,11 @@ def bot_with_estimate(slug: str, level: str, line: str, scale: float):
     which plays its move, and as the game's analyser, whose estimate is that score (`scale` of
     it a clear lead). Returns the bot's function."""
 
-    def register(fn: Callable[[State, random.Random, float], tuple[Move, float]]) -> BotFn:
-        def play(state: State, rng: random.Random, budget_s: float) -> Move:
+    def register(fn: Callable[[Any, random.Random, float], tuple[Move, float]]) -> BotFn:
+        def play(state: Any, rng: random.Random, budget_s: float) -> Move:
             return fn(state, rng, budget_s)[0]
 
-        def judge(state: State, rng: random.Random, budget_s: float) -> dict:
+        def judge(state: Any, rng: random.Random, budget_s: float) -> dict:
             move, score = fn(state, rng, budget_s)
             return estimate(score, scale, move)
 

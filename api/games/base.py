@@ -120,6 +120,8 @@ class Option:
     max: int | None = None
     choices: tuple = ()
     check: Callable[[Any], Any] | None = None
+    # a "json" option's form (the OpenAPI document's schema for it; `check` still reads it)
+    shape: Kind | None = None
 
     def validate(self, value: Any) -> Any:
         field = f"options.{self.name}"
@@ -288,12 +290,12 @@ class Game(abc.ABC):
     # the rules' own endings: every outcome its states and background rules give is one of these
     reasons: ClassVar[tuple[Reason, ...]] = ()
     options: ClassVar[tuple[Option, ...]] = ()
+    # what a score counts, for one and for more ("piece placed", "pieces placed"); None: the
+    # game's scores need no words, or it has none
+    score_words: ClassVar[tuple[str, str] | None] = None
     default_time_control: ClassVar[dict] = {"type": "none"}
     background_rules: ClassVar[tuple[BackgroundRule, ...]] = ()
     moves: ClassVar[tuple[type[Move], ...]]  # every move type the game reads, passes included
-    # what GET /legal-moves lists in place of a move type's own shape (Prime Drop's numbers to
-    # challenge, listed without a factor)
-    listed_shapes: ClassVar[dict[str, "Shape"]] = {}
     state_class: ClassVar[type[State]]
 
     @classmethod
@@ -331,6 +333,8 @@ class Game(abc.ABC):
     def describe(cls) -> dict:
         return {"kind": cls.slug, "title": cls.title, "summary": cls.summary,
                 "options": [o.describe() for o in cls.options],
+                "score_words": ({"one": cls.score_words[0], "many": cls.score_words[1]}
+                                if cls.score_words else None),
                 "default_time_control": cls.default_time_control}
 
 

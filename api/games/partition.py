@@ -116,11 +116,14 @@ class Partition(Game):
     slug = "partition"
     title = "Partition"
     reasons = (Reason.SCORE,)
+    score_words = ("point (closing points plus regions held)",
+                   "points (closing points plus regions held)")
     summary = ("Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
                "colourful regions for points, claim two colours, and own the most regions.")
     options = (
         Option("layout", "json", None, "The 36 disc colours by hex id, 6 of each colour; "
-               "by default they are shuffled from the game's seed.", check=_check_layout),
+               "by default they are shuffled from the game's seed.", check=_check_layout,
+               shape=Maybe(ListOf(Text(choices=tuple(COLOURS)), length=HEXES))),
         Option("singleton_rule", "bool", True, "A stick may not close a one-hex region while "
                "another stick would not."),
     )

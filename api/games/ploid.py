@@ -48,6 +48,7 @@ class Ploid(Game):
     slug = "ploid"
     title = "Ploid"
     reasons = (Reason.SCORE,)
+    score_words = ("piece placed", "pieces placed")
     summary = ("Place numbered and blank pieces on an n x (n+1) board; no group may hold more "
                "pieces than its smallest number. Whoever places more pieces wins.")
     options = (

@@ -43,6 +43,8 @@ MAX_TILES = 99
 CLOCKED_TIMEOUT_RULE = {"after_s": 3600, "streak": 10}
 # the timeout rule's bounds, so its first check is always a date the job queue can schedule
 TIMEOUT_RULE_MAX = {"after_s": 30 * 24 * 3600, "streak": 10_000}
+TIMEOUT_RULE = Shape("TimeoutRule", tuple(Field(name, Whole(1, most))
+                                          for name, most in TIMEOUT_RULE_MAX.items()))
 CELL = Whole(0, SIZES[-1] - 1)  # a row or column on the largest board
 REPETITIONS = 3  # the repetition rule: a position arising this many times ends the game
 
@@ -92,12 +94,14 @@ class Challenge(Move):
     frm: Cell = wire(Pair(), "from", "[row, col]")
     to: Cell = wire(Pair(), description="[row, col]")
     factor: int = wire(Whole())
+    # GET /legal-moves lists each number with its value, so a listed challenge can be sent back
+    value: int | None = wire(Whole(), description="The number read from `from` to `to`, as GET "
+                             "/legal-moves lists it; may be left out, refused when it is not "
+                             "that number.", default=None)
 
 
-# GET /legal-moves' entry for a number on the board: a challenge without its factor
-LISTED_CHALLENGE = Shape("ListedChallenge", (
-    Field("from", Pair(), "[row, col]", attr="frm"), Field("to", Pair(), "[row, col]"),
-    Field("value", Whole())), move_type="challenge")
+# the factor a listed challenge proposes: the smallest a challenge may (it gives nothing away)
+LISTED_FACTOR = 2
 
 
 class Number(NamedTuple):
@@ -182,17 +186,16 @@ class PrimeDrop(Game):
                min=SIZES[0], max=SIZES[-1], choices=SIZES),
         Option("tiles", "json", DEFAULT_TILES,
                "Each player's starting pile: a count per digit, 1 to 99 tiles in all.",
-               check=check_tiles),
+               check=check_tiles, shape=MapOf(Text(choices=tuple(DIGITS)), Whole(lo=0))),
         Option("timeout_rule", "json", None,
                'null (on as {"after_s": 3600, "streak": 10} when the game has a clock, else off) '
                'or {"after_s", "streak"}: after after_s seconds (at most 30 days), the first '
                "player to hold fewer tiles at the end of streak turns (at most 10000) in a row "
                "wins.",
-               check=check_timeout_rule),
+               check=check_timeout_rule, shape=Maybe(Obj(TIMEOUT_RULE))),
     )
     background_rules = (TimeoutRule(),)
     moves = (Drop, DoubleDown, Challenge, Pass)
-    listed_shapes = {"challenge": LISTED_CHALLENGE}
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "PrimeDropState":
@@ -289,12 +292,13 @@ class PrimeDropState(State):
 
     def legal_moves_listing(self) -> dict:
         moves = [] if self.is_over() else [m.to_dict() for m in self.drops()] + [
-            {"type": "challenge", **LISTED_CHALLENGE.write(n)} for n in self.numbers]
+            Challenge(n.frm, n.to, LISTED_FACTOR, n.value).to_dict() for n in self.numbers]
         return {"moves": moves,
                 "complete": False,
                 "note": "Single drops and every number on the board are listed. A challenge entry "
-                        "gives the number's from, to and value: add the factor you propose. "
-                        "Double downs are not listed; they are checked when you play one."}
+                        f"gives the number's from, to and value, with factor {LISTED_FACTOR}: "
+                        "propose your own factor in its place. Double downs are not listed; "
+                        "they are checked when you play one."}
 
     def has_move(self) -> bool:
         """Whether the seat to move can drop, double down or challenge (else it passes)."""
@@ -406,6 +410,9 @@ class PrimeDropState(State):
         number = self.number(move.frm, move.to)
         if number is None:
             raise IllegalMove(self._not_a_number(move.frm, move.to))
+        if move.value is not None and move.value != number.value:
+            raise IllegalMove(f"The number at {list(move.frm)} to {list(move.to)} is "
+                              f"{number.value}, not {move.value}.")
         v, f = number.value, move.factor
         success = v != 1 and ((v == 0 and f >= 2) or (1 < f < v and v % f == 0))
         board, piles = self.board, self.piles

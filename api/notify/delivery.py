@@ -3,7 +3,8 @@
 make a deadline late). It
 
 - fans each outbox entry out into one delivery per endpoint of the account told that wants the
-  event (and whose account has not switched the event off in `settings.notify`), and
+  event (and whose account has not switched the event off in `settings.notify`), and one per
+  channel the account chose for it (push, e-mail, inbox: `api.notify.fanout`), and
 - makes the deliveries that are due, a few at once, each claimed with a lease: signed per the
   Standard Webhooks specification (`standardwebhooks`), sent to the address checked just before
   (`api.notify.addresses`), a 2xx within the timeout counting as delivered. A failed attempt is
@@ -23,7 +24,7 @@ import logging
 import os
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from datetime import datetime, timezone
 
 import redis
@@ -128,8 +129,11 @@ class Notifier:
     """One worker's webhook deliveries: `run` until stopped, or `step` by step (tests)."""
 
     def __init__(self, client: redis.Redis, name: str, policy: Policy | None = None):
+        from api.notify import fanout  # (here: its push sender uses this module's Policy)
+
         self.name = name
         self.policy = policy or Policy.from_env()
+        self.client, self.fanout = client, fanout
         self.store = WebhookStore(client)
         self.accounts = AccountStore(client)
         self.pool = ThreadPoolExecutor(self.policy.threads, thread_name_prefix="webhook")
@@ -138,9 +142,14 @@ class Notifier:
 
     def run(self, stop: threading.Event) -> None:
         """Until `stop` is set; a Redis outage is waited out."""
+        started = 0
         while not stop.is_set():
             try:
-                self.step(time.time(), block_ms=100)
+                # waiting on the outbox only when the last step found nothing to send, and on
+                # the attempts while every thread has one: deliveries owed go out back to back
+                if len(self.running) >= self.policy.threads:
+                    wait(self.running, timeout=0.1, return_when=FIRST_COMPLETED)
+                started = self.step(time.time(), block_ms=None if started else 100)
             except redis.RedisError:
                 log.warning("Redis is unreachable; webhook deliveries wait", exc_info=True)
                 stop.wait(1.0)
@@ -200,12 +209,16 @@ class Notifier:
                  "endpoint": e["id"], "type": event["type"], "game": event["game"],
                  "body": event["body"], "first_ts": now, "attempts": 0}
                 for e in self.store.endpoints(account["id"])
-                if e["disabled"] is None and event["type"] in e["events"]]
+                if e["disabled"] is None and event["type"] in e["events"]] + \
+            self.fanout.deliveries(self.client, account, event, now)
 
     def attempt(self, claimed: Claimed) -> None:
         """One attempt at a claimed delivery, logged; then done, owed again, or given up on."""
         try:
-            self._attempt(claimed)
+            if claimed.delivery.get("channel"):  # push, e-mail, inbox: `api.notify.fanout`
+                self.fanout.attempt(self.store, self.client, claimed, self.policy)
+            else:
+                self._attempt(claimed)
         except Exception:  # a bug must not kill the pool's thread: the lease runs out, and retries
             log.exception("webhook delivery %s failed", claimed.delivery["id"])
 

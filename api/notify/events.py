@@ -21,6 +21,7 @@ import uuid
 from typing import Callable
 
 from api.clocks import iso
+from api.events import links
 from api.record import GameRecord, Status
 from api.play.view import game_view
 from api.store.games import Events
@@ -128,6 +129,8 @@ EVENTS: tuple[tuple[Event, Told], ...] = (
     (Event.TAKEBACK, _offered("takeback")),
     (Event.CHAT, _chat),
 )
+# the events no change calls for: the workers' own checks raise them (api.notify.digests)
+RAISED_BY_CHECKS = (Event.REMINDER,)
 
 
 def derive(before: Moment | None, after: Moment | None) -> list[tuple[Event, str]]:
@@ -158,4 +161,5 @@ def notices(before: Moment | None, record: GameRecord,
 
 
 # what every game store derives a change's events with: `GameStore(client, GAME_EVENTS)`
-GAME_EVENTS = Events(moment=Moment.of, notices=notices)
+# (and the writes an event's game makes with its changes: `api.events.links`)
+GAME_EVENTS = Events(moment=Moment.of, notices=notices, reads=links.reads, writes=links.writes)

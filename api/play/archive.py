@@ -15,6 +15,7 @@ from api.games import Game, Outcome, Reason, State
 from api.record.errors import BadField, NotFound
 from api.record import GameRecord, Seat, Status
 from api.record.reasons import REASONS
+from api.play import correspondence
 from api.play.service import _check_bots, _game_for
 from api.store.games import GameStore
 
@@ -27,12 +28,15 @@ SERVER_ENDINGS = {reason: ending.winner for reason, ending in REASONS.items()
                   if not ending.by_moves}
 
 
-def export(store: GameStore, game_id: str) -> dict:
-    """The game as one document that `import_game` reads back once the game is over."""
+def export(store: GameStore, game_id: str, seat: int | None = None) -> dict:
+    """The game as one document that `import_game` reads back once the game is over; for a
+    seat of the game (`seat`), with that seat's private notes."""
     record = store.load(game_id)
     if record is None:
         raise NotFound(f"There is no game {game_id!r}.")
-    return {"format": FORMAT, "version": VERSION, "id": record.id, "kind": record.kind,
+    notes = {} if seat is None else {"notes": correspondence.get_notes(store, game_id,
+                                                                       seat)["text"]}
+    return {**notes, "format": FORMAT, "version": VERSION, "id": record.id, "kind": record.kind,
             "options": record.options, "seed": record.seed, "first": record.first,
             "seats": [{"name": s.name, "bot": s.bot} for s in record.seats],
             "time_control": record.time_control.to_dict(), "status": record.status.value,

@@ -10,7 +10,8 @@ owed is lost when a process dies:
 - **the reconciler**, run by one elected worker at a time: it finds the games where a bot is to
   move and no job will move it (its job failed, or died with its worker, or was never enqueued
   because Redis failed after the write) and enqueues that bot's move again; likewise the rated
-  games that ended and whose rating job will not run.
+  games that ended and whose rating job will not run, and the tournaments with a step owed and
+  no check due to make it.
 
 Checks and jobs carry what they expect (the deadline, the ply), so one run twice acts once.
 """
@@ -27,6 +28,7 @@ from rq.job import Job, JobStatus
 
 from api import metrics
 from api.followups import RQFollowups, bot_job_id, ratings_job_id
+from api.events import service as events
 from api.notify import digests
 from api.notify.events import GAME_EVENTS
 from api.play import service, vacation
@@ -38,6 +40,7 @@ from api.store.mail import MailStore
 from api.store.playtests import PlaytestStore
 from api.store.ratings import RatingStore
 from api.store.sweeps import SweepStore
+from api.store.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,7 @@ class Background:
         self.accounts = AccountStore(client)
         self.followups = RQFollowups(client)
         self.mails = MailStore(client)
+        self.tournaments = TournamentStore(client)
 
     def run(self, stop: threading.Event) -> None:
         """Until `stop` is set: checks as they fall due, a heartbeat, and reconciling when
@@ -133,6 +137,8 @@ class Background:
             digests.run_reminders(self.accounts, self.store, self.mails, check.game_id, now)
         elif check.check == "digest":  # an account's check: its "game id" is the account's
             digests.run_digest(self.accounts, self.store, self.mails, check.game_id, now)
+        elif check.check == events.STEP:  # a tournament's check: its "game id" is the event's
+            events.advance(self.tournaments, self.store, self.followups, check.game_id, now)
         elif check.check.startswith("rule:"):
             service.check_background_rule(self.store, self.followups, check.game_id,
                                           check.check.removeprefix("rule:"), now)
@@ -159,6 +165,7 @@ class Background:
             if self.lost("rating job", ratings_job_id(game_id)):
                 self.followups.enqueue_ratings(game_id)
                 again.append(game_id)
+        again += events.stalled(self.tournaments, self.store, now)
         return again
 
     def lost(self, what: str, job_id: str) -> bool:

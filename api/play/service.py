@@ -23,6 +23,7 @@ from api.clocks import parse_iso
 from api.games import (GAMES, BadOption, Game, IllegalMove, Move, Outcome, Reason, State,
                        get_game)
 from api.games.base import play_forced
+from api.play import correspondence
 from api.record.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
                                NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
 from api.record import GameRecord, Seat, Status, history_entry
@@ -318,8 +319,8 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
     ran out ends the game on time instead, and is refused with TimeRanOut. `read`: the game as
     `seat_and_read` just read it."""
     now = time.time() if now is None else now
-    return _moved(followups, _update(store, game_id, _move_change(seat, move, ply, now), read),
-                  ply)
+    change = _move_change(store, seat, move, ply, now)
+    return _moved(followups, _update(store, game_id, change, read), ply)
 
 
 def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
@@ -331,9 +332,10 @@ def move_by_token(store: GameStore, followups: Followups, game_id: str, token: s
     return play_move(store, followups, game_id, seat, move, ply, now, read=read)
 
 
-def _move_change(seat: int, move: Move | Any, ply: int, now: float
+def _move_change(store: GameStore, seat: int, move: Move | Any, ply: int, now: float
                  ) -> Callable[[GameRecord], Change]:
-    """`play_move`'s change to the game."""
+    """`play_move`'s change to the game, with the opponent's conditional reply to it when its
+    tree holds one (`correspondence.answer`)."""
 
     def change(record: GameRecord) -> Change:
         typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
@@ -349,7 +351,8 @@ def _move_change(seat: int, move: Move | Any, ply: int, now: float
             record.first_move_ts = now
         record.set_state(after, record.ply + len(entries) + len(forced))
         record.finish_if_over()
-        return Change(record, entries + forced, at=now)
+        replies, guards, writes = correspondence.answer(store, record, seat, typed, now)
+        return Change(record, entries + forced + replies, guards=guards, writes=writes, at=now)
 
     return change
 
@@ -587,3 +590,24 @@ def _update_unless_stale(store: GameStore, followups: Followups, game_id: str,
         return None
     followups.after_change(record)
     return record
+
+
+def event_game(kind: str, options: dict | None, seats: list[Seat], time_control: dict | None,
+               rated: bool, event: dict, now: float) -> tuple[GameRecord, list[dict]]:
+    """A new game of an event (`event`: its tournament and round, or its ladder) between
+    accounts' and server bots' seats, seat 0 moving first, not yet stored: the event stores it
+    in its own transaction (`GameStore.new_game_writes`). Its history so far: the server's forced
+    moves."""
+    game = _game_for(kind)
+    checked = game.check_options(options)
+    _check_bots(game, seats, checked)
+    tc = clocks.check(time_control if time_control is not None else game.default_time_control)
+    for rule in game.background_rules:
+        checked = rule.settle(checked, tc.to_dict())
+    seed = secrets.randbits(32)
+    state, forced = _forced_moves(game.new(checked, 0, seed), 0, now)
+    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, 0, seats, state,
+                               len(forced), tc, clocks.start(tc), now,
+                               rated=rated and not all(s.bot for s in seats))
+    record.event = event
+    return record, forced

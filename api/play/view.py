@@ -26,4 +26,5 @@ def game_view(record: GameRecord, now: float | None = None) -> dict:
         "rating_changes": record.rating_changes, "offers": record.offers,
         "takebacks": record.takebacks, "chat_count": record.chat_count,
         "imported": record.imported, "on_vacation": record.on_vacation(now),
+        "event": record.event,
     }

@@ -32,7 +32,8 @@ TOKEN_PREFIX = "pp."  # '.' is never in a seat token (token_urlsafe), so the two
 # reminder_minutes, digest_hour and timezone: the reminders before a deadline and the daily
 # e-mail (api.notify.digests), read with these defaults from accounts made before them
 DEFAULT_SETTINGS = {"allow_takebacks": True, "notify": {}, "bot": False,
-                    "reminder_minutes": [1440, 60], "digest_hour": 8, "timezone": "UTC"}
+                    "reminder_minutes": [1440, 60], "digest_hour": 8, "timezone": "UTC",
+                    "quiet_when_present": True}
 # failed checks in a window that starts with the first failure, then that check waits until the
 # window ends (a 429 with Retry-After): each limit counts one kind of check on its own
 FAILURE_WINDOW_S = 15 * 60
@@ -142,10 +143,12 @@ def authenticate(store: AccountStore, token: str, now: float | None = None) -> P
     return who
 
 
-def authenticate_with_games(store: AccountStore, token: str) -> tuple[Principal, list[list]]:
+def authenticate_with_games(store: AccountStore, token: str,
+                            present_s: int = 0) -> tuple[Principal, list[list]]:
     """`authenticate`, and [game id, version] of each of the account's games, newest first, in
-    one round trip to Redis (the poll of `GET /me/games`)."""
-    found = store.token_with_games(token, time.time())
+    one round trip to Redis (the poll of `GET /me/games`), which marks the account present at
+    its games for `present_s` seconds (`api.notify.fanout`)."""
+    found = store.token_with_games(token, time.time(), present_s)
     entry, account, versions = found if found is not None else (None, None, [])
     return _principal(entry, account), versions
 
@@ -179,7 +182,10 @@ def delete_account(store: AccountStore, who: Principal, password: str, client: s
 
 def update_settings(store: AccountStore, who: Principal, changes: dict) -> dict:
     who.require_session()
-    account = {**who.account, "settings": {**who.account["settings"], **changes}}
+    settings = who.account["settings"]
+    if "notify" in changes:  # per event: an event not named keeps its channels
+        changes = {**changes, "notify": {**settings.get("notify", {}), **changes["notify"]}}
+    account = {**who.account, "settings": {**settings, **changes}}
     store.save(account)
     return account
 

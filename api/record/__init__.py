@@ -161,6 +161,8 @@ class GameRecord:
     # {account id: [[since, until], ...]}: the vacations of its players that a correspondence
     # game's clocks stand still for, from the running turn on (api.play.vacation notes them)
     vacations: dict[str, list[list[float]]] = dataclasses.field(default_factory=dict)
+    # the event the game belongs to: {"tournament": id, "round": r} or {"ladder": kind}
+    event: dict | None = None
     _state: State | None = dataclasses.field(default=None, repr=False, compare=False)
     # the state's seat to move, asked once per state: some engines work out the end to know it
     _mover: int | None | object = dataclasses.field(default=..., repr=False, compare=False)
@@ -401,7 +403,7 @@ class GameRecord:
             out["rating_changes"] = self.rating_changes
         if any(seat is not None for seat in self.offers.values()):
             out["offers"] = self.offers
-        for name in ("undo", "takebacks", "chat_count", "imported", "vacations"):
+        for name in ("undo", "takebacks", "chat_count", "imported", "vacations", "event"):
             if getattr(self, name):  # left out while empty, as records made before them were
                 out[name] = getattr(self, name)
         return out
@@ -421,4 +423,5 @@ class GameRecord:
             data.get("rating_changes"),
             offers={**no_offers(), **data.get("offers", {})}, undo=data.get("undo"),
             takebacks=data.get("takebacks", 0), chat_count=data.get("chat_count", 0),
-            imported=data.get("imported", False), vacations=data.get("vacations", {}))
+            imported=data.get("imported", False), vacations=data.get("vacations", {}),
+            event=data.get("event"))

@@ -13,7 +13,9 @@ from api.store.games import VERSIONS_OF, hash_token, versions_listed
 
 # a token's entry (KEYS[1]), marked used at ARGV[3], with its account and the versions of the
 # account's games (ARGV[1] and ARGV[2]: the key prefixes of accounts and games): entry,
-# account, id, version, id, version...; nothing when the token or its account is unknown
+# account, id, version, id, version...; nothing when the token or its account is unknown. The
+# account is marked present at its games (the key ARGV[5] after the account's) for ARGV[4] s
+# (0: not marked)
 TOKEN_WITH_GAMES = VERSIONS_OF + """
 local entry = redis.call('GET', KEYS[1])
 if not entry then return false end
@@ -22,6 +24,7 @@ local account_key = ARGV[1] .. token.account
 local account = redis.call('GET', account_key)
 if not account then return false end
 redis.call('HSET', account_key .. ':token-use', token.id, ARGV[3])
+if tonumber(ARGV[4]) > 0 then redis.call('SET', account_key .. ARGV[5], 1, 'EX', ARGV[4]) end
 local out = versions_of(account_key .. ':games', ARGV[2])
 table.insert(out, 1, account)
 table.insert(out, 1, entry)
@@ -91,13 +94,17 @@ class AccountStore:
         return [{**e, "last_used_ts": float(used[e["id"].encode()])
                  if e["id"].encode() in used else None} for e in entries]
 
-    def token_with_games(self, token: str, now: float) -> tuple[dict, dict, list[list]] | None:
+    def token_with_games(self, token: str, now: float,
+                         present_s: int = 0) -> tuple[dict, dict, list[list]] | None:
         """In one round trip: a token's entry, marked used at `now` (as `used` marks it), its
         account, and [game id, version] of each of the account's games, newest first (as
         `GameStore.account_versions` lists them); None when the token or its account is unknown.
-        What a poll of the account's games needs to answer 304."""
+        What a poll of the account's games needs to answer 304. With `present_s`, the account
+        is marked present at its games for that long (`keys.presence_key`)."""
+        present_at = keys.presence_key("", "games")[len(keys.account_key("")):]
         raw = self._token_with_games(keys=[keys.auth_token_key(hash_token(token))],
-                                     args=[keys.account_key(""), keys.game_key(""), repr(now)])
+                                     args=[keys.account_key(""), keys.game_key(""), repr(now),
+                                           present_s, present_at])
         if not raw:
             return None
         return json.loads(raw[0]), json.loads(raw[1]), versions_listed(raw[2:])

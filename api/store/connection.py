@@ -34,7 +34,9 @@ def durability(client: redis.Redis) -> tuple[int, int]:
 @dataclasses.dataclass(frozen=True)
 class RedisConfig:
     """Where Redis is: a URL, or sentinels and the service they watch (the URL's database and
-    password still apply)."""
+    password still apply). The password in the URL (`redis://:PASSWORD@host:port/db`, as the
+    embedded Redis' URL carries it) reaches every client made from here: the app's, the
+    workers', the rate limiter's and rq-dashboard's."""
 
     url: str
     sentinels: tuple[tuple[str, int], ...] = ()
@@ -81,10 +83,13 @@ class RedisConfig:
                 {"db": self._db(), "password": urlsplit(self.url).password})
 
     def dashboard_url(self) -> str:
-        """The same Redis as rq-dashboard names it (Redis-Sentinel-Url's form under Sentinel)."""
+        """The same Redis as rq-dashboard names it (Redis-Sentinel-Url's form under Sentinel,
+        where a password is the master's, as here)."""
         if not self.sentinels:
             return self.url
-        return f"redis+sentinel://{self._hosts()}/{self.service}/{self._db()}"
+        password = urlsplit(self.url).password
+        auth = f":{password}@" if password else ""
+        return f"redis+sentinel://{auth}{self._hosts()}/{self.service}/{self._db()}"
 
     def _hosts(self) -> str:
         return ",".join(f"{host}:{port}" for host, port in self.sentinels)

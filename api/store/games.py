@@ -170,6 +170,12 @@ class Events:
 
     moment: Callable[[GameRecord], object]
     notices: Callable[[object, GameRecord, int | None], list[dict]]
+    # what other indexes a change keeps with it (an event's, `api.events.links`): the keys it
+    # reads given the status the game had (None: a new game) and the record after the change,
+    # and its writes from the values read (guarded: they land only while those values hold)
+    reads: Callable[[Status | None, GameRecord], list[str]] = lambda was, record: []
+    writes: Callable[[Status | None, GameRecord, dict[str, bytes]], list[list]] = \
+        lambda was, record, read: []
 
 
 class GameStore:
@@ -284,6 +290,7 @@ class GameStore:
         before, moment = Standing.of(record), self.events.moment(record)
         result = change(record)
         _advance(result, version)
+        self._linked(before.status, result)
         writes = _writes(before, result, self._notices(moment, result))
         if result.record.status is Status.FINISHED:
             writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
@@ -292,6 +299,20 @@ class GameStore:
             writes, document = writes[1:], writes[0][2]
         return result, [keys.game_key(game_id), *result.guards], [
             raw, *result.guards.values(), jsontext.dumps(writes), document]
+
+    def _linked(self, was: Status | None, change: Change) -> None:
+        """The change's writes to the indexes of the layers above (`Events.reads`/`writes`),
+        guarded by the values they were derived from."""
+        wanted = [k for k in self.events.reads(was, change.record) if k not in change.guards]
+        read = dict(zip(wanted, (v or b"" for v in self.redis.mget(wanted)))) if wanted else {}
+        change.guards.update(read)
+        change.writes += self.events.writes(was, change.record, read)
+
+    def new_game_writes(self, record: GameRecord, moves: list[dict] = ()) -> list[list]:
+        """The writes that store a new game (no seat tokens: its seats are accounts' or bots'),
+        for a caller that makes them in a transaction of its own with other writes."""
+        change = Change(record, list(moves))
+        return _writes(None, change, self._notices(None, change))
 
     def _notices(self, moment: object, change: Change) -> list[dict]:
         """The outbox entries of `change` to a game that stood at `moment` (None: a new game)."""
@@ -415,7 +436,7 @@ class GameStore:
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
                         keys.seat_hashes_key(game_id), keys.chat_key(game_id),
-                        keys.rematch_key(game_id), *analyses,
+                        keys.rematch_key(game_id), *analyses, *_seat_parts(game_id, record),
                         *(keys.token_key(h) for h in token_hashes))
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
@@ -425,6 +446,24 @@ class GameStore:
             pipe.zrem(keys.deletable_key(), game_id)
             pipe.execute()
         return True
+
+    def seat_part(self, game_id: str, part: Callable[[str, int], str], seat: int) -> bytes:
+        """What a seat keeps beside the game (`keys.conditional_key`, `keys.notes_key`), as
+        stored: b"" when it has none (the value a change's `guards` compare)."""
+        return self.redis.get(part(game_id, seat)) or b""
+
+    def set_seat_part(self, game_id: str, part: Callable[[str, int], str], seat: int,
+                      value: bytes | None) -> None:
+        """Set (None: remove) what a seat keeps beside the game, whatever the game's version."""
+        key = part(game_id, seat)
+        self.redis.set(key, value) if value is not None else self.redis.delete(key)
+
+    def write_beside(self, game_id: str, read: bytes, writes: list[list]) -> bool:
+        """Make `writes` (Redis commands on a game's seat parts) only while the game's document
+        is still `read`, without writing a new version of it: False when a change landed first
+        (the caller reads the game again and decides anew)."""
+        return bool(self._write(self._write_if_unchanged, [keys.game_key(game_id)],
+                                [read, jsontext.dumps(writes)]))
 
     def deletable(self, now: float, limit: int = 1000) -> list[str]:
         """Games that ended with no move made, kept long enough to be deleted by `now`."""
@@ -462,6 +501,12 @@ def _record(raw: bytes) -> GameRecord:
                                 else jsontext.loads(raw))
 
 
+def _seat_parts(game_id: str, record: GameRecord) -> list[str]:
+    """The keys each seat of the game keeps beside it."""
+    return [part(game_id, seat) for seat in range(len(record.seats))
+            for part in (keys.conditional_key, keys.notes_key)]
+
+
 def _advance(change: Change, version: int) -> None:
     """The record a change writes is the next version of the one it was made from, stamped with
     the change's time: set here, for every write, so that no change can forget it (a version
@@ -478,8 +523,11 @@ def _archived(writes: list[list], change: Change, history: list[dict],
     own = {keys.game_key(game_id), keys.moves_key(game_id), keys.seat_hashes_key(game_id)}
     hashes = {**seat_hashes, **{str(s): hash_token(t) for s, t in change.tokens.items()}}
     finished = archive.encode(change.record.to_dict(), history + change.moves, hashes)
-    return ([w for w in writes if w[1] not in own]
-            + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id)]]), finished
+    # a finished game keeps no conditional moves: nobody is to move any more
+    conditional = [keys.conditional_key(game_id, seat) for seat in range(len(change.record.seats))]
+    return ([w for w in writes if w[1] not in own and w[1] not in conditional]
+            + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id), *conditional]]
+            ), finished
 
 
 @dataclasses.dataclass(frozen=True)

@@ -95,7 +95,8 @@ def account_part_key(account_id: str, part: str) -> str:
     """An account's parts: "tokens" (hash: token id -> its SHA-256), "token-use" (hash: token id
     -> last use), "recovery" (set of the SHA-256 of its unused recovery codes), "games" (sorted
     set of its games by creation), "challenges" (sorted set of the games waiting for it),
-    "vacation" (JSON: its vacation allowance, api.play.vacation)."""
+    "vacation" (JSON: its vacation allowance, api.play.vacation), "tournaments" (sorted set of the
+    tournaments it entered, by when)."""
     return f"{PREFIX}:account:{account_id}:{part}"
 
 
@@ -203,6 +204,46 @@ def deliveries_due_key() -> str:
     """Sorted set of the deliveries owed, by when their next attempt is due; claimed with a lease
     as `due_key` is, so an attempt a dead worker began is made again by another."""
     return f"{PREFIX}:deliveries-due"
+
+
+def vapid_key() -> str:
+    """The server's VAPID private key (PEM), made by the first process that needs one (SET NX)."""
+    return f"{PREFIX}:vapid"
+
+
+def push_subscriptions_key(account_id: str) -> str:
+    """Hash: an account's Web Push subscription ids -> JSON {id, device, endpoint, keys,
+    created_ts}."""
+    return f"{PREFIX}:account:{account_id}:push"
+
+
+def inbox_key(account_id: str) -> str:
+    """Sorted set of an account's notification ids by when they happened (kept 30 days)."""
+    return f"{PREFIX}:account:{account_id}:inbox"
+
+
+def inbox_items_key(account_id: str) -> str:
+    """Hash: an account's notification ids -> JSON {id, type, game, text, ts}."""
+    return f"{PREFIX}:account:{account_id}:inbox-items"
+
+
+def inbox_unread_key(account_id: str) -> str:
+    """Set of the account's notification ids not yet marked read."""
+    return f"{PREFIX}:account:{account_id}:inbox-unread"
+
+
+def notify_log_key(account_id: str, channel: str) -> str:
+    """List of the recent delivery attempts (JSON) of an account's push, e-mail or inbox, newest
+    first."""
+    return f"{PREFIX}:account:{account_id}:notify:{channel}:deliveries"
+
+
+def presence_key(account_id: str, where: str) -> str:
+    """A marker living POSTPLAY_PRESENT_S seconds: the account read the game `where` (or, `where`
+    being "games", its list of games) that recently."""
+    return f"{PREFIX}:account:{account_id}:present:{where}"
+
+
 def sweep_key(sweep_id: str | None = None, part: str | None = None) -> str:
     """A sweep's spec (JSON, with its variants' playtest ids), or its "view" (JSON: the view of
     the sweep once it is over, which never changes again). Without an id: the sorted set of sweep
@@ -261,3 +302,76 @@ def analyses_running_key(client: str) -> str:
 def analysis_cpu_key(client: str, hour: int) -> str:
     """The CPU seconds a client's analyses used in one clock hour (`hour`: epoch hours)."""
     return f"{PREFIX}:analysis:cpu:{client}:{hour}"
+
+
+def tournament_key(tournament_id: str) -> str:
+    """A tournament (JSON: its settings, players, rounds with their games and results, status,
+    version), changed only in a transaction watching it (`api.store.tournaments`)."""
+    return f"{PREFIX}:tournament:{tournament_id}"
+
+
+def tournaments_key(status: str | None = None) -> str:
+    """Sorted set of tournament ids by creation: all of them, or those of one status."""
+    return f"{PREFIX}:tournaments:{status or '*'}"
+
+
+def ladder_key(kind: str) -> str:
+    """A kind's standing ladder (JSON: its players by rank, their open ladder games)."""
+    return f"{PREFIX}:ladder:{kind}"
+
+
+def conditional_key(game_id: str, seat: int) -> str:
+    """A seat's conditional moves (JSON `{"ply", "takebacks", "tree"}`): read by that seat only,
+    and by the change of its opponent's move, which plays or drops them (gone once the game is
+    over)."""
+    return f"{PREFIX}:game:{game_id}:conditional:{seat}"
+
+
+def notes_key(game_id: str, seat: int) -> str:
+    """A seat's private notes on the game (plain text), kept while the game is."""
+    return f"{PREFIX}:game:{game_id}:notes:{seat}"
+
+
+def puzzle_key(puzzle_id: str) -> str:
+    """A puzzle (JSON, `api.learn.puzzles`) with its Glicko-2 rating and plays."""
+    return f"{PREFIX}:puzzle:{puzzle_id}"
+
+
+def puzzles_by_rating_key(kind: str) -> str:
+    """Sorted set of a kind's puzzle ids by rating, for `GET /puzzles/next`."""
+    return f"{PREFIX}:puzzles:{kind}"
+
+
+def puzzles_seeded_key() -> str:
+    """Set once the shipped seed set (seeds/puzzles.jsonl) is loaded: the first start's mark."""
+    return f"{PREFIX}:puzzles:seeded"
+
+
+def puzzles_mined_key() -> str:
+    """Set of the finished games and playtest games already mined, so none is mined twice."""
+    return f"{PREFIX}:puzzles:mined"
+
+
+def daily_puzzle_key(kind: str, day: str) -> str:
+    """The puzzle id of a kind's daily puzzle on `day` (YYYY-MM-DD, UTC), set once."""
+    return f"{PREFIX}:puzzles:daily:{kind}:{day}"
+
+
+def puzzle_tries_key(account_id: str) -> str:
+    """Hash: puzzle id -> JSON of the account's first decided attempt (solved, ratings, at)."""
+    return f"{PREFIX}:account:{account_id}:puzzles"
+
+
+def puzzle_rating_key(account_id: str, kind: str) -> str:
+    """An account's puzzle rating of a kind (JSON Rating), apart from its game rating."""
+    return f"{PREFIX}:account:{account_id}:puzzle-rating:{kind}"
+
+
+def lessons_passed_key(account_id: str) -> str:
+    """Hash: "<kind>:<n>" -> when the account first passed that lesson."""
+    return f"{PREFIX}:account:{account_id}:lessons"
+
+
+def puzzles_seen_key(account_id: str) -> str:
+    """Set of the puzzle ids `GET /puzzles/next` has shown the account, never shown again."""
+    return f"{PREFIX}:account:{account_id}:puzzles-seen"

@@ -151,15 +151,18 @@ class WebhookStore:
             self.redis.zrem(keys.deliveries_due_key(), *gone)
         return [Claimed(json.loads(doc), lease) for doc in docs if doc is not None]
 
-    def settle(self, claimed: Claimed, attempt: dict, next_at: float | None = None) -> bool:
-        """Log an attempt of a claimed delivery, then drop the delivery (`next_at` None) or owe
-        it again at `next_at`; False when the claim had run out (another worker has it)."""
+    def settle(self, claimed: Claimed, attempt: dict, next_at: float | None = None,
+               log_key: str | None = None, log_kept: int = LOG_KEPT) -> bool:
+        """Log an attempt of a claimed delivery (in its endpoint's log, or `log_key`), then drop
+        the delivery (`next_at` None) or owe it again at `next_at`; False when the claim had run
+        out (another worker has it)."""
         delivery = claimed.delivery
+        if log_key is None:
+            log_key = keys.webhook_log_key(delivery["account"], delivery["endpoint"])
         return bool(self._settle(
-            keys=[keys.deliveries_due_key(), keys.delivery_key(delivery["id"]),
-                  keys.webhook_log_key(delivery["account"], delivery["endpoint"])],
+            keys=[keys.deliveries_due_key(), keys.delivery_key(delivery["id"]), log_key],
             args=[delivery["id"], repr(claimed.lease), json.dumps(attempt),
-                  "" if next_at is None else repr(next_at), json.dumps(delivery), LOG_KEPT]))
+                  "" if next_at is None else repr(next_at), json.dumps(delivery), log_kept]))
 
     def hand_back(self, claimed: Claimed, now: float) -> None:
         """Give back a claimed delivery not attempted (its worker stops): due at `now`."""

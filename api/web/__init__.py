@@ -15,9 +15,13 @@ from api.store.games import GameStore
 from api.store.ratings import RatingStore
 from api.store.version_cache import VersionCache
 from api.store.mail import MailStore
+from api.store.notices import NoticeStore
+from api.store.puzzles import PuzzleStore
 from api.store.webhooks import WebhookStore
+from api.web.contract import ContractPlugin
 from api.web.errors import PostplayApi
 from api.web.fast_paths import PollAnswers
+from api.web.presence import PresenceMarks
 from api.web.game_shapes import ShapesPlugin
 from api.web.headers import init_headers
 from api.web.ids import init_ids
@@ -65,7 +69,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         # offline, and without sending the document to a validator on another site
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
-        API_SPEC_OPTIONS={"info": {"description": (
+        API_SPEC_OPTIONS={"servers": [{"url": "/", "description": "This server."}],
+                          "info": {"license": {"name": "MIT",
+                                               "url": "https://spdx.org/licenses/MIT.html"},
+                                   "description": (
             "Play five small abstract number games by correspondence: against friends, against "
             "bots that think on the workers, or from any client. Every game's moves and states are "
             "in this document's schemas and in the project's docs/api.md; errors carry a "
@@ -78,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LIMIT_NEW_ACCOUNT=os.environ.get("POSTPLAY_RATELIMIT_NEW_ACCOUNT", "10 per hour"),
         LIMIT_SIGN_IN=os.environ.get("POSTPLAY_RATELIMIT_SIGN_IN", "30 per hour"),
         LIMIT_CHAT=os.environ.get("POSTPLAY_RATELIMIT_CHAT", "20 per minute"),
+        LIMIT_EXPLORE=os.environ.get("POSTPLAY_RATELIMIT_EXPLORE", "120 per minute"),
         TRUSTED_PROXIES=int(os.environ.get("POSTPLAY_TRUSTED_PROXIES", "0")),
         FORCE_HTTPS=_on("POSTPLAY_FORCE_HTTPS", "off"),
         # each web process keeps the game versions its polls read, Redis naming those written
@@ -94,15 +102,18 @@ def create_app(test_config: dict | None = None) -> Flask:
                                   "ratings": RatingStore(client),
                                   "followups": RQFollowups(client),
                                   "webhooks": WebhookStore(client),
-                                  "mails": MailStore(client)}
+                                  "mails": MailStore(client),
+                                  "notices": NoticeStore(client),
+                                  "puzzles": PuzzleStore(client)}
 
-    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin()})
+    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin(),
+                                        "extra_plugins": [ContractPlugin()]})
     init_ids(app, api)
-    from api.web import (accounts, email, games, in_game, kinds, playtests, ratings, sweeps,
-                         system, webhooks)
+    from api.web import (accounts, correspondence, email, events, games, in_game, kinds, learn,
+                         notices, playtests, ratings, sweeps, system, webhooks)
 
-    for module in (kinds, games, in_game, accounts, email, ratings, webhooks, playtests, sweeps,
-                   system):
+    for module in (kinds, games, in_game, correspondence, accounts, email, ratings, webhooks,
+                   notices, playtests, sweeps, events, system, learn):
         api.register_blueprint(module.blp)
 
     @app.get("/")
@@ -123,6 +134,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # the process' copy of the games' versions (None: every poll reads Redis)
     versions = VersionCache(client) if app.config["VERSION_CACHE"] else None
     app.wsgi_app = PollAnswers(app.wsgi_app, stores["store"], stores["accounts"], versions)
+    app.wsgi_app = PresenceMarks(app.wsgi_app, stores["notices"])
     init_shell(app)
     init_operations(app)
     init_limits(app, redis_config, REDIS_TIMEOUT_S)

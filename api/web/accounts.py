@@ -8,7 +8,6 @@ import marshmallow as ma
 from flask import current_app, request
 from marshmallow import fields
 from flask.views import MethodView
-from flask_smorest.error_handler import ErrorSchema
 
 from api.clocks import iso
 from api.notify import digests, endpoints, mailboxes
@@ -19,11 +18,13 @@ from api.games import GAMES
 from api.players import accounts as players
 from api.players import ratings
 from api.web.auth import account, account_with_games
-from api.web.errors import Blueprint
+from api.web.contract import operation
+from api.web.errors import Blueprint, ErrorSchema
 from api.web.fast_paths import my_games_etag_data
 from api.web.games import GameOfKind, public
 from api.web.schemas import (AccountSchema, CredentialsSchema, MyGamesArgsSchema, NewTokenSchema,
-                             PasswordChangeSchema, PasswordSchema, RecoverSchema, SettingsSchema,
+                             PasswordChangeSchema, PasswordSchema, RatingPointSchema,
+                             RatingSchema, RecoverSchema, SettingsSchema,
                              SignedInSchema, SignedUpSchema, TokenCreateSchema, TokenSchema)
 
 blp = Blueprint("accounts", __name__, url_prefix="/api/v1",
@@ -50,13 +51,12 @@ class ProfileSchema(ma.Schema):
     username = fields.String()
     created_at = fields.String()
     bot = fields.Boolean()
-    ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist: "
-                                                   "{\"rating\", \"rd\", \"volatility\", "
-                                                   "\"games\", \"provisional\"}."})
-    rating_history = fields.Dict(metadata={
-        "description": "Per rated kind, the rating after each of the last 200 rated games, "
-                       "oldest first: [{\"at\", \"rating\", \"rd\", \"game\", "
-                       "\"opponent\", \"score\"}]."})
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema), metadata={
+        "description": "Per kind, once rated games exist."})
+    rating_history = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.Nested(RatingPointSchema)), metadata={
+            "description": "Per rated kind, the rating after each of the last 200 rated games, "
+                           "oldest first."})
     games = fields.List(fields.Nested(GameOfKind), metadata={
         "description": "Recent finished games, newest first."})
 
@@ -86,6 +86,7 @@ def _token_view(entry: dict) -> dict:
 
 @blp.route("/accounts")
 class Accounts(MethodView):
+    @operation("signUp", refuses=(409, 422))
     @blp.arguments(CredentialsSchema)
     @blp.response(201, SignedUpSchema)
     @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
@@ -99,6 +100,7 @@ class Accounts(MethodView):
 
 @blp.route("/accounts/recover")
 class Recover(MethodView):
+    @operation("recoverAccount", refuses=(401, 422, 429))
     @blp.arguments(RecoverSchema)
     @blp.response(201, SignedInSchema)
     @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
@@ -114,6 +116,7 @@ class Recover(MethodView):
 
 @blp.route("/session")
 class Session(MethodView):
+    @operation("signIn", refuses=(401, 429))
     @blp.arguments(CredentialsSchema)
     @blp.response(201, SignedInSchema)
     @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
@@ -124,6 +127,7 @@ class Session(MethodView):
                                            request.remote_addr or "")
         return {"account": account_view(signed_in), "token": token}
 
+    @operation("signOut", auth=("account",), refuses=(401,))
     @blp.response(204)
     def delete(self):
         """Sign out: this token is revoked at once"""
@@ -132,6 +136,7 @@ class Session(MethodView):
 
 @blp.route("/me")
 class Me(MethodView):
+    @operation("getMe", auth=("account:read",), refuses=(401, 403))
     @blp.response(200, AccountSchema)
     def get(self):
         """The signed-in account"""
@@ -139,19 +144,22 @@ class Me(MethodView):
         who.require("read")
         webhooks = current_app.extensions["postplay"]["webhooks"]
         return {**account_view(who.account, ratings.ratings_view(_ratings(), who.id)),
-                "webhooks_disabled": endpoints.disabled(webhooks, who.id)}
+                "webhooks_disabled": endpoints.disabled(webhooks, who.id),
+                "unread": current_app.extensions["postplay"]["notices"].unread(who.id)}
 
+    @operation("updateSettings", auth=("account:session",), refuses=(401, 403))
     @blp.arguments(SettingsSchema)
     @blp.response(200, AccountSchema)
     def patch(self, changes: dict):
-        """Change settings: allow_takebacks, notify (per event), bot, reminder_minutes,
-        digest_hour, timezone"""
+        """Change settings: allow_takebacks, notify (per event, its channels),
+        quiet_when_present, bot, reminder_minutes, digest_hour, timezone"""
         updated = players.update_settings(_stores()[0], account(), changes)
         if {"digest_hour", "timezone"} & changes.keys():  # the digest moves to the new hour
             digests.schedule_digest(current_app.extensions["postplay"]["mails"], updated,
                                     time.time())
         return account_view(updated)
 
+    @operation("deleteAccount", auth=("account:session",), refuses=(401, 403))
     @blp.arguments(PasswordSchema)
     @blp.response(204)
     @blp.alt_response(429, schema=ErrorSchema, description=HELD_BACK)
@@ -166,6 +174,7 @@ class Me(MethodView):
 
 @blp.route("/me/password")
 class Password(MethodView):
+    @operation("changePassword", auth=("account:session",), refuses=(401, 403, 422))
     @blp.arguments(PasswordChangeSchema)
     @blp.response(204)
     @blp.alt_response(422, schema=ErrorSchema, description=WEAK)
@@ -179,6 +188,7 @@ class Password(MethodView):
 
 @blp.route("/me/tokens")
 class Tokens(MethodView):
+    @operation("listTokens", auth=("account:session",), refuses=(401, 403))
     @blp.response(200, TokenSchema(many=True))
     def get(self):
         """The account's tokens (sign-ins and personal), with their last use"""
@@ -186,6 +196,7 @@ class Tokens(MethodView):
         who.require_session()
         return [_token_view(e) for e in _stores()[0].tokens(who.id)]
 
+    @operation("createToken", auth=("account:session",), refuses=(401, 403, 422))
     @blp.arguments(TokenCreateSchema)
     @blp.response(201, NewTokenSchema)
     def post(self, body: dict):
@@ -197,6 +208,7 @@ class Tokens(MethodView):
 
 @blp.route("/me/tokens/<id:token_id>")
 class Token(MethodView):
+    @operation("revokeToken", auth=("account:session",), refuses=(401, 403, 404))
     @blp.response(204)
     def delete(self, token_id: str):
         """Revoke a token"""
@@ -205,6 +217,7 @@ class Token(MethodView):
 
 @blp.route("/me/games")
 class MyGames(MethodView):
+    @operation("listMyGames", auth=("account:read",), refuses=(401, 403))
     @blp.etag
     @blp.arguments(MyGamesArgsSchema, location="query")
     @blp.response(200, GameOfKind(many=True))
@@ -225,6 +238,7 @@ class MyGames(MethodView):
 
 @blp.route("/me/challenges")
 class Challenges(MethodView):
+    @operation("listChallenges", auth=("account:read",), refuses=(401, 403))
     @blp.etag  # made from the answer itself: a poll that matches it is 304, with no body
     @blp.response(200, ChallengesSchema)
     def get(self):
@@ -236,6 +250,7 @@ class Challenges(MethodView):
 
 @blp.route("/players/<name:username>")
 class Player(MethodView):
+    @operation("getPlayer", refuses=(404,))
     @blp.response(200, ProfileSchema)
     def get(self, username: str):
         """A player's public profile: ratings and recent finished games"""

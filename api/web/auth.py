@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import current_app, request
 
+from api.notify.fanout import present_s
 from api.record.errors import NoToken
 from api.players.accounts import (Principal, authenticate, authenticate_with_games,
                                   is_account_token)
@@ -34,7 +35,7 @@ def account_with_games() -> tuple[Principal, list[list]]:
     """`account()`, and [game id, version] of each of its games, newest first, in one round
     trip to Redis (the script that answers the poll of `GET /me/games` before Flask)."""
     return authenticate_with_games(current_app.extensions["postplay"]["accounts"],
-                                   _account_token())
+                                   _account_token(), present_s())
 
 
 def _account_token(required: bool = True) -> str | None:

@@ -11,6 +11,7 @@ from marshmallow import fields, validate
 
 from api.notify import mail, mailboxes
 from api.web.auth import account
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.schemas import EmailSchema, StrictSchema
 
@@ -42,6 +43,7 @@ def _stores():
 
 @blp.route("/me/email")
 class MyEmail(MethodView):
+    @operation("setEmail", auth=("account:session",), refuses=(401, 403, 422, 503))
     @blp.arguments(EmailAddressSchema)
     @blp.response(202, EmailSchema, description="The address is kept, not yet verified; "
                   "the workers mail it a verification link, valid 24 hours.")
@@ -56,6 +58,7 @@ class MyEmail(MethodView):
         updated = mailboxes.set_address(*_stores(), who, body["address"])
         return mailboxes.view(updated)
 
+    @operation("removeEmail", auth=("account:session",), refuses=(401, 403, 404))
     @blp.response(204)
     def delete(self):
         """Remove your e-mail address: nothing more is mailed to it"""
@@ -64,6 +67,7 @@ class MyEmail(MethodView):
 
 @blp.route("/email/verify")
 class Verify(MethodView):
+    @operation("verifyEmail", refuses=(422,))
     @blp.arguments(EmailTokenSchema)
     @blp.response(204)
     def post(self, body: dict):
@@ -73,6 +77,7 @@ class Verify(MethodView):
 
 @blp.route("/email/unsubscribe")
 class Unsubscribe(MethodView):
+    @operation("unsubscribe", refuses=(422,))
     @blp.arguments(UnsubscribeArgsSchema, location="query")
     @blp.response(204)
     def post(self, args: dict):

@@ -106,7 +106,23 @@ def _not_modified_etag() -> str | None:
     return etag
 
 
+class ErrorSchema(ma.Schema):
+    """The error body, as `PostplayApi.handle_http_exception` makes it (documentation only)."""
+
+    code = ma.fields.Integer(required=True, metadata={"description": "The HTTP status."})
+    status = ma.fields.String(required=True, metadata={"description": "Its name."})
+    message = ma.fields.String(required=True, metadata={
+        "description": "A sentence a player can read."})
+    errors = ma.fields.Dict(
+        keys=ma.fields.String(), values=ma.fields.Dict(
+            keys=ma.fields.String(), values=ma.fields.List(ma.fields.String())),
+        metadata={"description": "Where the request is at fault (`json`, `query`), then the "
+                                 "field's dotted path (`move.row`), then its messages."})
+
+
 class PostplayApi(flask_smorest.Api):
+    ERROR_SCHEMA = ErrorSchema
+
     def _register_error_handlers(self):
         super()._register_error_handlers()
         self._app.register_error_handler(Exception, self.handle_unexpected)
@@ -155,12 +171,24 @@ def redis_unreachable() -> ServiceUnavailable:
     return error
 
 
+# the domain errors that name a field, and their status
+FIELD_ERRORS = ((MalformedMove, 400), ((BadOption, BadTimeControl, UnknownField,
+                                        refusals.BadField), 422))
+
+
+def status_of(cls: type[Exception]) -> int:
+    """The status `refuse` answers an error of class `cls` with (KeyError for none: a bug)."""
+    for classes, status in (*FIELD_ERRORS, (IllegalMove, 422), *STATUS_OF):
+        if issubclass(cls, classes):
+            return status
+    raise KeyError(f"{cls.__name__} is no refusal: it would be a 500")
+
+
 def refuse(exc: Exception):
     """Turn a domain error into the API's response (this never returns)."""
-    if isinstance(exc, MalformedMove):
-        abort(400, message=exc.message, errors={"json": {exc.field: [exc.message]}})
-    if isinstance(exc, (BadOption, BadTimeControl, UnknownField, refusals.BadField)):
-        abort(422, message=exc.message, errors={"json": {exc.field: [exc.message]}})
+    for classes, status in FIELD_ERRORS:
+        if isinstance(exc, classes):
+            abort(status, message=exc.message, errors={"json": {exc.field: [exc.message]}})
     if isinstance(exc, IllegalMove):
         abort(422, message=exc.message)
     for cls, status in STATUS_OF:

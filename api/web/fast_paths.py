@@ -32,6 +32,7 @@ from werkzeug.http import parse_etags
 
 from api import metrics
 from api.record.errors import Refusal
+from api.notify.fanout import present_s
 from api.players.accounts import authenticate_with_games, is_account_token
 from api.store.accounts import AccountStore
 from api.store.games import GameStore
@@ -131,7 +132,7 @@ class PollAnswers:
         if not is_account_token(token):
             return None
         # as the view's `account()` authenticates, and its games' versions, in one round trip
-        who, versions = authenticate_with_games(self.accounts, token)
+        who, versions = authenticate_with_games(self.accounts, token, present_s())
         who.require("read")
         return etag_of(my_games_etag_data(versions, None))
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterator, Mapping
 
 import apispec_oneofschema
 import marshmallow as ma
 from marshmallow import fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
-from api.games import GAMES
+from api.games import GAMES, Game
 from api.games.base import (Boolean, Either, Field, Kind, ListOf, MapOf, Maybe, Obj, Pair, Shape,
                             Text, Whole)
 
@@ -104,17 +105,15 @@ def _json(kind: Kind) -> dict:
 # --- moves ---
 
 def move_schemas(which: str) -> dict[str, type[ShapeSchema]]:
-    """Move schemas by type, from every registered game: what a player sends ("player"), what
-    a history holds ("played": the players' moves and the server's passes), or what GET
-    /legal-moves lists ("listed": a game's `listed_shapes` in place of its moves' own)."""
+    """Move schemas by type, from every registered game: what a player sends ("player"; GET
+    /legal-moves lists moves of the same shapes, to be sent back as they are) or what a history
+    holds ("played": the players' moves and the server's passes)."""
     out: dict[str, type[ShapeSchema]] = {}
     for game in GAMES.values():
         for move in game.moves:
             if move.server_only and which != "played":
                 continue
-            shape = game.listed_shapes.get(move.move_type, move.shape()) if which == "listed" \
-                else move.shape()
-            schema = schema_for(shape)
+            schema = schema_for(move.shape())
             if out.setdefault(move.move_type, schema) is not schema:
                 raise ValueError(f"two games declare the move type {move.move_type!r}")
     return out
@@ -140,14 +139,30 @@ def move_union_property(self, field: fields.Field, **kwargs) -> dict:
                               "mapping": {name: ref["$ref"] for name, ref in refs.items()}}}
 
 
+class MovesField(MoveField):
+    """A move, or a list of moves (a turn of several actions): documented as a `oneOf` of the
+    move union `which` names and an array of it."""
+
+
+def moves_property(self, field: fields.Field, **kwargs) -> dict:
+    """apispec attribute function (bound to the converter) documenting a MovesField (after
+    `move_union_property`, whose union it wraps)."""
+    if not isinstance(field, MovesField):
+        return {}
+    union = move_union_property(self, field)
+    kwargs["ret"].pop("discriminator", None)  # (the union's own, inside now)
+    return {"oneOf": [union, {"type": "array", "items": union, "minItems": 1}]}
+
+
 class OneOfField(fields.Raw):
     """A value read and written as it is (the layer below checks it and writes it exactly),
-    documented as `schema`, a OneOfSchema: a `oneOf` of its variants with a discriminator (time
-    controls)."""
+    documented as `schema`: a OneOfSchema (a `oneOf` of its variants with a discriminator: time
+    controls) or a plain one (a kind's options); a list of them when `many`."""
 
-    def __init__(self, schema: type[OneOfSchema], **kwargs):
+    def __init__(self, schema: type[ma.Schema], many: bool = False, **kwargs):
         super().__init__(**kwargs)
         self.schema = schema
+        self.many = many
 
 
 def one_of_property(self, field: fields.Field, **kwargs) -> dict:
@@ -155,7 +170,53 @@ def one_of_property(self, field: fields.Field, **kwargs) -> dict:
     if not isinstance(field, OneOfField):
         return {}
     ref = self.resolve_nested_schema(field.schema)
-    return {"anyOf": [{"type": "object", "nullable": True}, ref]} if field.allow_none else ref
+    if field.many:
+        return {"type": "array", "items": ref}
+    # a `$ref` has no siblings in OAS 3.0: one with a description is an `allOf` of it alone
+    return {"allOf": [ref]} if field.metadata.get("description") else ref
+
+
+class StateField(fields.Raw):
+    """A state written as it is, of a kind the object does not say: documented as a `oneOf` of
+    every kind's state schema (each closed, so a state matches its own kind's alone)."""
+
+
+def state_union_property(self, field: fields.Field, **kwargs) -> dict:
+    """apispec attribute function (bound to the converter) documenting a StateField."""
+    if not isinstance(field, StateField):
+        return {}
+    return {"oneOf": [self.resolve_nested_schema(state_schema(slug)) for slug in GAMES]}
+
+
+# null, as OAS 3.0.3 writes it: `nullable` extends only the `type` beside it, so a `$ref` or a
+# `oneOf` that may be null is an `anyOf` of it and this (matching null alone)
+NULL = {"type": "object", "nullable": True, "enum": [None]}
+# what may stand beside a schema without saying what its values are
+_ANNOTATIONS = ("description", "title", "default", "example", "readOnly", "writeOnly")
+
+
+def nullable_as_3_0(schema):
+    """`schema` with every nullable value written the way OAS 3.0.3 means it: a `nullable`
+    without a `type` (apispec's, for a nullable `$ref` or `oneOf`) becomes an `anyOf` of the
+    value and NULL, and apispec's `anyOf` of an empty nullable object (which matches any
+    object, so a client never parses the value as its model) gets NULL in its place."""
+    if isinstance(schema, list):
+        return [nullable_as_3_0(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: nullable_as_3_0(value) for key, value in schema.items()}
+    if "anyOf" in out and {"type": "object", "nullable": True} in out["anyOf"]:
+        out["anyOf"] = [m for m in out["anyOf"] if m != {"type": "object", "nullable": True}]
+        out["anyOf"].append(NULL)
+    if out.get("nullable") and "type" not in out:
+        del out["nullable"]
+        core = {k: v for k, v in out.items() if k not in _ANNOTATIONS}
+        if list(core) == ["allOf"] and len(core["allOf"]) == 1:  # a lone `$ref`, as it is
+            core = core["allOf"][0]
+        if core and NULL not in out.get("anyOf", ()):  # (an empty schema lets null in already)
+            out = {**{k: v for k, v in out.items() if k in _ANNOTATIONS},
+                   "anyOf": [core, NULL]}
+    return out
 
 
 def state_schema(slug: str) -> type[ShapeSchema]:
@@ -166,6 +227,28 @@ def state_schema(slug: str) -> type[ShapeSchema]:
     derived = tuple(dataclasses.replace(f, description="Derived (sent, never stored): "
                                         + f.description) for f in state.facts_shape.fields)
     return schema_for(dataclasses.replace(state.shape, fields=state.shape.fields + derived))
+
+
+@functools.cache
+def options_schema(slug: str) -> type[ShapeSchema]:
+    """The schema of a kind's options as a game holds them (every one filled in), from the
+    game's `Option`s: a "json" option by its declared `shape`."""
+    declared = {}
+    for option in GAMES[slug].options:
+        metadata = {"description": option.description}
+        if option.kind == "int":
+            field = _kind(Whole(option.min, option.max, tuple(option.choices)), required=True,
+                          metadata=metadata)
+        elif option.kind == "bool":
+            field = fields.Boolean(required=True, metadata=metadata)
+        elif option.kind == "choice":
+            field = _kind(Text(choices=tuple(option.choices)), required=True, metadata=metadata)
+        elif option.shape is not None:
+            field = _kind(option.shape, required=True, metadata=metadata)
+        else:
+            raise TypeError(f"{slug}'s option {option.name!r} needs a shape for the document")
+        declared[option.name] = field
+    return ShapeSchema.from_dict(declared, name=f"{_camel(slug)}OptionsSchema")
 
 
 # --- game objects, one per kind ---
@@ -192,21 +275,67 @@ def per_kind(base: type[ma.Schema]) -> type[KindUnionSchema]:
     """`base` (a game object schema) once per kind, typed; the union keeps `base`'s name, so
     the document's `Game` is now the oneOf of `PrimeDropGame`, `PartitionGame`, ..."""
     return type(base.__name__, (KindUnionSchema,), {
-        "plain": base(), "plain_many": base(many=True),
-        "type_schemas": {slug: type(f"{_camel(slug)}{base.__name__}", (base,), {
-            "kind": fields.String(required=True, validate=validate.OneOf([slug])),
-            "state": fields.Nested(state_schema(slug), required=True)})
-            for slug in GAMES}})
+        "plain": base(), "plain_many": base(many=True), "type_schemas": PerKind(base)})
+
+
+class PerKind(Mapping[str, type[ma.Schema]]):
+    """`base` typed for each kind the registry holds when it is read (an app's document is made
+    when the app is), so a game registered after this module's import, as the test suite's
+    sixth game is, is in the document of an app made after it."""
+
+    def __init__(self, base: type[ma.Schema]):
+        self.base = base
+
+    def __getitem__(self, slug: str) -> type[ma.Schema]:
+        return _of_kind(self.base, GAMES[slug])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(GAMES))
+
+    def __len__(self) -> int:
+        return len(GAMES)
+
+
+@functools.cache
+def _of_kind(base: type[ma.Schema], game: type[Game]) -> type[ma.Schema]:
+    return type(f"{_camel(game.slug)}{base.__name__}", (base,), {
+        "kind": fields.String(required=True, validate=validate.OneOf([game.slug])),
+        "state": fields.Nested(state_schema(game.slug), required=True),
+        "options": OneOfField(options_schema(game.slug), required=True)})
 
 
 class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
-    """apispec's marshmallow plugin, with `oneOf`s for KindUnionSchema, MoveField and
-    OneOfField."""
+    """apispec's marshmallow plugin, with `oneOf`s for KindUnionSchema, MoveField, OneOfField
+    and StateField, and nullable values as OAS 3.0.3 means them (`nullable_as_3_0`)."""
 
     def init_spec(self, spec):
         super().init_spec(spec)
         self.converter.add_attribute_function(move_union_property)
+        self.converter.add_attribute_function(moves_property)
         self.converter.add_attribute_function(one_of_property)
+        self.converter.add_attribute_function(state_union_property)
+
+    def schema_helper(self, name, _, schema=None, **kwargs):
+        return self._shared(nullable_as_3_0(super().schema_helper(name, _, schema=schema,
+                                                                   **kwargs)))
+
+    def _shared(self, schema):
+        """Each property marked `x-shared` in its field's metadata (`{"x-shared":
+        "GameStatus"}`) as a reference to one component of that name, so that a client gets one
+        type for it (one status enum for every kind's game object, not one each)."""
+        if not isinstance(schema, dict):
+            return schema
+        for prop in schema.get("properties", {}).values():
+            name = prop.pop("x-shared", None)
+            if name is None:
+                continue
+            annotations = {k: prop.pop(k) for k in _ANNOTATIONS if k in prop}
+            if name not in self.spec.components.schemas:
+                self.spec.components.schema(name, component=dict(prop))
+            prop.clear()
+            ref = {"$ref": f"#/components/schemas/{name}"}
+            prop.update({**annotations, "allOf": [ref]} if annotations else ref)
+        return schema
 
 
 def _camel(slug: str) -> str:

@@ -15,6 +15,7 @@ from api.players import ratings
 from api.store.analyses import AnalysisStore
 from api.play.view import game_view
 from api.web.auth import account, bearer_token
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.fast_paths import game_etag_data
 from api.web.game_shapes import per_kind
@@ -23,7 +24,7 @@ from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, Ga
                              GameCreateSchema, GameListArgsSchema, GameSchema, GameWithTokenSchema,
                              GameWithTokensSchema, HistoryEntrySchema, JoinSchema,
                              LegalMovesArgsSchema, LegalMovesSchema,
-                             MoveBodySchema, PositionsArgsSchema, PositionSchema)
+                             MoveBodySchema, PENDING, PositionsArgsSchema, PositionSchema)
 
 # game objects typed per kind (their state too): a oneOf on `kind` in the document
 GameOfKind, GameWithTokensOfKind, GameWithTokenOfKind = (
@@ -90,6 +91,7 @@ def _set_version_etag(game_id: str, version: int) -> None:
 
 @blp.route("")
 class Games(MethodView):
+    @operation("createGame", auth=("account:play",), anonymous=True, refuses=(401, 403, 422, 429))
     @blp.etag
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameWithTokensOfKind)
@@ -103,6 +105,7 @@ class Games(MethodView):
                                           accounts=_accounts(), rated=body["rated"])
         return {**_game_response(record), "tokens": tokens}
 
+    @operation("listGames")
     @blp.arguments(GameListArgsSchema, location="query")
     @blp.response(200, GameOfKind(many=True))
     @blp.paginate()
@@ -118,6 +121,7 @@ class Games(MethodView):
 
 @blp.route("/<id:game_id>")
 class GameResource(MethodView):
+    @operation("getGame", refuses=(404,))
     @blp.etag
     @blp.response(200, GameOfKind)
     def get(self, game_id: str):
@@ -131,6 +135,8 @@ class GameResource(MethodView):
 
 @blp.route("/<id:game_id>/join")
 class Join(MethodView):
+    @operation("joinGame", auth=("account:play",), anonymous=True,
+               refuses=(401, 403, 404, 409, 422))
     @blp.etag
     @blp.arguments(JoinSchema)
     @blp.response(201, GameWithTokenOfKind)
@@ -145,12 +151,14 @@ class Join(MethodView):
 
 @blp.route("/<id:game_id>/moves")
 class Moves(MethodView):
+    @operation("listMoves", refuses=(404,))
     @blp.response(200, HistoryEntrySchema(many=True))
     def get(self, game_id: str):
         """The history, passes and the server's own moves included"""
         _load(game_id)
         return _ctx()[0].moves(game_id)
 
+    @operation("makeMove", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422))
     @blp.etag
     @blp.arguments(MoveBodySchema)
     @blp.response(201, GameOfKind)
@@ -164,6 +172,7 @@ class Moves(MethodView):
 
 @blp.route("/<id:game_id>/positions")
 class Positions(MethodView):
+    @operation("listPositions", refuses=(400, 404, 422))
     @blp.arguments(PositionsArgsSchema, location="query")
     @blp.response(200, PositionSchema(many=True))
     def get(self, args: dict, game_id: str):
@@ -179,6 +188,7 @@ class Positions(MethodView):
 
 @blp.route("/<id:game_id>/legal-moves")
 class LegalMoves(MethodView):
+    @operation("listLegalMoves", refuses=(400, 404))
     @blp.arguments(LegalMovesArgsSchema, location="query", as_kwargs=True)
     @blp.response(200, LegalMovesSchema)
     def get(self, game_id: str, move: str | None = None):
@@ -201,6 +211,7 @@ class LegalMoves(MethodView):
 
 @blp.route("/<id:game_id>/resign")
 class Resign(MethodView):
+    @operation("resign", auth=("seat", "account:play"), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameOfKind)
     def post(self, game_id: str):
@@ -213,6 +224,7 @@ class Resign(MethodView):
 
 @blp.route("/<id:game_id>/claim")
 class Claim(MethodView):
+    @operation("claimSeat", auth=("account:play",), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.arguments(ClaimSchema)
     @blp.response(201, GameOfKind)
@@ -224,6 +236,7 @@ class Claim(MethodView):
 
 @blp.route("/<id:game_id>/accept")
 class Accept(MethodView):
+    @operation("acceptChallenge", auth=("account:challenge",), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameOfKind)
     def post(self, game_id: str):
@@ -234,6 +247,7 @@ class Accept(MethodView):
 
 @blp.route("/<id:game_id>/decline")
 class Decline(MethodView):
+    @operation("declineChallenge", auth=("account:challenge",), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameOfKind)
     def post(self, game_id: str):
@@ -244,6 +258,7 @@ class Decline(MethodView):
 
 @blp.route("/<id:game_id>/rematch")
 class Rematch(MethodView):
+    @operation("rematch", auth=("seat", "account:play"), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameWithTokensOfKind)
     @blp.alt_response(200, schema=GameWithTokensOfKind,
@@ -260,10 +275,10 @@ class Rematch(MethodView):
 
 @blp.route("/<id:game_id>/analysis")
 class Analysis(MethodView):
+    @operation("getAnalysis", refuses=(400, 404, 409, 422))
     @blp.arguments(AnalysisArgsSchema, location="query")
     @blp.response(200, AnalysisSchema)
-    @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
-                                       "seconds.")
+    @blp.alt_response(202, **PENDING)
     def get(self, args: dict, game_id: str):
         """A position's analysis (the current one, or `?ply=`): exact where a solver exists,
         else the strongest bot's estimate"""
@@ -278,9 +293,9 @@ class Analysis(MethodView):
 
 @blp.route("/<id:game_id>/analysis/plies")
 class GameAnalysis(MethodView):
+    @operation("getGameAnalysis", refuses=(404, 409, 422, 429))
     @blp.response(200, GameAnalysisSchema)
-    @blp.alt_response(202, description="Being computed on a worker: ask again after Retry-After "
-                                       "seconds.")
+    @blp.alt_response(202, **PENDING)
     @blp.alt_response(429, description="The client has 2 analyses of whole games queued or "
                                        "running, or has used this hour's CPU allowance: ask "
                                        "again after Retry-After seconds.")

@@ -9,6 +9,7 @@ from api.play import archive, chat, offers, vacation
 from api.record.errors import OtherGamesToken
 from api.record import Offer
 from api.web.auth import account, bearer_token
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.games import GameOfKind, _ctx, _game_response, _seat
 from api.web.in_game_schemas import (ChatMessageSchema, ChatPostSchema, DrawSchema,
@@ -33,6 +34,7 @@ def _act(game_id: str, offer: Offer, word: str) -> dict:
 
 @blp.route("/games/<id:game_id>/draw")
 class Draw(MethodView):
+    @operation("offerDraw", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422))
     @blp.etag
     @blp.arguments(DrawSchema)
     @blp.response(201, GameOfKind)
@@ -43,6 +45,8 @@ class Draw(MethodView):
 
 @blp.route("/games/<id:game_id>/takeback")
 class Takeback(MethodView):
+    @operation("askTakeback", auth=("seat", "account:play"),
+               refuses=(400, 401, 403, 404, 409, 422))
     @blp.etag
     @blp.arguments(TakebackSchema)
     @blp.response(201, GameOfKind)
@@ -54,6 +58,7 @@ class Takeback(MethodView):
 
 @blp.route("/games/<id:game_id>/chat")
 class Chat(MethodView):
+    @operation("readChat", auth=("seat", "account:play"), anonymous=True, refuses=(401, 403, 404))
     @blp.response(200, ChatMessageSchema(many=True))
     def get(self, game_id: str):
         """The game's chat: its players read it at any time (seat token), everyone once the
@@ -64,6 +69,7 @@ class Chat(MethodView):
             seat = None
         return chat.read(_ctx()[0], game_id, seat)
 
+    @operation("postChat", auth=("seat", "account:play"), refuses=(401, 403, 404, 409))
     @blp.arguments(ChatPostSchema)
     @blp.response(201, ChatMessageSchema)
     def post(self, body: dict, game_id: str):
@@ -74,15 +80,22 @@ class Chat(MethodView):
 
 @blp.route("/games/<id:game_id>/export")
 class Export(MethodView):
+    @operation("exportGame", auth=("seat", "account:play"), anonymous=True,
+               refuses=(401, 403, 404))
     @blp.response(200, ExportSchema)
     def get(self, game_id: str):
         """The whole game as one JSON document (setup, history, result), for POST
-        /games/import"""
-        return archive.export(_ctx()[0], game_id)
+        /games/import; with a seat's token, that seat's private notes too"""
+        try:
+            seat = _seat(game_id) if bearer_token() else None
+        except OtherGamesToken:  # a token of another game, or an account without a seat here
+            seat = None
+        return archive.export(_ctx()[0], game_id, seat)
 
 
 @blp.route("/games/import")
 class Import(MethodView):
+    @operation("importGame", refuses=(422,))
     @blp.etag
     @blp.arguments(ExportSchema)
     @blp.response(201, GameOfKind)
@@ -94,6 +107,7 @@ class Import(MethodView):
 
 @blp.route("/me/vacation")
 class Vacation(MethodView):
+    @operation("getVacation", auth=("account:read",), refuses=(401, 403))
     @blp.response(200, VacationSchema)
     def get(self):
         """Your vacation: on or off, and the days left"""
@@ -101,6 +115,7 @@ class Vacation(MethodView):
         who.require("read")
         return vacation.view(_accounts(), who.account)
 
+    @operation("setVacation", auth=("account:play",), refuses=(401, 403, 409))
     @blp.arguments(VacationSwitchSchema)
     @blp.response(200, VacationSchema)
     def put(self, body: dict):

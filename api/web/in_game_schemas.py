@@ -94,4 +94,7 @@ class ExportSchema(StrictSchema):
     updated_at = fields.String(validate=validate.Length(max=40))
     moves = fields.List(fields.Nested(ExportEntrySchema), required=True,
                         validate=validate.Length(max=archive.MAX_PLIES))
+    notes = fields.String(validate=validate.Length(max=10_000), metadata={
+        "description": "Exported with a seat's token: that seat's private notes (an import "
+                       "does not read them)."})
 

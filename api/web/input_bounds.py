@@ -1,9 +1,10 @@
 """Bounds on what a request may carry, so no input can reach past the schemas into a 500: the
-body's size (chunked bodies included), the JSON's nesting depth and the size of its integers, and
-the page a list may ask for."""
+body's size (chunked bodies included) and the time it may take to arrive, the JSON's nesting
+depth and the size of its integers, and the page a list may ask for."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from typing import Any
 
@@ -11,11 +12,15 @@ from flask import Response
 from flask.json.provider import DefaultJSONProvider
 
 from api import jsontext
+from api.concurrency import TimedOut, deadline
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
 MAX_INT_DIGITS = 100
 MAX_PAGE = 1_000_000
+# a body (at most MAX_BODY_BYTES) arrives within this many seconds of its request's headers, or
+# the request is answered 408: 64 KiB in 30 s is 17 kbit/s, slower than any phone's link
+BODY_TIMEOUT_S = float(os.environ.get("POSTPLAY_BODY_TIMEOUT_S", "30"))
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
@@ -68,24 +73,49 @@ class BoundedJSONProvider(DefaultJSONProvider):
 
 
 class BoundedChunkedBody:
-    """WSGI middleware: a chunked body (which has no Content-Length) is read here, up to one byte past
-    MAX_BODY_BYTES, and handed on as a plain body with its length, so Werkzeug's
-    MAX_CONTENT_LENGTH check answers an oversized one with 413. (Werkzeug reads a chunked stream
-    only up to the limit and stops there without an error: the body was cut short, and its
-    JSON was a 400, or even valid.)"""
+    """WSGI middleware: a body is read here, whole, within `timeout_s` of its headers (under the
+    gevent worker: api/concurrency.py), or answered 408 and its connection closed, so a client
+    sending it byte by byte holds nothing for long. A chunked body (which has no Content-Length)
+    is read up to one byte past MAX_BODY_BYTES, and handed on as a plain body with its length,
+    so Werkzeug's MAX_CONTENT_LENGTH check answers an oversized one with 413. (Werkzeug reads a
+    chunked stream only up to the limit and stops there without an error: the body was cut
+    short, and its JSON was a 400, or even valid.) A Content-Length over the limit is left to
+    that check, unread."""
 
-    def __init__(self, app, limit: int = MAX_BODY_BYTES):
+    def __init__(self, app, limit: int = MAX_BODY_BYTES, timeout_s: float = BODY_TIMEOUT_S):
         self.app = app
         self.limit = limit
+        self.timeout_s = timeout_s
 
     def __call__(self, environ, start_response):
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        length = environ.get("CONTENT_LENGTH", "")
         if chunked and environ.get("wsgi.input_terminated"):
-            body = environ["wsgi.input"].read(self.limit + 1)
-            environ["wsgi.input"] = io.BytesIO(body)
+            size = self.limit + 1
+        elif length.isdigit() and 0 < int(length) <= self.limit:
+            size = int(length)
+        else:
+            return self.app(environ, start_response)
+        try:
+            with deadline(self.timeout_s):
+                body = environ["wsgi.input"].read(size)
+        except TimedOut:
+            return _timed_out(start_response, self.timeout_s)
+        environ["wsgi.input"] = io.BytesIO(body)
+        if chunked:
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)
         return self.app(environ, start_response)
+
+
+def _timed_out(start_response, timeout_s: float) -> list[bytes]:
+    """The 408 of a body that did not arrive in time, in the API's words and shape."""
+    body = jsontext.dumps({"code": 408, "status": "Request Timeout", "message": (
+        f"The request's body did not arrive within {timeout_s:g} s of its headers.")}) + b"\n"
+    start_response("408 REQUEST TIMEOUT", [("Content-Type", "application/json"),
+                                           ("Content-Length", str(len(body))),
+                                           ("Connection", "close")])
+    return [body]
 
 
 def _depth(text: str) -> int:

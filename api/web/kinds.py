@@ -12,6 +12,7 @@ from api.bots import levels
 from api.games import GAMES
 from api.players.ratings import bot_table
 from api.record.reasons import reasons_of
+from api.web.contract import operation
 from api.web.errors import REDIS_UNREACHABLE, Blueprint
 from api.web.rules_pages import to_html
 from api.web.schemas import KindSchema, RulesSchema
@@ -32,6 +33,7 @@ def describe(slug: str) -> dict:
 
 @blp.route("")
 class Kinds(MethodView):
+    @operation("listKinds")
     @blp.response(200, KindSchema(many=True))
     def get(self):
         """The games"""
@@ -40,6 +42,7 @@ class Kinds(MethodView):
 
 @blp.route("/<kind>/rules")
 class Rules(MethodView):
+    @operation("getRules", refuses=(404,))
     @blp.response(200, RulesSchema)
     def get(self, kind: str):
         """A game's rules, as Postplay tells them (Markdown, and as HTML), ending with its bot

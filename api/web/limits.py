@@ -25,6 +25,7 @@ STRICT_LIMITS = (
     ("accounts.Session", "POST", "LIMIT_SIGN_IN"),
     ("accounts.Recover", "POST", "LIMIT_SIGN_IN"),
     ("in_game.Chat", "POST", "LIMIT_CHAT"),
+    ("correspondence.Explore", "POST", "LIMIT_EXPLORE"),
     ("in_game.Import", "POST", "LIMIT_NEW_GAME"),
     ("games.Rematch", "POST", "LIMIT_NEW_GAME"),
 )

@@ -13,6 +13,7 @@ from api import playtests
 from api.playtests.storage import REPORTS
 from api.store.playtests import RUNNING_STATUSES, PlaytestStore
 from api.web.auth import account, bearer_token
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.playtest_schemas import PlaytestCreatedSchema, PlaytestCreateSchema, PlaytestSchema
 
@@ -58,6 +59,8 @@ def require_owner(is_owner: Callable[[str, str | None], bool], what: str) -> Non
 
 @blp.route("")
 class Playtests(MethodView):
+    @operation("startPlaytest", auth=("account:play",), anonymous=True,
+               refuses=(401, 403, 422, 429))
     @blp.arguments(PlaytestCreateSchema)
     @blp.response(202, PlaytestCreatedSchema)
     def post(self, body: dict):
@@ -71,6 +74,7 @@ class Playtests(MethodView):
         view = store.view(started["id"])
         return view if owner_token is None else {**view, "owner_token": owner_token}
 
+    @operation("listPlaytests")
     @blp.response(200, PlaytestSchema(many=True))
     @blp.paginate()
     def get(self, pagination_parameters):
@@ -83,6 +87,7 @@ class Playtests(MethodView):
 
 @blp.route("/<id:playtest_id>")
 class PlaytestResource(MethodView):
+    @operation("getPlaytest", refuses=(404,))
     @blp.etag
     @blp.response(200, PlaytestSchema)
     def get(self, playtest_id: str):
@@ -90,6 +95,7 @@ class PlaytestResource(MethodView):
         nothing changed)"""
         return _view(playtest_id)
 
+    @operation("cancelPlaytest", auth=("owner", "account:play"), refuses=(401, 403, 404, 409))
     @blp.response(200, PlaytestSchema)
     def delete(self, playtest_id: str):
         """Cancel a playtest (Authorization: Bearer <owner token>, or the owner account's

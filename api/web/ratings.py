@@ -9,6 +9,7 @@ from marshmallow import fields, validate
 
 from api.games import GAMES
 from api.players import ratings
+from api.web.contract import operation
 from api.web.errors import Blueprint
 
 blp = Blueprint("ratings", __name__, url_prefix="/api/v1/leaderboards",
@@ -40,6 +41,7 @@ class LeaderboardSchema(ma.Schema):
 
 @blp.route("/<kind>")
 class Leaderboard(MethodView):
+    @operation("getLeaderboard", refuses=(404,))
     @blp.arguments(LeaderboardArgsSchema, location="query")
     @blp.response(200, LeaderboardSchema)
     def get(self, args: dict, kind: str):

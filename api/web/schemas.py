@@ -9,11 +9,15 @@ from marshmallow_oneofschema import OneOfSchema
 
 from api.notify.chat_apps import FORMATS
 from api.notify.digests import zone
+from api.notify.fanout import CHANNELS as NOTIFY_CHANNELS
+from api.notify.fanout import EVENTS as NOTIFY_EVENTS
 from api.record import Seat
 from api.play.service import Invite, Me
 from api.web.errors import Unacceptable
 from api import clocks
-from api.web.game_shapes import MoveField, OneOfField
+from api.games import Reason
+from api.record import Status
+from api.web.game_shapes import MoveField, OneOfField, StateField
 
 
 class StrictSchema(ma.Schema):
@@ -210,11 +214,37 @@ class SeatSchema(ma.Schema):
     open = fields.Boolean()
     listed = fields.Boolean(metadata={"description": "An open seat: false when only those with "
                                                      "the invite link see it."})
-    rating_range = fields.Dict(metadata={"description": "An open seat's rating range: "
-                                                        "{\"min\", \"max\"}."})
-    rating = fields.Dict(metadata={"description": "In the lobby's list: the seat's player's (or "
-                                                  "bot's) current rating in this game, "
-                                                  "{\"rating\", \"rd\", \"provisional\", ...}."})
+    rating_range = fields.Nested(lambda: RangeSchema(), metadata={
+        "description": "An open seat's rating range."})
+    rating = fields.Nested(lambda: RatingSchema(), metadata={
+        "description": "In the lobby's list: the seat's player's (or bot's) current rating in "
+                       "this game."})
+
+
+class RangeSchema(ma.Schema):
+    min = fields.Integer(required=True)
+    max = fields.Integer(required=True)
+
+
+class RatingSchema(ma.Schema):
+    """A Glicko-2 rating as the API shows it."""
+
+    rating = fields.Integer(required=True)
+    rd = fields.Float(required=True, metadata={"description": "Rating deviation: how unsure "
+                                                              "the rating is."})
+    volatility = fields.Float(required=True)
+    games = fields.Integer(required=True, metadata={"description": "Rated games played."})
+    provisional = fields.Boolean(required=True, metadata={"description": "RD above 110."})
+
+
+class RatingPointSchema(ma.Schema):
+    at = fields.String(required=True)
+    rating = fields.Float(required=True)
+    rd = fields.Float(required=True)
+    game = fields.String(required=True)
+    opponent = fields.String(required=True, allow_none=True)
+    score = fields.Float(required=True, metadata={"description": "1 a win, 0.5 a draw, 0 a "
+                                                                 "loss."})
 
 
 class RatingChangeSchema(ma.Schema):
@@ -226,9 +256,26 @@ class RatingChangeSchema(ma.Schema):
 
 
 class ResultSchema(ma.Schema):
-    winner = fields.Integer(allow_none=True)
-    reason = fields.String()
-    scores = fields.List(fields.Raw(), allow_none=True)
+    winner = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The winning seat; null for a draw or an aborted game."})
+    reason = fields.String(required=True, validate=validate.OneOf([r.value for r in Reason]),
+                           metadata={"description": "Why it ended (GET /kinds: `reasons`)."})
+    scores = fields.List(fields.Integer(), allow_none=True, metadata={
+        "description": "Per seat, where the game keeps a score."})
+
+
+class ClockSchema(ma.Schema):
+    remaining_s = fields.Float(required=True, metadata={
+        "description": "Seconds left (byoyomi: of the main time), the mover's running down."})
+    periods_left = fields.Float(metadata={
+        "description": "Byoyomi: the periods left (a number, as the time control's `periods`)."})
+    period_remaining_s = fields.Float(metadata={
+        "description": "Byoyomi, in its periods: seconds left of the current one."})
+
+
+class PlaytestOfSchema(ma.Schema):
+    id = fields.String(required=True)
+    index = fields.Integer(required=True)
 
 
 class GameSchema(ma.Schema):
@@ -236,7 +283,8 @@ class GameSchema(ma.Schema):
     kind = fields.String()
     options = fields.Dict()
     seed = fields.Integer()
-    status = fields.String(metadata={"enum": ["waiting", "active", "finished"]})
+    status = fields.String(validate=validate.OneOf([s.value for s in Status]),
+                           metadata={"x-shared": "GameStatus"})
     seats = fields.List(fields.Nested(SeatSchema))
     first = fields.Integer()
     to_move = fields.Integer(allow_none=True)
@@ -245,12 +293,14 @@ class GameSchema(ma.Schema):
     state = fields.Dict(metadata={"description": "Game-specific; see the API document."})
     result = fields.Nested(ResultSchema, allow_none=True)
     time_control = OneOfField(TimeControlSchema)
-    clocks = fields.List(fields.Dict(), allow_none=True)
+    clocks = OneOfField(ClockSchema, many=True, allow_none=True, metadata={
+        "description": "Per seat, its clock as it stands now; null without a time control."})
     deadline = fields.String(allow_none=True)
     created_at = fields.String()
     updated_at = fields.String()
-    playtest = fields.Dict(allow_none=True, metadata={
-        "description": 'For a playtest\'s sample game: {"id", "index"}; otherwise null.'})
+    playtest = OneOfField(PlaytestOfSchema, allow_none=True, metadata={
+        "description": "For a playtest's sample game: the playtest and the game's index in it; "
+                       "otherwise null."})
     rated = fields.Boolean(metadata={"description": "Whether the game counts for ratings."})
     rating_changes = fields.List(fields.Nested(RatingChangeSchema), allow_none=True, metadata={
         "description": "Per seat, its rating before and after: once a rated game is over and "
@@ -266,6 +316,15 @@ class GameSchema(ma.Schema):
     on_vacation = fields.List(fields.Integer(), metadata={
         "description": "Seats whose players are on vacation: this correspondence game's clocks "
                        "stand still."})
+    event = fields.Nested(lambda: GameEventSchema(), allow_none=True, metadata={
+        "description": "The tournament (and round) or ladder the game is part of; null when "
+                       "none."})
+
+
+class GameEventSchema(ma.Schema):
+    tournament = fields.String(metadata={"description": "The tournament's id."})
+    round = fields.Integer()
+    ladder = fields.String(metadata={"description": "The kind whose ladder it is a game of."})
 
 
 class OffersSchema(ma.Schema):
@@ -274,14 +333,27 @@ class OffersSchema(ma.Schema):
         "description": "The seat asking to take its last move back."})
 
 
+# a game object always carries every field (api/play/view.py): a client need not test for one
+for _field in GameSchema._declared_fields.values():
+    _field.required = True
+
+
+class TokensSchema(ma.Schema):
+    """The seats' secret tokens, by seat index, for the seats a human holds."""
+
+    seat0 = fields.String(data_key="0", metadata={"description": "Seat 0's token."})
+    seat1 = fields.String(data_key="1", metadata={"description": "Seat 1's token."})
+
+
 class GameWithTokensSchema(GameSchema):
-    tokens = fields.Dict(keys=fields.String(), values=fields.String(),
-                         metadata={"description": "Seat index -> secret token, for human seats."})
+    tokens = OneOfField(TokensSchema, required=True, metadata={
+        "description": "Seat index -> secret token, for human seats (send it as `Authorization: "
+                       "Bearer <token>` to play that seat)."})
 
 
 class GameWithTokenSchema(GameSchema):
-    token = fields.String()
-    seat = fields.Integer()
+    token = fields.String(required=True, metadata={"description": "Your seat's secret token."})
+    seat = fields.Integer(required=True)
 
 
 class HistoryEntrySchema(ma.Schema):
@@ -298,19 +370,21 @@ class PositionsArgsSchema(ma.Schema):
 
 class PositionSchema(ma.Schema):
     ply = fields.Integer()
-    state = fields.Dict(metadata={"description": "The state after `ply` moves, as the game "
-                                                 "object's `state`."})
+    state = StateField(metadata={"description": "The state after `ply` moves, as the game "
+                                                "object's `state`."})
     to_move = fields.Integer(allow_none=True)
-    move = fields.Dict(allow_none=True, metadata={
+    move = MoveField("played", allow_none=True, metadata={
         "description": "The move that led here (history entry ply - 1); null at ply 0."})
 
 
 class LegalMovesSchema(ma.Schema):
-    seat = fields.Integer(allow_none=True)
-    ply = fields.Integer()
-    moves = fields.List(MoveField("listed"))
-    complete = fields.Boolean(metadata={"description": "False when some moves are not listed."})
-    note = fields.String(allow_none=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    ply = fields.Integer(required=True)
+    moves = fields.List(MoveField("player"), required=True, metadata={
+        "description": "Moves to send back as they are (POST /games/{id}/moves)."})
+    complete = fields.Boolean(required=True, metadata={
+        "description": "False when some moves are not listed."})
+    note = fields.String(required=True, allow_none=True)
 
 
 class BotSchema(ma.Schema):
@@ -330,16 +404,47 @@ class ReasonSchema(ma.Schema):
         "winner.")})
 
 
+class ScoreWordsSchema(ma.Schema):
+    one = fields.String(metadata={"example": "piece placed"})
+    many = fields.String(metadata={"example": "pieces placed"})
+
+
+class OptionSchema(ma.Schema):
+    """A game option as GET /kinds describes it (api/games/base.py `Option.describe`)."""
+
+    name = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["int", "bool", "choice",
+                                                                 "json"]))
+    default = fields.Raw(required=True, allow_none=True, metadata={
+        "description": "The value a game gets when the option is left out: of the option's "
+                       "type (a \"json\" option's is the kind's options schema's)."})
+    description = fields.String(required=True)
+    min = fields.Integer()
+    max = fields.Integer()
+    choices = fields.List(fields.Raw(), metadata={"description": "The values allowed."})
+
+
+class BoundsSchema(ma.Schema):
+    min = fields.Float(required=True)
+    max = fields.Float(required=True)
+
+
 class KindSchema(ma.Schema):
     kind = fields.String()
     title = fields.String()
     summary = fields.String()
-    options = fields.List(fields.Dict())
+    options = fields.List(fields.Nested(OptionSchema))
     bots = fields.List(fields.Nested(BotSchema))
-    time_controls = fields.Dict()
+    time_controls = fields.Dict(
+        keys=fields.String(), values=fields.Dict(keys=fields.String(),
+                                                 values=fields.Nested(BoundsSchema)),
+        metadata={"description": "Per time control type, the bounds of each of its fields."})
     default_time_control = OneOfField(TimeControlSchema)
     reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": (
         "The reasons a game of this kind may end by (its rules' own first), with their words.")})
+    score_words = fields.Nested(ScoreWordsSchema, allow_none=True, metadata={"description": (
+        "What a score of this kind counts, in words for one and for more (null: its scores need "
+        "none).")})
 
 
 class RulesSchema(ma.Schema):
@@ -361,6 +466,18 @@ class AnalysisArgsSchema(ma.Schema):
                          metadata={"description": "Analyse this ply of the game (default: now)."})
 
 
+class PendingSchema(ma.Schema):
+    """A 202's body: the analysis asked for is being computed on a worker."""
+
+    pending = fields.Boolean(required=True, validate=validate.Equal(True))
+    ply = fields.Integer(required=True, metadata={"description": "The ply being analysed."})
+
+
+# a 202 of an analysis: its body, and when to ask again
+PENDING = {"schema": PendingSchema, "headers": {"Retry-After": "RETRY_AFTER"},
+           "description": "Being computed on a worker: ask again after Retry-After seconds."}
+
+
 class AnalysisSchema(ma.Schema):
     ply = fields.Integer()
     pending = fields.Boolean(metadata={"description": "True (with 202) while it is computed."})
@@ -378,9 +495,15 @@ class AnalysisSchema(ma.Schema):
     margin = fields.Integer(metadata={
         "description": "Ploid, exact: the mover's final piece margin under perfect play."})
     to_move_wins = fields.Boolean(metadata={"description": "Factor/Multiple."})
-    moves = fields.List(fields.Dict(), metadata={
-        "description": 'Factor/Multiple: every legal move with its verdict: {"move": {...}, '
-                       '"wins": bool}.'})
+    moves = fields.List(fields.Nested(lambda: VerdictSchema()), metadata={
+        "description": "Factor/Multiple: every legal move with its verdict."})
+
+
+class VerdictSchema(ma.Schema):
+    move = MoveField("played", required=True)
+    number = fields.Integer(required=True, metadata={"description": "The number the move says."})
+    wins = fields.Boolean(required=True, metadata={"description": "Whether the move wins for "
+                                                                  "its mover."})
 
 
 class JudgedMoveSchema(ma.Schema):
@@ -447,6 +570,26 @@ class PasswordSchema(StrictSchema):
     password = fields.String(required=True, validate=validate.Length(max=1024))
 
 
+class ChannelChoice(fields.Field):
+    """An event's channels: a list of them, true (the defaults) or false (none, webhooks
+    included)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value is True or value is False:
+            return value
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise ma.ValidationError("A list of channels, true or false.")
+        if not set(value) <= set(NOTIFY_CHANNELS):
+            raise ma.ValidationError(Unacceptable(
+                f"The channels are {', '.join(NOTIFY_CHANNELS)}."))
+        return list(dict.fromkeys(value))
+
+
+def _notify_event(name: str) -> None:
+    if name not in NOTIFY_EVENTS:
+        raise ma.ValidationError(Unacceptable(f"The events are {', '.join(NOTIFY_EVENTS)}."))
+
+
 MAX_REMINDERS = 5
 
 
@@ -480,9 +623,20 @@ def _a_time_zone(name: str) -> None:
 
 class SettingsSchema(StrictSchema):
     allow_takebacks = StrictBoolean()
-    notify = fields.Dict(keys=fields.String(validate=validate.OneOf(
-        ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat"])),
-        values=StrictBoolean())
+    notify = fields.Dict(keys=fields.String(validate=_notify_event),
+                         values=ChannelChoice(metadata={"oneOf": [
+                             {"type": "boolean"},
+                             {"type": "array", "items": {"type": "string",
+                                                         "enum": list(NOTIFY_CHANNELS)}}]}),
+                         metadata={"description": "Per event, the channels that tell you of it "
+                                                  "(push, email, inbox); true: the defaults "
+                                                  "(push and inbox, and email for challenge, "
+                                                  "reminder, tournament and the daily digest of "
+                                                  "turns); false: nothing, webhooks included."})
+    quiet_when_present = StrictBoolean(metadata={
+        "description": "No push or e-mail for a game you read (or whose list you read) within "
+                       "the last POSTPLAY_PRESENT_S seconds (default 120); the inbox still "
+                       "records it. Default true."})
     bot = StrictBoolean(metadata={"description": "True marks an account run by a program."})
     reminder_minutes = fields.List(
         fields.Integer(strict=True, validate=_at_least_one_minute), validate=_at_most_reminders,
@@ -510,9 +664,12 @@ class AccountSchema(ma.Schema):
     created_at = fields.String()
     bot = fields.Boolean()
     settings = fields.Nested(SettingsSchema)
-    ratings = fields.Dict(metadata={"description": "Per kind, once rated games exist."})
-    vacation = fields.Dict(metadata={"description": "On or off, the days left, and more: as "
-                                                    "GET /me/vacation shows it."})
+    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema), metadata={
+        "description": "Per kind, once rated games exist."})
+    vacation = fields.Nested("VacationSchema", metadata={
+        "description": "On or off, the days left, and more: as GET /me/vacation shows it."})
+    unread = fields.Integer(metadata={"description": "GET /me: how many notifications of your "
+                                                     "inbox are unread."})
     email = fields.Nested(EmailSchema, allow_none=True, metadata={
         "description": "Your e-mail address, if you gave one (PUT /me/email)."})
     webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={

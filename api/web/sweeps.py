@@ -10,6 +10,7 @@ from api.playtests import sweeps
 from api.playtests.storage import REPORTS
 from api.store.playtests import RUNNING_STATUSES
 from api.store.sweeps import SweepStore
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.playtests import new_owner, require_owner
 from api.web.sweep_schemas import SweepCreatedSchema, SweepCreateSchema, SweepSchema
@@ -32,6 +33,7 @@ def _view(sweep_id: str) -> dict:
 
 @blp.route("")
 class Sweeps(MethodView):
+    @operation("startSweep", auth=("account:play",), anonymous=True, refuses=(401, 403, 422, 429))
     @blp.arguments(SweepCreateSchema)
     @blp.response(202, SweepCreatedSchema)
     def post(self, body: dict):
@@ -46,6 +48,7 @@ class Sweeps(MethodView):
         view = store.view(started["id"])
         return view if owner_token is None else {**view, "owner_token": owner_token}
 
+    @operation("listSweeps")
     @blp.response(200, SweepSchema(many=True))
     @blp.paginate()
     def get(self, pagination_parameters):
@@ -59,6 +62,7 @@ class Sweeps(MethodView):
 
 @blp.route("/<id:sweep_id>")
 class SweepResource(MethodView):
+    @operation("getSweep", refuses=(404,))
     @blp.etag
     @blp.response(200, SweepSchema)
     def get(self, sweep_id: str):
@@ -66,6 +70,7 @@ class SweepResource(MethodView):
         comparison (If-None-Match gives 304 when nothing changed)"""
         return _view(sweep_id)
 
+    @operation("cancelSweep", auth=("owner", "account:play"), refuses=(401, 403, 404, 409))
     @blp.response(200, SweepSchema)
     def delete(self, sweep_id: str):
         """Cancel a sweep (Authorization: Bearer <owner token>, or the owner account's token):

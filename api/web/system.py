@@ -12,6 +12,7 @@ from rq.job import Job
 
 from api.followups import QUEUES
 from api.store.workers import live_workers
+from api.web.contract import operation
 from api.web.errors import Blueprint, redis_unreachable
 from api.web.schemas import HealthSchema
 
@@ -20,6 +21,7 @@ blp = Blueprint("system", __name__, url_prefix="/api/v1", description="Service h
 
 @blp.route("/health")
 class Health(MethodView):
+    @operation("getHealth")
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, description="Redis cannot be reached: nothing can be read or changed "
                                        "until it is back (the error body, with Retry-After).")

@@ -7,6 +7,7 @@ from flask.views import MethodView
 
 from api.notify import endpoints
 from api.web.auth import account
+from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.schemas import (DeliveryAttemptSchema, NewWebhookSchema, WebhookCreateSchema,
                              WebhookSchema)
@@ -22,11 +23,13 @@ def _store():
 
 @blp.route("")
 class Webhooks(MethodView):
+    @operation("listWebhooks", auth=("account:webhooks",), refuses=(401, 403))
     @blp.response(200, WebhookSchema(many=True))
     def get(self):
         """Your webhooks (a disabled one says when and why)"""
         return endpoints.listing(_store(), account())
 
+    @operation("createWebhook", auth=("account:webhooks",), refuses=(401, 403, 422))
     @blp.arguments(WebhookCreateSchema)
     @blp.response(201, NewWebhookSchema)
     def post(self, body: dict):
@@ -38,6 +41,7 @@ class Webhooks(MethodView):
 
 @blp.route("/<id:webhook_id>")
 class Webhook(MethodView):
+    @operation("deleteWebhook", auth=("account:webhooks",), refuses=(401, 403, 404))
     @blp.response(204)
     def delete(self, webhook_id: str):
         """Delete a webhook (deliveries still owed to it are dropped)"""
@@ -46,6 +50,7 @@ class Webhook(MethodView):
 
 @blp.route("/<id:webhook_id>/deliveries")
 class Deliveries(MethodView):
+    @operation("listDeliveries", auth=("account:webhooks",), refuses=(401, 403, 404))
     @blp.response(200, DeliveryAttemptSchema(many=True))
     def get(self, webhook_id: str):
         """The webhook's recent delivery attempts, newest first (status, latency, error)"""

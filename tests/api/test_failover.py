@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -51,9 +52,13 @@ def topology(tmp_path):
     master_argv, master_url = redis_argv(tmp_path / "master", appendonly=False)
     start("master", master_argv)
     assert wait_for_redis(master_url, procs["master"])
-    master_port = int(master_url.rsplit(":", 1)[1].split("/")[0])
-    replica_argv, replica_url = redis_argv(tmp_path / "replica", appendonly=False)
-    start("replica", [*replica_argv, "--replicaof", "127.0.0.1", str(master_port)])
+    master_port = urlsplit(master_url).port
+    # one password for both, as a failover makes the replica the master its clients log in to
+    password = urlsplit(master_url).password
+    replica_argv, replica_url = redis_argv(tmp_path / "replica", appendonly=False,
+                                           password=password)
+    start("replica", [*replica_argv, "--replicaof", "127.0.0.1", str(master_port),
+                      "--masterauth", password])
     assert wait_for_redis(replica_url, procs["replica"])
     sentinels = []
     for i in range(3):
@@ -63,14 +68,16 @@ def topology(tmp_path):
                         f"sentinel monitor {SERVICE} 127.0.0.1 {master_port} 2\n"
                         f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
                         f"sentinel failover-timeout {SERVICE} 10000\n"
-                        f"sentinel parallel-syncs {SERVICE} 1\n")
+                        f"sentinel parallel-syncs {SERVICE} 1\n"
+                        f"sentinel auth-pass {SERVICE} {password}\n")
         start(f"sentinel-{i}", [REDIS_SERVER_PATH, str(conf), "--sentinel"])
         sentinels.append(("127.0.0.1", port))
     replica = redis.Redis.from_url(replica_url)
     assert wait_for(lambda: replica.info("replication")["master_link_status"] == "up", 10)
     watch = Sentinel(sentinels, socket_timeout=1)
     assert wait_for(lambda: _replicas_known(watch), 10), "the sentinels never saw the replica"
-    yield {"master_port": master_port, "sentinels": sentinels, "procs": procs}
+    yield {"master_port": master_port, "sentinels": sentinels, "procs": procs,
+           "url": f"redis://:{password}@/0"}
     for proc in procs.values():
         if proc.poll() is None:
             proc.kill()
@@ -131,7 +138,8 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
     from api.web import create_app
 
     sentinels = ",".join(f"{h}:{p}" for h, p in topology["sentinels"])
-    config = {"REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE, "REDIS_URL": "redis:///0"}
+    config = {"REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE,
+              "REDIS_URL": topology["url"]}
     app = create_app({"TESTING": True, "RATELIMIT_ENABLED": True,
                       "RATELIMIT_APPLICATION": "100000 per minute",
                       "LIMIT_NEW_GAME": "100000 per minute", **config})  # it plays many short games
@@ -140,7 +148,7 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
     worker = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "worker"], stdout=subprocess.DEVNULL,
         stderr=open(tmp_path / "worker.log", "wb"),
-        env={**os.environ, "POSTPLAY_BOT_BUDGET_S": "0.01", "REDIS_URL": "redis:///0",
+        env={**os.environ, "POSTPLAY_BOT_BUDGET_S": "0.01", "REDIS_URL": topology["url"],
              "REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE})
     try:
         # the kill is for a worker already at work, not one still starting up

@@ -2,11 +2,17 @@
 from __future__ import annotations
 
 from typing import Callable
+from urllib.parse import urlsplit
+
+import pytest
+import redis
 
 from api.games import get_game
 from api.notify.events import GAME_EVENTS
 from api.record import GameRecord, Seat
 from api.store import keys
+from api.store.connection import RedisConfig
+from api.store.embedded import redacted
 from api.store.games import Change, GameStore
 from tests.api.helpers import create, move
 
@@ -64,3 +70,21 @@ def test_names_beyond_ascii_survive_every_write(client):
     assert joined.status_code == 201, joined.get_json()
     after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
     assert [seat["name"] for seat in after["seats"]] == ["Zoë 🎲", "Łukasz 碁"]
+
+
+def test_every_client_made_from_the_config_carries_the_urls_password(redis_url):
+    """The embedded Redis wants its password: the app's and workers' client, the rate
+    limiter's storage and rq-dashboard's URL all carry it, under Sentinel too."""
+    password = urlsplit(redis_url).password
+    if password is None:
+        pytest.skip("the session's Redis (REDIS_URL) has no password")
+    config = RedisConfig.from_mapping({"REDIS_URL": redis_url})
+    assert config.connect().ping()
+    assert config.limiter_storage()[0] == config.dashboard_url() == redis_url
+    with pytest.raises(redis.AuthenticationError):
+        RedisConfig.from_mapping({"REDIS_URL": redacted(redis_url)}).connect().ping()
+    sentinel = RedisConfig.from_mapping({"REDIS_URL": f"redis://:{password}@/3",
+                                         "REDIS_SENTINELS": "sentinel-a:26379,sentinel-b:26379"})
+    assert sentinel.limiter_storage()[1] == {"db": 3, "password": password}
+    assert sentinel.dashboard_url() == \
+        f"redis+sentinel://:{password}@sentinel-a:26379,sentinel-b:26379/postplay/3"

@@ -25,7 +25,7 @@ import time
 import redis
 from rq import Queue
 
-from api.cli import gunicorn_options
+from api.cli import WORKER_CLASS, gunicorn_options
 from api.followups import QUEUE, RQFollowups
 from api.notify.events import GAME_EVENTS
 from api.play import service
@@ -50,11 +50,11 @@ MOVES_PER_ROUND = int(DURATION_S * 10_000)
 
 
 def _gunicorn(app: str, port: int, env: dict, procs: list) -> None:
-    """gunicorn as `postplay serve` runs it (its worker class and limits, 2 processes of 4
-    threads), without the access log, for the app and the bare baseline alike."""
+    """gunicorn as `postplay serve` runs it (its worker class and limits, 2 processes), without
+    the access log, for the app and the bare baseline alike."""
     procs.append(subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_options(),
-                                   "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads",
-                                   "4", app], env=env, stderr=subprocess.DEVNULL))
+                                   "--bind", f"127.0.0.1:{port}", "--workers", "2", app],
+                                  env=env, stderr=subprocess.DEVNULL))
     for _ in range(600):  # a minute: a loaded machine starts it slowly
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -155,7 +155,7 @@ def main() -> None:
                     best[name] = result
         base = best["bare"].rate
         print(f"load: wrk, {wrk.THREADS} threads, {wrk.CONNECTIONS} connections, "
-              f"{DURATION_S:g} s a round, best of {ROUNDS}; gunicorn 2 processes x 4 threads")
+              f"{DURATION_S:g} s a round, best of {ROUNDS}; gunicorn {WORKER_CLASS}, 2 processes")
         print(f"bare Flask JSON endpoint            {base:8.0f} req/s  (baseline)")
         for name, label in (("304", "GET game, matching ETag (304)"),
                             ("full", "GET game, full"),

@@ -9,8 +9,8 @@ that the machinery works, in about two minutes: `LOADTEST_STEPS=50,100 LOADTEST_
 LOADTEST_MAX_PLAYERS=150 LOADTEST_SETTLE_S=5 LOADTEST_MEASURE_S=10 make loadtest`.
 
 It starts an embedded Redis of its own (free port, no persistence), seeds the players (accounts
-with about ten games each), starts the service as `postplay serve` does (2 web processes of 4
-threads, rate limits on, one trusted proxy so that each player is its own client) and one
+with about ten games each), starts the service as `postplay serve` does (2 web processes,
+rate limits on, one trusted proxy so that each player is its own client) and one
 `postplay worker` for the bots, then runs locust headless (tests/benchmarks/locustfile.py),
 stepping the player count up, each step bounded in time. Everything it started is stopped at
 the end, and the Redis' data deleted.

@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 THREADS = 2
-CONNECTIONS = 16  # twice what the server's 2 processes x 4 threads answer at once
+CONNECTIONS = 16  # at once: 8 for each of the server's 2 processes
 
 # one request, made again and again; `wrk.headers` is set from the arguments
 SAME = """

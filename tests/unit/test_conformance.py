@@ -56,6 +56,16 @@ def _typed(outcome: Outcome) -> None:
 @pytest.mark.parametrize("seed", range(PLAYOUTS))
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_random_playouts_apply_every_listed_move_round_trip_and_end(slug, seed):
+    play_out(slug, seed)
+
+
+@pytest.mark.parametrize("seed", range(PLAYOUTS))
+def test_a_game_registered_later_is_covered_too(nim, seed):
+    play_out(nim.slug, seed)
+
+
+def play_out(slug: str, seed: int) -> None:
+    """One seeded random playout of the registered game `slug`, checked ply by ply."""
     game = GAMES[slug]
     rng = random.Random(f"{slug}:{seed}")
     options = _options(game, rng)

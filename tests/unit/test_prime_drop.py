@@ -472,14 +472,30 @@ def test_state_shape_matches_the_api():
     assert {"seat", "value", "factor", "success"} <= set(data["last_challenge"])
 
 
-def test_legal_moves_listing_gives_drops_and_numbers_but_no_factor():
+def test_legal_moves_listing_gives_drops_and_numbers_with_the_smallest_factor():
     listing = position(["91"]).legal_moves_listing()
     assert listing["complete"] is False and "Double downs" in listing["note"]
     challenges = [m for m in listing["moves"] if m["type"] == "challenge"]
-    assert challenges == [{"type": "challenge", "from": [0, 0], "to": [0, 1], "value": 91},
-                          {"type": "challenge", "from": [0, 1], "to": [0, 0], "value": 19}]
+    assert challenges == [
+        {"type": "challenge", "from": [0, 0], "to": [0, 1], "factor": 2, "value": 91},
+        {"type": "challenge", "from": [0, 1], "to": [0, 0], "factor": 2, "value": 19}]
     drops = [m for m in listing["moves"] if m["type"] == "drop"]
     assert len(drops) == 79 * 10 - 79 + 3  # a 0 only on the three cells beside a tile
+
+
+def test_a_listed_challenge_sent_back_as_listed_is_played():
+    state = position(["91"])
+    listed = next(m for m in state.legal_moves_listing()["moves"] if m["type"] == "challenge")
+    after = state.apply(PrimeDrop.parse_move(listed))
+    assert after.last_challenge["value"] == 91 and after.last_challenge["success"] is False
+    sent = PrimeDrop.parse_move({**listed, "factor": 7})
+    assert state.apply(sent).last_challenge["success"] is True
+
+
+def test_a_challenge_naming_the_wrong_value_is_illegal():
+    state = position(["91"])
+    with pytest.raises(IllegalMove, match="is 91, not 19"):
+        state.apply(Challenge((0, 0), (0, 1), 7, value=19))
 
 
 def test_legal_moves_challenge_each_composite_with_a_working_factor():

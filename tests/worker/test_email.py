@@ -255,7 +255,9 @@ def test_a_worker_killed_mid_send_of_a_reminder_leaves_it_to_another_once(
     monkeypatch.setenv("POSTPLAY_WEBHOOK_ALLOW_PRIVATE", "1")
     monkeypatch.setenv("POSTPLAY_SMTP_TIMEOUT_S", "2")  # the lease of a mail: 9 s
     ada, bob = (verified(client, redis_client, smtp, name) for name in ("ada", "bob"))
-    client.patch("/api/v1/me", headers=auth(bob), json={"reminder_minutes": [1]})
+    # (the challenge's mail, sent at once by the fan-out, would come first: not this test's)
+    client.patch("/api/v1/me", headers=auth(bob), json={
+        "reminder_minutes": [1], "notify": {"challenge": ["push", "inbox"]}})
     with Receiver() as hooks:
         made = client.post("/api/v1/me/webhooks", headers=auth(bob),
                            json={"url": hooks.url, "events": ["reminder"]})

@@ -26,7 +26,10 @@ export function renderAccountNav(nav, onSignedOut) {
     storage.signOut();
     onSignedOut();
   };
+  const bellSlot = h("span", { class: "bell-slot" });
+  import("./notifications.js").then((m) => bellSlot.replaceChildren(m.bell()), () => {});
   fill(nav, h("a", { href: `#/player/${encodeURIComponent(me.username)}`, class: "me" }, me.username),
+    bellSlot, h("a", { href: "#/notifications" }, "Notifications"),
     noticesMenu(),
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"));
 }
@@ -104,6 +107,7 @@ export function mountSignUp(root) {
   fill(root, card);
   wire(form, alert, async () => {
     const created = await api.signUp(username.value.trim(), password.value);
+    localStorage.setItem("postplay.push-hint", created.account.username);  // notifications.js
     await enter(created);
     showRecoveryCodes(card, created.account.username, created.recovery_codes);
   });

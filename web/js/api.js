@@ -85,7 +85,7 @@ const prefetched = new Map();  // game id -> the answer asked for while the game
 /** Ask for game `id` now, for the game page to take when it asks (the router, on navigation:
  *  the game then travels while the page's modules load); the answer, for the router's own use. */
 export function prefetchGame(id) {
-  const answer = request("GET", `/games/${id}`);
+  const answer = request("GET", `/games/${id}`, { token: accountToken() });
   answer.catch(() => {});  // a failure reaches the page when it takes the answer
   prefetched.set(id, answer);
   return answer;
@@ -95,7 +95,9 @@ export function prefetchGame(id) {
 export function game(id, etag) {
   const early = etag ? null : prefetched.get(id);
   prefetched.delete(id);
-  return early || request("GET", `/games/${id}`, { etag });
+  // the account token, when signed in, marks the player present at the game: the server keeps
+  // push and e-mail quiet about a game being looked at (it reads nothing else from it)
+  return early || request("GET", `/games/${id}`, { etag, token: accountToken() });
 }
 export const history = (id) => request("GET", `/games/${id}/moves`).then((r) => r.data);
 /** The state after every ply from `from` on, as the server's engine computes it. */
@@ -225,4 +227,47 @@ export const exportUrl = (id) => `${BASE}/games/${encodeURIComponent(id)}/export
 /** The account's vacation: {on, days_left, until, ...}; `setVacation(on)` switches it. */
 export const vacation = () => asAccount("GET", "/me/vacation").then((r) => r.data);
 export const setVacation = (on) => asAccount("PUT", "/me/vacation", { body: { on } })
+  .then((r) => r.data);
+
+/** The explore board: `moves` from a game's position at `ply` (or from `state`) →
+ *  {positions, legal_moves, complete, note, outcome}; no game is touched. */
+export const explore = (kind, body) => request("POST", `/kinds/${encodeURIComponent(kind)}/explore`,
+  { body }).then((r) => r.data);
+/** The conditional moves of `seat` ({ply, tree}), and setting them after its move. */
+export const conditional = (game, seat) => request("GET", `/games/${game.id}/conditional`,
+  { token: credentialFor(game, seat) }).then((r) => r.data);
+export const setConditional = (game, seat, tree) => request("PUT", `/games/${game.id}/conditional`,
+  { token: credentialFor(game, seat), body: { ply: game.ply, tree } }).then((r) => r.data);
+/** The private notes of `seat` ({text}), and replacing them. */
+export const notes = (game, seat) => request("GET", `/games/${game.id}/notes`,
+  { token: credentialFor(game, seat) }).then((r) => r.data);
+export const setNotes = (game, seat, text) => request("PUT", `/games/${game.id}/notes`,
+  { token: credentialFor(game, seat), body: { text } }).then((r) => r.data);
+/** Web Push: the server's key, this account's devices, one added (a PushSubscription's JSON)
+ * or removed. */
+export const pushKey = () => request("GET", "/push/key").then((r) => r.data.key);
+export const pushDevices = () => asAccount("GET", "/me/push").then((r) => r.data);
+export const addPushDevice = (subscription, device) => asAccount("POST", "/me/push",
+  { body: { subscription, device } }).then((r) => r.data);
+export const removePushDevice = (id) => asAccount("DELETE", `/me/push/${encodeURIComponent(id)}`);
+/** The inbox, newest first, or {status: 304} when `etag` is still current. */
+export const notifications = (etag) => asAccount("GET", "/me/notifications", { etag });
+/** Mark these notification ids read (null: all of them). */
+export const markRead = (ids) => asAccount("POST", "/me/notifications/read",
+  { body: ids === null ? { all: true } : { ids } });
+/** The account's e-mail address: set (a verification link is mailed to it) or forgotten. */
+export const setEmail = (address) => asAccount("PUT", "/me/email", { body: { address } }).then((r) => r.data);
+export const removeEmail = () => asAccount("DELETE", "/me/email");
+/** Learning the games: puzzles (a signed-in try rates the account), the daily puzzle, lessons. */
+export const nextPuzzle = (slug) => request("GET", `/puzzles/next?kind=${encodeURIComponent(slug)}`,
+  { token: accountToken() }).then((r) => r.data);
+export const dailyPuzzle = (slug) => request("GET", `/puzzles/daily?kind=${encodeURIComponent(slug)}`)
+  .then((r) => r.data);
+export const attemptPuzzle = (id, moves) => request("POST", `/puzzles/${id}/attempt`,
+  { body: { moves }, token: accountToken() }).then((r) => r.data);
+export const myPuzzles = () => asAccount("GET", "/me/puzzles").then((r) => r.data);
+export const lessons = (slug) => request("GET", `/kinds/${encodeURIComponent(slug)}/lessons`)
+  .then((r) => r.data.lessons);
+export const checkLesson = (slug, n, mv) => request("POST",
+  `/kinds/${encodeURIComponent(slug)}/lessons/${n}/check`, { body: { move: mv }, token: accountToken() })
   .then((r) => r.data);

@@ -29,6 +29,7 @@ const PLAYTEST_PAGES = () => import("./playtests.js");
 const ACCOUNT_PAGES = () => import("./account.js");
 const SWEEP_PAGES = () => import("./sweeps.js");
 const LEADERBOARD_PAGE = page(() => import("./leaderboard.js"), "mountLeaderboard");
+const LEARN_PAGES = () => import("./learn.js");
 
 /** Fetch (and compile) module `path` now, for an import to come: the game page's board is
  *  asked for with the game (its other modules are preloaded by index.html). */
@@ -58,10 +59,15 @@ const ROUTES = [
   [/^#\/sweeps\/?$/, page(SWEEP_PAGES, "mountSweeps")],
   [/^#\/sweep\/([\w-]+)$/, page(SWEEP_PAGES, "mountSweep")],
   [/^#\/leaderboards?\/?$/, LEADERBOARD_PAGE],
+  [/^#\/learn\/?$/, page(LEARN_PAGES, "mountLearnIndex")],
+  [/^#\/learn\/([\w-]+)$/, page(LEARN_PAGES, "mountLearn"), true],
+  [/^#\/puzzles\/([\w-]+)$/, page(LEARN_PAGES, "mountPuzzles"), true],
+  [/^#\/daily\/([\w-]+)$/, page(LEARN_PAGES, "mountDaily"), true],
   [/^#\/leaderboard\/([\w-]+)$/, LEADERBOARD_PAGE],
   [/^#\/signup$/, page(ACCOUNT_PAGES, "mountSignUp")],
   [/^#\/signin$/, page(ACCOUNT_PAGES, "mountSignIn")],
   [/^#\/player\/([^/]+)$/, page(() => import("./profile.js"), "mountProfile")],
+  [/^#\/notifications$/, page(() => import("./notifications.js"), "mountNotifications"), true],
   [/^#\/email\/verify\/([\w.-]+)$/, page(() => import("./email.js"), "mountVerify")],
 ];
 

@@ -22,11 +22,12 @@ export function invitee(game) {
   return game.status === "waiting" ? game.seats.find((s) => s.open && s.invited)?.invited || null : null;
 }
 
-/** What a score counts, per kind, for a result's reason. */
-const SCORE_WORDS = {
-  ploid: (n) => `${n} piece${n === 1 ? "" : "s"} placed`,
-  partition: (n) => `${n} point${n === 1 ? "" : "s"} (closing points plus regions held)`,
-};
+/** "3 pieces placed": what a score counts, in the words of the kind's entry of GET /kinds
+ *  (`score_words`); null when it has none. */
+function scoreWords(kind) {
+  const words = kind?.score_words;
+  return words ? (n) => `${n} ${n === 1 ? words.one : words.many}` : null;
+}
 
 /** The words of the game's reason, from its kind's entry of GET /kinds (`kind`, null until it is
  *  loaded: the detail is then the reason's name). */
@@ -41,7 +42,7 @@ const fillNames = (sentence, names) => sentence.replace(/\{(winner|loser)\}/g, (
  *  tone is "win" or "loss" for the one seat this browser plays, else "draw" or "over". `kind` is
  *  the game's kind from GET /kinds, whose reasons give the detail its words. */
 export function resultText(game, mine, kind = null) {
-  const text = resultWords(game, mine, endingOf(game, kind));
+  const text = resultWords(game, mine, endingOf(game, kind), scoreWords(kind));
   const { winner, reason } = game.result;
   const mineOnly = mine.length === 1;
   const tone = reason === "aborted" ? "over" : winner === null ? "draw"
@@ -49,7 +50,7 @@ export function resultText(game, mine, kind = null) {
   return { ...text, tone };
 }
 
-function resultWords(game, mine, ending) {
+function resultWords(game, mine, ending, words) {
   const { winner, reason, scores } = game.result;
   const score = scores ? ` (${scores.join("–")})` : "";
   const unanswered = game.seats.find((s) => s.open);
@@ -75,7 +76,6 @@ function resultWords(game, mine, ending) {
   const headline = mine.length === 1 && mine[0] === winner ? "You win"
     : mine.length === 1 ? `${name} wins — you lose` : `${name} wins`;
   const loser = seatName(game, 1 - winner);
-  const words = SCORE_WORDS[game.kind];
   const tally = scores && words ? `${name}: ${words(scores[winner])}; ${loser}: ${words(scores[1 - winner])}. ` : "";
   const detail = ending?.win ? tally + fillNames(ending.win, { winner: name, loser }) : reason;
   return { headline: `${headline}${score}`, detail };

@@ -5,7 +5,7 @@
 // browser holds for it, or with the account token when the seat is the signed-in account's.
 
 import * as api from "./api.js";
-import { BOARDS } from "./boards/common.js";
+import { loadBoard } from "./boards/common.js";
 import { alertBox, fill, h, showAlert, showRefusal } from "./dom.js";
 import { clockNote, invitee, resultText, seatMark, seatName, statusLine, timeControlText } from "./format.js";
 import * as storage from "./storage.js";
@@ -14,7 +14,8 @@ import * as storage from "./storage.js";
  *  chat) and its poller: their modules load once the board is on screen, so that its first
  *  frame waits for no module it does not draw (each costs the browser a few ms to load). */
 const PANELS = () => Promise.all([import("./history.js"), import("./analysis.js"),
-  import("./clocks.js"), import("./offers.js"), import("./chat.js"), import("./poller.js")]);
+  import("./clocks.js"), import("./offers.js"), import("./chat.js"), import("./poller.js"),
+  import("./corr.js")]);
 
 /** Resolves once what is on the page now has been painted: a task queued from the next
  *  animation frame runs after that frame. */
@@ -77,7 +78,7 @@ class GameView {
     // a game this browser has shown (or plays) names its kind in storage: its board loads while
     // the game does
     const stored = storage.kindOf(this.id);
-    const early = BOARDS[stored]?.().catch(() => null);
+    const early = stored ? loadBoard(stored) : null;
     try {
       response = await api.game(this.id);
     } catch (err) {
@@ -87,13 +88,19 @@ class GameView {
     }
     if (this.destroyed) return;
     const game = response.data;
-    const load = BOARDS[game.kind];
-    const module = load ? await (stored === game.kind ? early : load().catch(() => null)) : null;
+    const module = await (stored === game.kind ? early : loadBoard(game.kind));
     if (this.destroyed) return;
     this.show();
+    // the first game of an account just made here links to the Notifications settings
+    if (localStorage.getItem("postplay.push-hint")) {
+      import("./notifications.js").then((m) => {
+        const hint = m.firstGameHint(game);
+        if (hint && !this.destroyed) this.actions.after(hint);
+      }, () => {});
+    }
     if (!module) {
-      fill(this.boardRoot, h("p", { class: "alert" }, load ? "This game's board could not be loaded; reload the page."
-        : `This client has no board for ${game.kind} yet.`));
+      fill(this.boardRoot, h("p", { class: "alert" },
+        `This game's board (${game.kind}) could not be loaded; reload the page.`));
       return;
     }
     this.module = module;
@@ -156,7 +163,7 @@ class GameView {
 
   /** Make the panels beside the board from their modules, show the game in them, and start
    *  polling from the game as first fetched (`etag`). */
-  attachPanels([history, analysis, clocks, offers, chat, poller], module, etag) {
+  attachPanels([history, analysis, clocks, offers, chat, poller, corr], module, etag) {
     this.offersModule = offers;  // botAnswers and offerStands, for nextDelay
     this.historyPanel = new history.HistoryPanel({
       describe: module.describe, seatName,
@@ -173,6 +180,8 @@ class GameView {
     this.root.querySelector(".game-side").prepend(this.historyPanel.el, this.analysisPanel.el);
     this.share.after(this.offers.el);
     this.actions.after(this.chat.el);
+    this.corr = new corr.CorrPanel(this);  // explore, conditional moves, notes, next game
+    this.actions.before(this.corr.el);
     this.clocks = new clocks.Clocks([0, 1].map(() => h("span", { class: "clock", hidden: true })),
                                     () => this.poller?.now());
     this.poller = new poller.Poller(this.id, etag, {
@@ -191,6 +200,7 @@ class GameView {
     this.poller?.stop();
     this.clocks?.stop();
     this.fitObserver?.disconnect();
+    this.corr?.destroy();
     document.title = "Postplay";
   }
 
@@ -234,6 +244,8 @@ class GameView {
       if (this.onScreen) this.loadPositions();
     }
     if (this.actingSeat() !== null && !this.legal) this.loadLegal();
+    this.corr?.update(game, this.mine, moved || !this.corrSeen);
+    this.corrSeen = Boolean(this.corr);
     this.renderBoard();
   }
 
@@ -307,6 +319,16 @@ class GameView {
 
   renderBoard() {
     const { game, moves } = this;
+    const explored = this.corr?.position();
+    if (explored) {  // the Explore mode: the server's explored position, either side to move
+      this.replayNote.hidden = true;
+      this.board.update({ game: { ...game, state: explored.state, to_move: explored.to_move,
+                                  ply: explored.ply, status: explored.outcome ? "finished" : "active" },
+                          state: explored.state, seat: explored.outcome ? null : explored.to_move,
+                          mine: [0, 1], legal: explored.legal, last: null, recent: [],
+                          ply: explored.ply, live: true });
+      return;
+    }
     const replaying = this.viewPly !== null && moves;
     const ply = replaying ? this.viewPly : game.ply;
     const state = replaying ? this.positions[ply].state : game.state;
@@ -538,6 +560,7 @@ class GameView {
   /** Send a move for the acting seat; true when the server took it. A refusal shows under the
    *  board's Play bar, where the move was made. */
   async submit(move) {
+    if (this.corr?.active) return this.corr.play(move).then(() => true);  // never to the game
     const seat = this.actingSeat();
     if (seat === null) return false;
     const bar = this.boardRoot.querySelector("[data-refusal-row]") || this.boardRoot;

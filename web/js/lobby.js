@@ -170,7 +170,10 @@ class Lobby {
     const showKind = () => {
       const kind = this.kindOf(kindSelect.value);
       summary.replaceChildren(kind.summary || "", " ",
-        h("a", { href: `#/rules/${kind.kind}`, class: "nav-link" }, `Rules of ${kind.title}`));
+        h("a", { href: `#/rules/${kind.kind}`, class: "nav-link" }, `Rules of ${kind.title}`), " ",
+        h("a", { href: `#/learn/${kind.kind}`, class: "nav-link" }, "Lessons"),
+        ...(kind.kind === "prime-drop" ? [] : [" ",
+          h("a", { href: `#/daily/${kind.kind}`, class: "nav-link" }, "Daily puzzle")]));
       options.show(kind.options);
       const chosen = opponent.value;
       fill(opponent,

@@ -17,8 +17,10 @@ export function mountRules(root, slug) {
   const body = h("div", { class: "markdown" }, h("p", { class: "muted" }, "Loading the rules…"));
   const about = h("div", {});
   const title = h("h1", {}, slug);
-  fill(root, h("article", { class: "card rules" }, title, about, body,
-    h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+  fill(root, h("article", { class: "card rules" }, title, about,
+    h("p", {}, h("a", { href: `#/learn/${slug}` }, "Lessons"),
+      slug === "prime-drop" ? null : [" · ", h("a", { href: `#/puzzles/${slug}` }, "Puzzles")]),
+    body, h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
   api.kind(slug).then((kind) => {
     if (!kind) return;
     title.textContent = `${kind.title}: rules`;

@@ -16,21 +16,21 @@
 // the screen; `submit(move)` resolves true when the server took the move, and a refusal shows
 // under the board's Play bar.
 //
-// The game page imports only the board of the game it shows: BOARDS maps each kind to a loader
-// (a dynamic import), so a new board is one line here and costs no other page anything.
+// The game page imports only the board of the game it shows, by a naming convention: the board
+// of kind `k` is boards/k.js (`loadBoard`), so a new board is its own file alone and costs no
+// other page anything.
 //
 // Besides the map, this module holds what every board shares: the pending-move bar, a keyboard
 // cursor and clicks on grids, board pictures that zoom, and reading the legal-moves listing.
 
 import { h, s, showRefusal } from "../dom.js";
 
-export const BOARDS = {
-  "prime-drop": () => import("./prime-drop.js"),
-  partition: () => import("./partition.js"),
-  ploid: () => import("./ploid.js"),
-  "factor-multiple": () => import("./factor-multiple.js"),
-  "factor-bingo": () => import("./factor-bingo.js"),
-};
+/** The board module of games of `kind` (the API's slug): boards/<kind>.js, or null when this
+ *  client has none or it could not be loaded. */
+export function loadBoard(kind) {
+  if (!/^[a-z][a-z-]*$/.test(kind ?? "")) return Promise.resolve(null);
+  return import(`./${kind}.js`).catch(() => null);
+}
 
 /** Touch targets at least this big (CSS px) need no zoom; the stylesheet's --touch. */
 const TOUCH_PX = 44;

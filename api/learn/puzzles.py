@@ -1,0 +1,194 @@
+"""Puzzles: positions of finished games in which a solver proves that the side to move wins with
+one move only, and every other legal move does not (a draw is not a win).
+
+A puzzle's line starts with that move. While the game goes on and the solver has played fewer
+than `MAX_SOLVER_MOVES`, the defender replies with its longest resistance and the solver's next
+move must again be the only one that wins; the line stops before a defender's reply after which
+the solver would have no single answer (its win is proven there). The longest resistance is the
+reply that leaves the solver the fewest winning answers, then the most legal moves: the solvers
+prove who wins, not in how many moves, so the reply that keeps the loss hardest to find stands
+for the one that delays it most.
+
+A puzzle is JSON: `{"id", "kind", "options", "state", "to_move", "line": [{"seat", "move"}],
+"verdicts": [{"move", "wins"}], "rating", "source"}`. Its id is a digest of the kind, options
+and state, so a position mined twice is one puzzle.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Iterable, Iterator
+
+from api.bots import clock
+from api.games import State, get_game
+from api.games.base import IllegalMove, MalformedMove, Move, UnknownField, play_forced
+from api.jsontext import dumps
+from api.learn import provers
+
+MAX_SOLVER_MOVES = 4
+# the most a position may take to prove in the mining (one move's verdict past this: skipped)
+POSITION_BUDGET_S = 3.0
+MIN_LEGAL_MOVES = 2  # a position with one legal move asks nothing
+
+
+def puzzle_id(kind: str, options: dict, state: State) -> str:
+    """The puzzle's id: the same position (kind, options, state) gives the same id."""
+    text = dumps({"kind": kind, "options": options, "state": state.to_dict()})
+    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()[:16]
+
+
+def positions(kind: str, options: dict, first: int, seed: int,
+              moves: Iterable[dict]) -> Iterator[tuple[int, State]]:
+    """Every position of a game's record (ply, state), from its start to its end."""
+    game = get_game(kind)
+    state = game.new(game.check_options(options), first, seed)
+    yield 0, state
+    for ply, data in enumerate(moves, start=1):
+        state = state.apply(game.parse_move(data))
+        yield ply, state
+
+
+def mine(kind: str, options: dict, first: int, seed: int, moves: list[dict],
+         source: dict | None = None, budget_s: float = POSITION_BUDGET_S) -> list[dict]:
+    """The puzzles of one finished game, in the order of its plies, each proved and checked
+    again (`check`), none twice."""
+    if kind not in provers.PROVERS:
+        return []
+    found, seen = [], set()
+    for ply, state in positions(kind, options, first, seed, moves):
+        if not provers.decides(state) or len(state.legal_moves()) < MIN_LEGAL_MOVES:
+            continue
+        puzzle = make(kind, options, state, {**(source or {}), "ply": ply}, budget_s)
+        if puzzle is not None and puzzle["id"] not in seen and check(puzzle):
+            seen.add(puzzle["id"])
+            found.append(puzzle)
+    return found
+
+
+def make(kind: str, options: dict, state: State, source: dict,
+         budget_s: float = POSITION_BUDGET_S) -> dict | None:
+    """The puzzle at `state`, or None where it is none (or not proved within `budget_s`)."""
+    deadline = clock.now() + budget_s
+    try:
+        won, rest = provers.winning_moves(state, deadline)
+        if len(won) != 1:
+            return None
+        line = _line(state, won[0], deadline)
+        verdicts = [{"move": m.to_dict(), "wins": m is won[0]} for m in won + rest]
+    except (TimeoutError, provers.Undecided):
+        return None
+    solver_moves = sum(1 for step in line if step["seat"] == state.to_move)
+    return {"id": puzzle_id(kind, options, state), "kind": kind, "options": options,
+            "state": state.to_dict(), "to_move": state.to_move, "line": line,
+            "verdicts": verdicts, "rating": start_rating(solver_moves, len(verdicts)),
+            "source": source}
+
+
+def _line(state: State, first: Move, deadline: float) -> list[dict]:
+    """The whole line from `state`: see the module docstring."""
+    solver = state.to_move
+    line = [{"seat": solver, "move": first.to_dict()}]
+    state = provers.after(state, first)
+    solver_moves = 1
+    while not state.is_over() and solver_moves < MAX_SOLVER_MOVES:
+        if state.to_move == solver:  # (Partition: three actions a turn)
+            won, _ = provers.winning_moves(state, deadline)
+            if len(won) != 1:
+                break
+            line.append({"seat": solver, "move": won[0].to_dict()})
+            state = provers.after(state, won[0])
+            solver_moves += 1
+            continue
+        best = None
+        for reply in state.legal_moves():
+            answer = provers.after(state, reply)
+            if answer.is_over() or answer.to_move != solver:
+                continue
+            won, rest = provers.winning_moves(answer, deadline)
+            key = (len(won), -(len(won) + len(rest)))
+            if len(won) == 1 and (best is None or key < best[0]):
+                best = key, reply, won[0], answer
+        if best is None:
+            break
+        _, reply, answer_move, answer = best
+        line += [{"seat": 1 - solver, "move": reply.to_dict()},
+                 {"seat": solver, "move": answer_move.to_dict()}]
+        state = provers.after(answer, answer_move)
+        solver_moves += 1
+    return line
+
+
+def start_rating(solver_moves: int, legal_moves: int) -> float:
+    """A puzzle's first rating: longer lines and more moves to choose from make it harder.
+
+    >>> start_rating(1, 2), start_rating(4, 40)
+    (1000.0, 1946.0)
+    """
+    return float(round(1000 + 200 * (solver_moves - 1) + 80 * math.log2(legal_moves / 2)))
+
+
+def state_of(puzzle: dict) -> State:
+    return get_game(puzzle["kind"]).state_class.from_dict(puzzle["state"])
+
+
+def check(puzzle: dict, budget_s: float | None = None) -> bool:
+    """Prove the puzzle again from its stored form: at each of the solver's moves of the line
+    that move wins and every other legal move does not; each defender's reply is legal."""
+    game = get_game(puzzle["kind"])
+    state = state_of(puzzle)
+    solver = state.to_move
+    deadline = None if budget_s is None else clock.now() + budget_s
+    try:
+        for step in puzzle["line"]:
+            move = game.parse_move(step["move"])
+            if state.to_move != step["seat"]:
+                return False
+            if step["seat"] == solver:
+                won, _ = provers.winning_moves(state, deadline)
+                if won != [move]:
+                    return False
+            state = provers.after(state, move)
+    except (IllegalMove, MalformedMove, TimeoutError, provers.Undecided):
+        return False
+    return True
+
+
+def attempt(puzzle: dict, moves: list) -> dict:
+    """Judge a try: `moves` are the moves of the side to move (the replies between them are the
+    line's, played by the server). The answer: `solved`; the `line` as played (the player's
+    moves, each reply of the server after them); at a wrong move, `expected` (the line's move
+    there) and the whole `solution`; `more` while every move so far was right and the line goes
+    on. MalformedMove or IllegalMove (naming `moves.<i>`) for a move that is not one."""
+    game = get_game(puzzle["kind"])
+    state = state_of(puzzle)
+    solver, line = state.to_move, puzzle["line"]
+    played: list[dict] = []
+    at = 0
+    for i, data in enumerate(moves):
+        try:
+            move = game.parse_move(data)
+            state.apply(move)
+        except (MalformedMove, UnknownField) as error:
+            raise MalformedMove(f"Move {i + 1}: {error}", f"moves.{i}") from None
+        except IllegalMove as error:
+            raise IllegalMove(f"Move {i + 1}: {error}") from None
+        if move.to_dict() != line[at]["move"]:
+            played.append({"seat": solver, "move": move.to_dict(), "by": "player"})
+            return {"solved": False, "more": False, "line": played,
+                    "expected": line[at]["move"], "solution": line,
+                    **_position(state.apply(move))}
+        played.append({**line[at], "by": "player"})
+        state, at = provers.after(state, move), at + 1
+        while at < len(line) and line[at]["seat"] != solver:
+            played.append({**line[at], "by": "server"})
+            state, at = provers.after(state, game.parse_move(line[at]["move"])), at + 1
+        if at == len(line):
+            return {"solved": True, "more": False, "line": played, "solution": line,
+                    **_position(state)}
+    return {"solved": False, "more": True, "line": played, **_position(state),
+            "legal": state.legal_moves_listing()}
+
+
+def _position(state: State) -> dict:
+    """The position a try has reached, for a board to draw."""
+    return {"state": state.to_dict(), "to_move": state.to_move}
