@@ -369,6 +369,10 @@ class GameView {
     const line = statusLine(game, mine);
     this.status.textContent = game.status === "finished" ? "Game over." : `${line}.`;
     document.title = `${line} · ${this.title.textContent} — Postplay`;
+    window.dispatchEvent(new CustomEvent(storage.GAME_SHOWN_EVENT, { detail: {
+      id: this.id, ply: game.ply,
+      waiting: game.status === "active" && game.to_move !== null
+        && storage.isMe(game.seats[game.to_move]?.player) } }));
     this.banner.hidden = game.status !== "finished";
     if (game.status === "finished") {
       const { headline, detail, tone } = resultText(game, mine, this.kind);
