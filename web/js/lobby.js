@@ -197,7 +197,7 @@ class Lobby {
     fill(this.form,
       this.account ? h("p", { class: "muted" }, "Playing as ", h("strong", {}, this.account.username))
         : h("label", {}, "Your name", name),
-      h("label", {}, "Game", kindSelect), summary, clockLine,
+      h("label", {}, "Game", kindSelect), clockLine, summary,
       options.el,
       h("label", {}, "Opponent", opponent), opponentLine, challengeLine, ratedLine, rangeLine,
       h("label", {}, "First to move", first),
