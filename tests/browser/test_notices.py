@@ -124,3 +124,35 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser,
     finally:
         context.close()
     assert console.unexpected() == [], "errors in the browser console"
+
+
+def test_the_tab_counts_what_the_game_page_says_and_the_pop_up_closes_on_leaving(new_page,
+                                                                                 live_server):
+    ada, ada_token = account(live_server, "ada")
+    bob, bob_token = account(live_server, "bob")
+    game = api(live_server, "POST", "/games", ada_token, kind="factor-multiple",
+               options={"n": 30}, seats=[{"me": True}, {"player": bob}], first=0)
+    api(live_server, "POST", f"/games/{game['id']}/accept", bob_token)  # Ada moves first
+    page = new_page()
+    sign_in(page, ada)
+    signed_in_as(page, ada)
+    page.goto("/#/rules")
+    page.wait_for_selector("h1")
+    wait_until(page, "document.title === '(1) Postplay'")  # the game waits for Ada's move
+
+    page.click("summary:has-text('Notices')")
+    assert page.locator("details.notices-menu:not(.bell)").evaluate("d => d.open") is True
+    page.goto(f"/#/game/{game['id']}")
+    page.wait_for_selector("input[aria-label='Number to say']")
+    assert page.locator("details.notices-menu:not(.bell)").evaluate("d => d.open") is False
+    wait_until(page, "document.title.startsWith('(1) Your turn')")
+
+    page.evaluate("""() => { window.__titles = [];
+        new MutationObserver(() => window.__titles.push(document.title))
+          .observe(document.querySelector("title"), { childList: true, subtree: true }); }""")
+    page.fill("input[aria-label='Number to say']", "4")
+    page.click(".fm .action-bar button:has-text('Play')")
+    wait_until(page, f"document.title.startsWith({bob!r} + ' to move')")
+    titles = page.evaluate("window.__titles")
+    shown = [t for t in titles if "to move" in t]
+    assert shown and not any(t.startswith("(") for t in shown), titles  # never "(1) bob to move"

@@ -80,7 +80,7 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
     assert verdicts.count("most balanced") == 1
     for i, variant in enumerate(sweep["variants"]):
         link = rows.nth(i).locator("th a").first
-        assert link.inner_text() == variant["label"]
+        assert link.inner_text() == spoken(variant["values"])  # in words, not the raw label
         assert link.get_attribute("href") == f"#/playtest/{variant['playtest_id']}"
         samples = rows.nth(i).locator("small a")
         assert samples.count() == 2
@@ -105,3 +105,11 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
     page.wait_for_selector(".report .results")
     page.click(f"a[href='#/sweep/{sweep_id}']")
     page.wait_for_selector(".sweep-rates svg.chart")
+
+
+def spoken(values: dict) -> str:
+    """A variant named in words, as the page names it: {"n": 20, "even_start": True} ->
+    "n: 20, even start: on"."""
+    return ", ".join(f"{name.replace('_', ' ')}: "
+                     + ("on" if value is True else "off" if value is False else str(value))
+                     for name, value in values.items())

@@ -126,6 +126,31 @@ class GameView {
       return;
     }
     if (!this.destroyed) this.attachPanels(panels, module, response.etag);
+    if (!this.destroyed) this.fitBoard();
+  }
+
+  /** Keep the whole board and its controls on one screen: the picture gives up the height the
+   *  rest of the board's part of the page takes (its "chrome", re-measured as that changes), and
+   *  once the page has opened it is scrolled so that the board and Play are in view together. */
+  fitBoard() {
+    const root = this.boardRoot;
+    const measure = () => {
+      const picture = root.querySelector(".board-frame:not(.zoomed) > svg.board");
+      if (!picture) return;
+      const chrome = root.getBoundingClientRect().height - picture.getBoundingClientRect().height;
+      root.style.setProperty("--board-chrome", `${Math.ceil(chrome)}px`);
+    };
+    measure();
+    this.fitObserver = new ResizeObserver(() => requestAnimationFrame(measure));
+    this.fitObserver.observe(root);
+    requestAnimationFrame(() => {
+      const { bottom } = root.getBoundingClientRect();
+      // in a timed game the players' clocks and the clock's note stay in sight too (a clock
+      // must not run out unnoticed)
+      const { top } = (this.clockNote.hidden ? root : this.players).getBoundingClientRect();
+      // the board's part bottom at the screen's bottom, as much as fits of the head above it
+      if (bottom > innerHeight && window.scrollY === 0) window.scrollBy(0, Math.min(top, bottom - innerHeight + 8));
+    });
   }
 
   /** The game's title from GET /kinds, in place of its kind (`slug`) shown until then. */
@@ -175,6 +200,7 @@ class GameView {
     this.destroyed = true;
     this.poller?.stop();
     this.clocks?.stop();
+    this.fitObserver?.disconnect();
     this.corr?.destroy();
     document.title = "Postplay";
   }
@@ -351,6 +377,10 @@ class GameView {
     const line = statusLine(game, mine);
     this.status.textContent = game.status === "finished" ? "Game over." : `${line}.`;
     document.title = `${line} · ${this.title.textContent} — Postplay`;
+    window.dispatchEvent(new CustomEvent(storage.GAME_SHOWN_EVENT, { detail: {
+      id: this.id, ply: game.ply,
+      waiting: game.status === "active" && game.to_move !== null
+        && storage.isMe(game.seats[game.to_move]?.player) } }));
     this.banner.hidden = game.status !== "finished";
     if (game.status === "finished") {
       const { headline, detail, tone } = resultText(game, mine, this.kind);
@@ -528,6 +558,17 @@ class GameView {
     }
   }
 
+  /** After a move, focus stays on the board: when the control that played it is gone (the
+   *  move bar hides while the other side moves), the board's tab stop takes it. */
+  keepFocus() {
+    requestAnimationFrame(() => {
+      const here = document.activeElement;
+      if (here && here !== document.body && here.isConnected && here.getClientRects().length) return;
+      this.boardRoot.querySelector("[data-board] [tabindex='0'], svg.board[tabindex='0']")
+        ?.focus({ preventScroll: true });
+    });
+  }
+
   /** Send a move for the acting seat; true when the server took it. A refusal shows under the
    *  board's Play bar, where the move was made. */
   async submit(move) {
@@ -540,6 +581,7 @@ class GameView {
       showRefusal(bar, null);
       this.apply(response.data);
       this.poller?.seen(response.etag);
+      this.keepFocus();
       return true;
     } catch (err) {
       showRefusal(bar, err.message);

@@ -33,7 +33,10 @@ class Lobby {
     this.openList = h("div", { class: "game-list" });
     this.incomingList = h("div", { class: "game-list incoming", "aria-live": "polite" });
     this.outgoingList = h("div", { class: "game-list outgoing" });
-    fill(root, h("div", { class: "lobby" },
+    fill(root, h("p", { class: "intro" }, "Postplay: five small games of numbers, played by "
+      + "correspondence against friends, or right now against a bot."),
+    this.firstVisit(),
+    h("div", { class: "lobby" },
       this.account ? h("section", { class: "card challenges" }, h("h2", {}, "Incoming challenges"),
         this.incomingList, h("h2", {}, "Your challenges"), this.outgoingList) : null,
       h("section", { class: "card mine" }, h("h2", {}, "My games"), this.mineList),
@@ -44,6 +47,25 @@ class Lobby {
     this.accountGames = null;  // GET /me/games as last fetched, signed in
     this.refresh = () => { if (!document.hidden) this.loadLists(); };
     document.addEventListener("visibilitychange", this.refresh);
+  }
+
+  /** For a first visit (no account, no game in this browser): three steps, in order. */
+  firstVisit() {
+    if (this.account || storage.myGames().length) return null;
+    const playBot = () => {
+      const opponent = this.form.querySelector("select[name=opponent]");
+      const bot = opponent && [...opponent.options].find((o) => o.value.startsWith("bot:"));
+      if (bot) opponent.value = bot.value;
+      opponent?.dispatchEvent(new Event("change"));
+      this.form.scrollIntoView({ block: "start" });
+      this.form.querySelector("input[name=name]")?.focus({ preventScroll: true });
+    };
+    return h("ol", { class: "first-visit card", "aria-label": "New here? Three steps" },
+      h("li", {}, h("button", { type: "button", class: "link", onclick: playBot }, "Play a bot now"),
+        ": pick a game below and start; no account needed."),
+      h("li", {}, h("a", { href: "#/rules" }, "Learn the rules"), " of the five games, with examples."),
+      h("li", {}, h("a", { href: "#/signup" }, "Sign up"),
+        " to play friends by correspondence, a move a day, on any device."));
   }
 
   /** Signed in: poll the account's games and challenges, each with If-None-Match. */
@@ -89,8 +111,10 @@ class Lobby {
   }
 
   buildForm() {
-    const name = h("input", { name: "name", required: true, maxlength: 40, autocomplete: "nickname",
-                              value: storage.playerName(), placeholder: "Your name" });
+    // not `required`: the browser's "Please fill out this field" would hide the form's own line
+    const name = h("input", { name: "name", "aria-required": "true", maxlength: 40,
+                              autocomplete: "nickname", value: storage.playerName(),
+                              placeholder: "Your name" });
     this.nameInput = name;
     const challengee = h("input", { name: "challenge", maxlength: 20, autocomplete: "off",
                                     autocapitalize: "none", spellcheck: "false" });
@@ -139,8 +163,8 @@ class Lobby {
       challengee.required = opponent.value === "challenge";
       // rated games are between accounts (or against a server bot): as the server decides
       ratedLine.hidden = !this.account || opponent.value === "local";
-      rated.checked = Boolean(this.account) && (opponent.value.startsWith("bot:")
-        || opponent.value === "challenge");
+      // casual against a bot unless the player asks (the API's default for a bot game is rated)
+      rated.checked = Boolean(this.account) && opponent.value === "challenge";
       rangeLine.hidden = !this.account || opponent.value !== "open";
     };
     const showKind = () => {
@@ -162,7 +186,7 @@ class Lobby {
           h("option", { value: "local" }, "Two players on this device")));
       if ([...opponent.options].some((o) => o.value === chosen)) opponent.value = chosen;
       describeOpponent();
-      clockFields = timeControlFields(kind.time_controls, kind.default_time_control);
+      clockFields = timeControlFields(kind.time_controls, ...formClock(kind));
       fill(clock, h("legend", {}, "Clock"), clockFields.el);
       showClock();
     };
@@ -173,7 +197,7 @@ class Lobby {
     fill(this.form,
       this.account ? h("p", { class: "muted" }, "Playing as ", h("strong", {}, this.account.username))
         : h("label", {}, "Your name", name),
-      h("label", {}, "Game", kindSelect), summary, clockLine,
+      h("label", {}, "Game", kindSelect), clockLine, summary,
       options.el,
       h("label", {}, "Opponent", opponent), opponentLine, challengeLine, ratedLine, rangeLine,
       h("label", {}, "First to move", first),
@@ -187,7 +211,7 @@ class Lobby {
       const { value: opts, errors } = options.read();
       const tc = clockFields.read();
       if (tc.error) errors.push(tc.error);
-      if (!player) errors.push("Please give your name.");
+      if (!player) errors.push("Please give your name: it is how your opponent sees you.");
       if (other === "challenge" && !challengee.value.trim()) {
         errors.push("Please give the username of the player to challenge.");
       }
@@ -372,6 +396,16 @@ class Lobby {
       this.loadLists();
     }
   }
+}
+
+/** The clock the New game form preselects for `kind`, and its default as a named choice: the
+ *  API's default when it is none or days a move, else no clock (a fast clock is a choice the
+ *  player makes), the default then offered by name as the tournament clock. */
+function formClock(kind) {
+  const tc = kind.default_time_control;
+  if (tc.type === "none" || tc.type === "correspondence") return [tc, null];
+  const calm = "none" in kind.time_controls ? { type: "none" } : { type: "correspondence", days_per_move: 3 };
+  return [calm, { label: `The tournament clock: ${timeControlText(tc)}`, value: tc }];
 }
 
 /** A list row's clock: plain for none or days a move, marked when a fast clock runs (only

@@ -37,6 +37,11 @@ function save(changes) {
 export function startNotices() {
   watch();
   window.addEventListener(storage.ACCOUNT_EVENT, watch);
+  window.addEventListener(storage.GAME_SHOWN_EVENT, shown);
+  // the Notices pop-up belongs to the page it was opened on: leaving the page closes it
+  window.addEventListener("hashchange", () => {
+    for (const menu of document.querySelectorAll("details.notices-menu[open]")) menu.open = false;
+  });
   // a page that sets its own title loses the count: put it back
   new MutationObserver(showCount).observe(document.querySelector("title"),
     { childList: true, characterData: true, subtree: true });
@@ -65,6 +70,14 @@ function seen(games) {
   waiting = new Map(mine.map((g) => [g.id, g.ply]));
   setCount(mine.length);
   if (turned.length && document.hidden) tell(turned);
+}
+
+/** A game page shows a game: count it as that page says, without waiting for the next poll. */
+function shown({ detail: { id, ply, waiting: mine } }) {
+  if (waiting === null || mine === waiting.has(id) && (!mine || waiting.get(id) === ply)) return;
+  if (mine) waiting.set(id, ply);
+  else waiting.delete(id);
+  setCount(waiting.size);
 }
 
 function setCount(n) {

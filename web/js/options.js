@@ -9,9 +9,18 @@ const isCountTable = (value) => value !== null && typeof value === "object" && !
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+/** "a, b or c" */
+const either = (items) => items.length < 2 ? items.join("")
+  : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+
+/** The option's choices or range and its default, in words: "Choose default or random; left
+ *  as it is, default." */
 function limits(option) {
-  if (option.choices) return `one of ${option.choices.join(", ")}`;
-  if (option.min !== undefined && option.max !== undefined) return `${option.min} to ${option.max}`;
+  const unchanged = `left as it is, ${option.default}`;
+  if (option.choices) return `Choose ${either(option.choices.map(String))}; ${unchanged}.`;
+  if (option.min !== undefined && option.max !== undefined) {
+    return `A whole number from ${option.min} to ${option.max}; ${unchanged}.`;
+  }
   return null;
 }
 
@@ -23,7 +32,7 @@ function limits(option) {
 export function optionField(option) {
   const id = `opt-${option.name}`;
   const hint = h("small", { class: "muted" }, option.description,
-    limits(option) ? ` (${limits(option)}; default ${option.default})` : "");
+    limits(option) ? ` ${limits(option)}` : "");
   const labelled = (control) => h("div", { class: "field" },
     h("label", { for: id }, words(option.name)), control, hint);
   const done = (value) => ({ value, error: null, isDefault: same(value, option.default) });
@@ -144,15 +153,22 @@ export function showDuration(seconds) {
   return out.join(" ") || "0s";
 }
 
-/** The clock fields: a type, then that type's fields; read() gives {value, error}. */
-export function timeControlFields(shapes, preferred) {
-  const type = h("select", { "aria-label": "Clock type" }, Object.keys(shapes).map((t) =>
-    h("option", { value: t, selected: t === preferred.type }, CLOCK_NAMES[t] || t)));
+/** The clock fields: a type, then that type's fields; read() gives {value, error}. `preferred`
+ *  is the clock preselected; `named` ({label, value}), when given, is one more choice in the
+ *  list, a clock by its name (a game's tournament clock), its fields filled in. */
+export function timeControlFields(shapes, preferred, named = null) {
+  const PRESET = "preset";
+  const type = h("select", { "aria-label": "Clock type" },
+    named ? h("option", { value: PRESET }, named.label) : null,
+    Object.keys(shapes).map((t) =>
+      h("option", { value: t, selected: t === preferred.type }, CLOCK_NAMES[t] || t)));
   const fields = h("div", { class: "clock-shape" });
   let inputs = [];
+  const typeOf = () => (type.value === PRESET ? named.value.type : type.value);
   const show = () => {
-    const shape = shapes[type.value];
-    const start = type.value === preferred.type ? preferred : CLOCK_DEFAULTS[type.value] || {};
+    const shape = shapes[typeOf()];
+    const start = type.value === PRESET ? named.value
+      : type.value === preferred.type ? preferred : CLOCK_DEFAULTS[type.value] || {};
     inputs = Object.entries(shape).map(([name, { min, max }]) => {
       const isTime = name.endsWith("_s");
       const box = h("input", isTime
@@ -170,7 +186,7 @@ export function timeControlFields(shapes, preferred) {
   return {
     el: h("div", {}, type, fields),
     read() {
-      const value = { type: type.value };
+      const value = { type: typeOf() };
       for (const { name, min, max, isTime, box } of inputs) {
         const n = isTime ? parseDuration(box.value) : Number(box.value);
         if (!Number.isFinite(n) || n < min || n > max || (!isTime && !Number.isInteger(n))) {

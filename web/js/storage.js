@@ -12,6 +12,10 @@ const KINDS_KEPT = 100;  // the games last shown whose kind is remembered
 /** Fired on window when this browser signs in or out (in this tab or another). */
 export const ACCOUNT_EVENT = "postplay:account";
 
+/** Fired on window by a game page as it shows a game: detail {id, ply, waiting}, `waiting` when
+ *  it is this account's move there (so the tab's count agrees with the page at once). */
+export const GAME_SHOWN_EVENT = "postplay:game-shown";
+
 /** The object stored under `key`, or {} when there is none (or it is not JSON). */
 function read(key) {
   try {

@@ -34,6 +34,34 @@ const STATUS_TEXT = {
 const short = (text, most = CHART_LABEL) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
 const words = (name) => name.replace(/_/g, " ");
 
+/** A variant named in words: "even start: on, n: 60" (its label is the raw keys). */
+const spoken = (variant) => Object.entries(variant.values || {}).map(([name, value]) =>
+  `${words(name)}: ${value === true ? "on" : value === false ? "off"
+    : typeof value === "object" ? JSON.stringify(value) : value}`).join(", ") || variant.label;
+
+/** The exact two-sided sign test, as the server runs it (api/playtests/sweeps.py). */
+function signTest(better, worse) {
+  const n = better + worse;
+  const logFact = [0];
+  for (let k = 1; k <= n; k += 1) logFact.push(logFact[k - 1] + Math.log(k));
+  let tail = 0;
+  for (let k = 0; k <= Math.min(better, worse); k += 1) {
+    tail += Math.exp(logFact[n] - logFact[k] - logFact[n - k] - n * Math.LN2);
+  }
+  return Math.min(1, 2 * tail);
+}
+
+/** About how many games a variant would need, at the rates seen, for its paired test to tell
+ *  it from the most balanced one (Holm's adjustment taken at its largest, `tests` times): null
+ *  when it won and lost as often (no number of games would). */
+function gamesToTell(test, games, tests, alpha) {
+  if (!test || test.better === test.worse) return null;
+  for (let k = 2; k <= 1000; k += 1) {
+    if (signTest(k * test.better, k * test.worse) * tests < alpha) return k * games;
+  }
+  return null;
+}
+
 /** The credential that may cancel sweep `s` here: the owner token this browser keeps, or the
  *  signed-in account's token when the sweep is the account's; null when neither. */
 function cancelToken(s) {
@@ -368,26 +396,41 @@ class SweepView {
     }
     const rows = c.variants.map((row) => ({ row, variant: sw.variants[row.variant] }));
     const played = rows.filter(({ row }) => row.games);
-    const verdict = ({ row }) => (row.variant === c.balanced ? "most balanced"
-      : !row.vs_balanced ? "no games" : row.vs_balanced.differs ? "differs" : "no clear difference");
+    const tests = Math.max(1, played.length - 1);
+    const verdict = ({ row }) => {
+      if (row.variant === c.balanced) return "most balanced";
+      if (!row.vs_balanced) return "no games";
+      if (row.vs_balanced.differs) return "differs";
+      const needed = gamesToTell(row.vs_balanced, row.games, tests, c.alpha);
+      return needed === null ? "no clear difference"
+        : `not enough games to tell (about ${needed} would)`;
+    };
+    // greedy against greedy plays one game over and over: every game of a variant the same
+    const same = played.length && played.every(({ row }) => row.games > 1 && row.length
+      && row.length.min === row.length.max
+      && [row.first_player.wins, row.first_player.losses, row.first_player.draws].includes(row.games));
     const ciText = (ci) => (ci ? `${pct(ci[0])}–${pct(ci[1])}` : "–");
     fill(this.comparison,
+      same ? h("p", { class: "alert sweep-same", role: "status" }, "Every game of each variant went "
+        + "the same way: both bots seem to play the same moves every time (deterministic), so more "
+        + "games tell nothing new. Pick a bot that varies its play, such as random, for one seat.") : null,
       h("section", { class: "card sweep-rates", "aria-label": "First-player win rate by variant" },
         h("h2", {}, "First player's win rate"),
         rateBars(played.map((r) => ({
-          label: `${short(r.variant.label)}: ${pct(r.row.first_player.win_rate)} · ${verdict(r)}`,
+          // the count that would tell is in the table: the chart's line stays within its width
+          label: `${short(spoken(r.variant), 34)}: ${pct(r.row.first_player.win_rate)} · ${verdict(r).replace(/ \(.*/, "")}`,
           rate: r.row.first_player.win_rate, ci: r.row.first_player.ci95,
           tone: r.row.variant === c.balanced ? "balanced" : r.row.vs_balanced?.differs ? "differs" : "",
         })), "First player's win rate per variant, with 95 % intervals and the 50 % line"),
         h("p", { class: "muted hint-after" }, "Bars: share of games the first player won (draws count as not won); " +
           "whiskers: the Wilson 95 % interval; dashed line: 50 %. ",
-          h("strong", {}, `Most balanced: ${sw.variants[c.balanced].label}`),
+          h("strong", {}, `Most balanced: ${spoken(sw.variants[c.balanced])}`),
           " (the first player's score, wins plus half the draws, nearest 50 %)."),
         h("p", { class: "muted" }, `Each other variant is tested against it on the paired games (same seed, ` +
           `seats and first mover): ${c.test}; "differs" means an adjusted p below ${c.alpha}.`)),
       h("section", { class: "card sweep-lengths", "aria-label": "Game length by variant" },
         h("h2", {}, "Game length"),
-        boxPlots(played.map((r) => ({ label: short(r.variant.label, 30), stats: r.row.length, tone: "" })),
+        boxPlots(played.map((r) => ({ label: short(spoken(r.variant), 30), stats: r.row.length, tone: "" })),
           "Game lengths in plies per variant"),
         h("p", { class: "muted" },
           "Plies. Whiskers: shortest to longest; box: the middle half; line: the median; dot: the mean.")),
@@ -395,7 +438,7 @@ class SweepView {
         ? h("section", { class: "card sweep-margins", "aria-label": "Score margin by variant" },
         h("h2", {}, "First player's score margin"),
         boxPlots(played.filter((r) => r.row.score_margin).map((r) => ({
-          label: short(r.variant.label, 30), stats: r.row.score_margin, tone: "" })),
+          label: short(spoken(r.variant), 30), stats: r.row.score_margin, tone: "" })),
           "The first player's score minus the second's, per variant")) : null,
       h("section", { class: "card sweep-table", "aria-label": "Comparison table" },
         h("h2", {}, "Variants"),
@@ -407,8 +450,8 @@ class SweepView {
             const { row, variant } = r;
             const fp = row.first_player;
             const test = row.vs_balanced;
-            return h("tr", { dataset: { variant: String(row.variant) }, class: verdict(r).replace(/ /g, "-") },
-              h("th", { scope: "row" }, h("a", { href: `#/playtest/${variant.playtest_id}` }, variant.label),
+            return h("tr", { dataset: { variant: String(row.variant) }, class: verdict(r).replace(/ \(.*/, "").replace(/ /g, "-") },
+              h("th", { scope: "row" }, h("a", { href: `#/playtest/${variant.playtest_id}` }, spoken(variant)),
                 variant.report?.samples?.length ? h("small", { class: "muted by-seat" }, "samples: ",
                   variant.report.samples.slice(0, 2).map((g, i) => [i ? ", " : "",
                     h("a", { href: `#/game/${g.game_id}` }, `game ${g.index + 1}`)])) : null),

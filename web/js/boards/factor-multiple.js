@@ -60,10 +60,12 @@ export function create({ root, submit, gameId }) {
   const labels = s("g", { class: "fm-labels" });
   svg.append(s("circle", { cx: 0, cy: 0, r: R, class: "fm-ring" }), edges, near, path, vertices, labels);
 
-  // focusable itself: it scrolls, and its buttons are all disabled for a player not to move (axe's
-  // scrollable-region-focusable), so the keyboard could not scroll it otherwise
-  const grid = h("div", { class: "fm-grid", role: "group", "aria-label": "Numbers", "data-board": true,
-                          tabindex: 0 });
+  // one tab stop (a roving tabindex): arrow keys move between the numbers, Enter picks one and
+  // Enter again says it. A number that cannot be said is aria-disabled, not disabled, so that
+  // focus stays on the board after a move (a disabled button drops it to the top of the page)
+  const grid = h("div", { class: "fm-grid", role: "group", "data-board": true,
+                          "aria-label": "Numbers: arrow keys move, Enter picks a number, Enter again says it" });
+  let focusN = 1;  // the number holding the grid's tab stop
   const input = h("input", { type: "number", inputmode: "numeric", min: 1, class: "fm-input",
                              "aria-label": "Number to say", placeholder: "Type a number" });
   const bar = actionBar(play, () => choose(null));
@@ -83,8 +85,41 @@ export function create({ root, submit, gameId }) {
   });
   grid.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-n]");
-    if (button) choose(Number(button.dataset.n));
+    if (!button || view?.seat === null) return;
+    focusN = Number(button.dataset.n);
+    choose(focusN);
   });
+  grid.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || !view) return;
+    const n = view.state.n;
+    const columns = getComputedStyle(grid).gridTemplateColumns.split(" ").length;
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns, ArrowDown: columns }[event.key];
+    let next = null;
+    if (step) next = Math.min(n, Math.max(1, focusN + step));
+    else if (event.key === "Home") next = 1;
+    else if (event.key === "End") next = n;
+    else if (event.key === "Enter" && chosen === focusN && bar.pending) {
+      event.preventDefault();
+      play(bar.pending);
+      return;
+    } else return;
+    event.preventDefault();
+    focusN = next;
+    roveTo(true);
+  });
+  svg.addEventListener("click", (event) => {
+    const dot = event.target.closest(".fm-vertex.legal");
+    if (dot) choose(Number(dot.dataset.n));
+  });
+
+  /** Give the grid's one tab stop to `focusN` (and focus it, when asked). */
+  function roveTo(focus = false) {
+    for (const button of grid.children) {
+      const here = Number(button.dataset.n) === focusN;
+      button.tabIndex = here ? 0 : -1;
+      if (here && focus) button.focus();
+    }
+  }
 
   async function play(move) {
     if (await submit(move)) choose(null);
@@ -155,13 +190,18 @@ export function create({ root, submit, gameId }) {
       button.className = [who !== undefined && `said seat${who}`, k === state.current && "current",
         playing && legal.has(k) && "legal", k === chosen && "chosen",
         verdict.has(k) && (verdict.get(k) ? "wins" : "loses")].filter(Boolean).join(" ");
-      button.disabled = !playing || !legal.has(k);
+      button.setAttribute("aria-disabled", String(!playing || !legal.has(k)));
       if (saidAt.has(k)) button.dataset.said = saidAt.get(k);
       else delete button.dataset.said;
       button.setAttribute("aria-pressed", String(k === chosen));
       button.title = who !== undefined ? `said by ${seatName(game, who)}`
         : verdict.has(k) ? (verdict.get(k) ? "a winning move" : "a losing move") : "";
     }
+    // the tab stop on a number that can be said, unless the keyboard is in the grid already
+    if (!grid.contains(document.activeElement) && playing && legal.size && !legal.has(focusN)) {
+      focusN = Math.min(...legal);
+    }
+    roveTo();
 
     const current = state.current;
     const over = game.status === "finished" && view.live;
@@ -171,9 +211,10 @@ export function create({ root, submit, gameId }) {
         ? `Numbers 1 to ${n}.${state.even_start ? " The first number must be even." : ""}`
         : `Last said: ${current} (by ${seatName(game, saidBy.get(current))}). `
           + "Say a factor or a multiple of it that nobody has said.";
-    sayRow.hidden = !playing;
+    // kept while the other side moves, so that focus in it stays there (hidden, it would drop)
+    sayRow.hidden = !playing && !(view.mine.length && game.status === "active" && view.live);
     input.max = n;
-    if (!playing) bar.set("");
+    if (!playing) bar.set(sayRow.hidden ? "" : "Waiting for the other side's move.");
     else if (!view.legal) bar.set(LOADING_LEGAL);
     else if (chosen === null) bar.set("Pick a highlighted number.");
     else if (listed(view.legal, { type: "say", number: chosen })) bar.set(`Say ${chosen}`, { type: "say", number: chosen });
