@@ -1,27 +1,41 @@
 # Postplay: `make run` serves everything on 127.0.0.1; `make test` runs the whole suite.
-# Both create .venv from pyproject.toml when it is missing or older than pyproject.toml (or than
-# the C extension's source, which the install builds).
+# Both create .venv from pyproject.toml, at the versions requirements.lock pins, when it is
+# missing or older than either (or than the C extension's source, which the install builds).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test fuzz bench million loadtest ladders ladders-quick ploid-book seed-ratings openapi \
-	check-openapi clean
+.PHONY: run test lint fuzz bench million loadtest ladders ladders-quick ploid-book seed-ratings \
+	openapi check-openapi lock clean
 
-$(STAMP): pyproject.toml setup.py api/bots/_partition_endgame.c
+$(STAMP): pyproject.toml requirements.lock setup.py api/bots/_partition_endgame.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/postplay run
 
-# the layers' import contracts first ([tool.importlinter] in pyproject.toml), then every test
-test: $(STAMP)
-	$(VENV)/bin/lint-imports
+# the layers' import contracts ([tool.importlinter] in pyproject.toml), ruff's lint and format
+# check, mypy over api/ ([tool.ruff], [tool.mypy]), then every test
+test: lint
 	$(PY) -m pytest -q --doctest-modules api tests
+
+lint: $(STAMP)
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check api tests worker
+	$(VENV)/bin/ruff format --check api tests worker
+	$(VENV)/bin/mypy
+
+# requirements.lock again from pyproject.toml: the newest versions its ranges allow, resolved
+# with pip-tools in a venv of its own (then commit the lock; `make test` installs from it)
+lock:
+	test -x .lock-venv/bin/pip-compile || ($(PYTHON) -m venv .lock-venv && \
+		.lock-venv/bin/pip install --quiet pip-tools)
+	.lock-venv/bin/pip-compile --quiet --upgrade --extra test --extra load --strip-extras \
+		--no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
 
 # schemathesis against the OpenAPI document, long (make test runs a short pass): its figures at the end
 FUZZ_EXAMPLES ?= 800
@@ -39,7 +53,7 @@ million: $(STAMP)
 # the real limit (locust, headless: 15 min to 15,000, then about 5 min a step; see the module)
 LOAD_STAMP := $(VENV)/.installed-load
 $(LOAD_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,load]'
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,load]'
 	touch $(LOAD_STAMP)
 
 loadtest: $(LOAD_STAMP)

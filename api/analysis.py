@@ -12,6 +12,7 @@ null and `winner` says who won. The game's analysis (`game_analysis`) reads ever
 position and judges each move by what it left the mover: the verdict (exact) or the value
 (estimated) of the position after it, beside the best move, and whether it was a mistake.
 """
+
 from __future__ import annotations
 
 import os
@@ -39,8 +40,9 @@ ANALYSIS_CLAIM_S = 1800
 BUSY_RETRY_S = 10
 
 
-def analysis(store: GameStore, followups: Followups, record: GameRecord,
-             ply: int | None = None) -> dict | None:
+def analysis(
+    store: GameStore, followups: Followups, record: GameRecord, ply: int | None = None
+) -> dict | None:
     """The analysis at `ply`, or None while a worker computes it."""
     _check_open(record)
     ply = record.ply if ply is None else ply
@@ -57,18 +59,26 @@ def analysis(store: GameStore, followups: Followups, record: GameRecord,
 def budget() -> Budget:
     """One client's allowance of whole-game analyses (POSTPLAY_ANALYSIS_CPU_S_PER_HOUR: the
     CPU seconds; one long game at the default think time is about 90)."""
-    return Budget(ANALYSES_PER_CLIENT,
-                  float(os.environ.get("POSTPLAY_ANALYSIS_CPU_S_PER_HOUR", "600")),
-                  ANALYSIS_CLAIM_S)
+    return Budget(
+        ANALYSES_PER_CLIENT,
+        float(os.environ.get("POSTPLAY_ANALYSIS_CPU_S_PER_HOUR", "600")),
+        ANALYSIS_CLAIM_S,
+    )
 
 
-def game_analysis(store: GameStore, analyses: AnalysisStore, followups: Followups,
-                  record: GameRecord, client: str, now: float | None = None) -> dict | None:
+def game_analysis(
+    store: GameStore,
+    analyses: AnalysisStore,
+    followups: Followups,
+    record: GameRecord,
+    client: str,
+    now: float | None = None,
+) -> dict | None:
     """Every move of the game so far judged (see the module docstring), or None while a worker
     computes it. OverBudget when `client` may not start another analysis now."""
     _check_open(record)
     now = time.time() if now is None else now
-    history = store.moves(record.id)[:record.ply]
+    history = store.moves(record.id)[: record.ply]
     key = digest(record.kind, record.options, record.first, record.seed, history)
     cached = analyses.cached(key)
     if cached is not None:
@@ -76,18 +86,30 @@ def game_analysis(store: GameStore, analyses: AnalysisStore, followups: Followup
     allowed = budget()
     begun = analyses.begin(key, client, now, allowed)
     if begun is Begun.BUSY:
-        raise OverBudget(f"You have {allowed.running} analyses of whole games queued or "
-                         f"running; ask for another when one of them is done.", BUSY_RETRY_S)
+        raise OverBudget(
+            f"You have {allowed.running} analyses of whole games queued or "
+            f"running; ask for another when one of them is done.",
+            BUSY_RETRY_S,
+        )
     if begun is Begun.SPENT:
-        raise OverBudget(f"Your analyses used this hour's {allowed.cpu_s_per_hour:g} CPU "
-                         f"seconds; ask again next hour.", int(HOUR_S - now % HOUR_S) + 1)
+        raise OverBudget(
+            f"Your analyses used this hour's {allowed.cpu_s_per_hour:g} CPU "
+            f"seconds; ask again next hour.",
+            int(HOUR_S - now % HOUR_S) + 1,
+        )
     if begun is Begun.QUEUED:  # (always on a worker: a game is many positions, even quick ones)
         followups.request_game_analysis(record.id, record.ply, key, client)
     return None
 
 
-def compute_on_worker(store: GameStore, game_id: str, ply: int, whole_game: bool = False,
-                      key: str | None = None, client: str = "") -> bool:
+def compute_on_worker(
+    store: GameStore,
+    game_id: str,
+    ply: int,
+    whole_game: bool = False,
+    key: str | None = None,
+    client: str = "",
+) -> bool:
     """The worker's side of a slow analysis: compute and cache it (False: no such game). A
     game's analysis is cached under `key` and its CPU time charged to `client`."""
     record = store.load(game_id)
@@ -110,8 +132,11 @@ def compute_on_worker(store: GameStore, game_id: str, ply: int, whole_game: bool
 
 
 def compute(store: GameStore, game_id: str, ply: int, state: State) -> dict:
-    result = {"ply": ply, "to_move": state.to_move,
-              **analyse(state, random.Random(f"{game_id}:{ply}"))}
+    result = {
+        "ply": ply,
+        "to_move": state.to_move,
+        **analyse(state, random.Random(f"{game_id}:{ply}")),
+    }
     store.cache_analysis(game_id, ply, result)
     return result
 
@@ -121,8 +146,7 @@ def analyse(state: State, rng: random.Random) -> dict:
     where the server must pass for the mover, the position after the pass seen from here."""
     outcome = state.outcome()
     if outcome is not None:
-        return {"exact": True, "value": None, "best": None, "winner": outcome.winner,
-                "moves": []}
+        return {"exact": True, "value": None, "best": None, "winner": outcome.winner, "moves": []}
     forced = state.forced_move()
     if forced is None:
         budget_s = float(os.environ.get("POSTPLAY_ANALYSIS_BUDGET_S", ANALYSIS_BUDGET_S))
@@ -131,32 +155,42 @@ def analyse(state: State, rng: random.Random) -> dict:
     judged = analyse(after, rng)
     mover = state.to_move
     assert mover is not None  # the game goes on (its outcome is None above)
-    return {"exact": judged["exact"], "value": _value_for(judged, after, mover),
-            "best": forced.to_dict()}
+    return {
+        "exact": judged["exact"],
+        "value": _value_for(judged, after, mover),
+        "best": forced.to_dict(),
+    }
 
 
-def compute_game(store: GameStore, record: GameRecord, history: list[dict],
-                 states: list[State]) -> dict:
+def compute_game(
+    store: GameStore, record: GameRecord, history: list[dict], states: list[State]
+) -> dict:
     """Judge every move of `history` (states[k] is the position before entry k, states[-1]
     the last) from each position's analysis, cached or computed now."""
     judged = []
     for ply, state in enumerate(states):
         cached = store.cached_analysis(record.id, ply)
         judged.append(cached if cached is not None else compute(store, record.id, ply, state))
-    plies = [judge_move(entry, states[k], judged[k], states[k + 1], judged[k + 1])
-             for k, entry in enumerate(history)]
-    return {"ply": len(history), "exact": all(j["exact"] for j in judged),
-            "graph": [_value_for(j, s, 0) for j, s in zip(judged, states)], "plies": plies}
+    plies = [
+        judge_move(entry, states[k], judged[k], states[k + 1], judged[k + 1])
+        for k, entry in enumerate(history)
+    ]
+    return {
+        "ply": len(history),
+        "exact": all(j["exact"] for j in judged),
+        "graph": [_value_for(j, s, 0) for j, s in zip(judged, states)],
+        "plies": plies,
+    }
 
 
-def judge_move(entry: dict, before: State, judged_before: dict, after: State,
-               judged_after: dict) -> dict:
+def judge_move(
+    entry: dict, before: State, judged_before: dict, after: State, judged_after: dict
+) -> dict:
     """One move judged for its mover: the verdict or value of the position it left, the best
     move of the position it was made in, and whether it gave value away."""
     seat = entry["seat"]
     got, could = _value_for(judged_after, after, seat), judged_before["value"]
-    out = {"ply": entry["ply"], "seat": seat, "move": entry["move"],
-           "best": judged_before["best"]}
+    out = {"ply": entry["ply"], "seat": seat, "move": entry["move"], "best": judged_before["best"]}
     if judged_before["exact"] and judged_after["exact"]:
         out["verdict"] = VERDICTS[round(got)]
         out["mistake"] = got < could

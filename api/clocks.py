@@ -12,6 +12,7 @@ days for every move); banked (an initial bank, an increment per move, a cap). Ea
 fields carry their bounds, so `check`, GET /kinds and the OpenAPI document read one declaration.
 A clock is a dict: `remaining_s`, and byoyomi's `periods_left`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -106,8 +107,10 @@ class Byoyomi(TimeControl):
 
     def running(self, clock: dict, elapsed: float) -> dict:
         if elapsed <= clock["remaining_s"]:
-            return {"remaining_s": clock["remaining_s"] - elapsed,
-                    "periods_left": clock["periods_left"]}
+            return {
+                "remaining_s": clock["remaining_s"] - elapsed,
+                "periods_left": clock["periods_left"],
+            }
         overrun = elapsed - clock["remaining_s"]
         periods = max(0, clock["periods_left"] - int(overrun // self.period_s))
         period_left = self.period_s - overrun % self.period_s if periods else 0.0
@@ -145,7 +148,8 @@ class Banked(TimeControl):
 
 
 VARIANTS: dict[str, type[TimeControl]] = {
-    cls.type: cls for cls in (NoClock, Fischer, Byoyomi, Correspondence, Banked)}
+    cls.type: cls for cls in (NoClock, Fischer, Byoyomi, Correspondence, Banked)
+}
 
 
 def bounds(variant: type[TimeControl]) -> dict[str, tuple[float, float]]:
@@ -167,19 +171,22 @@ def check(tc: object) -> TimeControl:
         return tc
     kind = tc.get("type") if isinstance(tc, dict) else None
     if not isinstance(tc, dict) or not isinstance(kind, str) or kind not in VARIANTS:
-        raise BadTimeControl("time_control.type",
-                             f"Time control type must be one of {', '.join(VARIANTS)}.")
+        raise BadTimeControl(
+            "time_control.type", f"Time control type must be one of {', '.join(VARIANTS)}."
+        )
     variant = VARIANTS[tc["type"]]
     shape = bounds(variant)
     for name in tc:
         if name != "type" and name not in shape:
-            raise BadTimeControl(f"time_control.{name}",
-                                 f"A {tc['type']} time control has no field {name!r}.")
+            raise BadTimeControl(
+                f"time_control.{name}", f"A {tc['type']} time control has no field {name!r}."
+            )
     for name, (lo, hi) in shape.items():
         value = tc.get(name)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
-            raise BadTimeControl(f"time_control.{name}",
-                                 f"{name} must be a number from {lo} to {hi}.")
+            raise BadTimeControl(
+                f"time_control.{name}", f"{name} must be a number from {lo} to {hi}."
+            )
     typed = variant(**{name: tc[name] for name in shape})
     if isinstance(typed, Banked) and typed.initial_s > typed.max_s:
         raise BadTimeControl("time_control.initial_s", "initial_s may not exceed max_s.")
@@ -212,8 +219,9 @@ def spend(tc: TimeControl, clock: dict, elapsed: float) -> tuple[dict, bool]:
     return tc.spent(clock, elapsed), False
 
 
-def deadline_ts(tc: TimeControl, clock: dict, turn_started_ts: float,
-                pauses: Iterable[list[float]] = ()) -> float:
+def deadline_ts(
+    tc: TimeControl, clock: dict, turn_started_ts: float, pauses: Iterable[list[float]] = ()
+) -> float:
     """When the owner of `clock`, whose turn started at `turn_started_ts`, loses on time; each of
     `pauses` (spans [since, until] the clock stands still) that it meets moves the moment on by
     the part of it still ahead."""
@@ -237,8 +245,14 @@ def time_out(tc: TimeControl, ply: int, mover: int) -> tuple[dict, Outcome]:
     return tc.empty(), Outcome(1 - mover, Reason.TIME)
 
 
-def charge(tc: TimeControl, clocks: list[dict] | None, turn_started_ts: float, seat: int,
-           now: float, next_seat: int | None) -> tuple[list[dict] | None, float]:
+def charge(
+    tc: TimeControl,
+    clocks: list[dict] | None,
+    turn_started_ts: float,
+    seat: int,
+    now: float,
+    next_seat: int | None,
+) -> tuple[list[dict] | None, float]:
     """The clocks and turn start after a move by `seat`: when its turn is over (the next seat
     differs), it is charged for the whole turn and the next turn starts. A turn of several
     actions is charged once, at its end."""
@@ -256,8 +270,13 @@ def running(tc: TimeControl, clock: dict, elapsed: float) -> dict:
     return tc.running(clock, elapsed)
 
 
-def view(tc: TimeControl, clocks: list[dict] | None, mover: int | None, turn_started_ts: float,
-         now: float) -> list[dict] | None:
+def view(
+    tc: TimeControl,
+    clocks: list[dict] | None,
+    mover: int | None,
+    turn_started_ts: float,
+    now: float,
+) -> list[dict] | None:
     """The clocks as a player sees them now, the mover's (if any) running down."""
     if clocks is None:
         return None
@@ -286,8 +305,11 @@ def paused_s(start: float, end: float, pauses: list[list[float]]) -> float:
 @functools.lru_cache(maxsize=4096)  # a game's times are written again with each view of it
 def iso(ts: float) -> str:
     """An ISO-8601 UTC time string for a timestamp."""
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z")
+    return (
+        datetime.fromtimestamp(ts, timezone.utc)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+    )
 
 
 def parse_iso(text: str) -> float:

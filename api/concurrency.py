@@ -4,6 +4,7 @@ never a thread; a long call that does not wait (argon2) must go to a real thread
 every other request of its process meanwhile; and a wait can be cut short (`deadline`).
 Elsewhere (the workers, the tests' Flask client, a threaded server) each call runs where it is.
 """
+
 from __future__ import annotations
 
 import contextlib

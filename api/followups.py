@@ -5,6 +5,7 @@ rules need no job: the store writes them due with the record itself, and every w
 (`api.play.background`). Jobs carry what they expect (the ply), so a stale or duplicated job is a
 no-op; one that is lost is enqueued again by the reconciler. The jobs run in `worker.jobs`.
 """
+
 from __future__ import annotations
 
 import logging
@@ -77,19 +78,34 @@ class RQFollowups:
             if record.status is Status.FINISHED:
                 self.enqueue_mining(record.id)
         except redis.RedisError:
-            log.exception("could not enqueue the jobs of %s at ply %d; the reconciler will",
-                          record.id, record.ply)
+            log.exception(
+                "could not enqueue the jobs of %s at ply %d; the reconciler will",
+                record.id,
+                record.ply,
+            )
 
     def enqueue_bot_move(self, record: GameRecord) -> None:
         queue = self.bot_games_queue if record.all_bots else self.queue
         job = "worker.jobs.bot_answer" if record.bot_to_answer else "worker.jobs.bot_move"
-        queue.enqueue(job, record.id, record.ply, job_id=bot_job_id(record),
-                      retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60, failure_ttl=86400)
+        queue.enqueue(
+            job,
+            record.id,
+            record.ply,
+            job_id=bot_job_id(record),
+            retry=Retry(max=BOT_MOVE_RETRIES),
+            result_ttl=60,
+            failure_ttl=86400,
+        )
 
     def enqueue_ratings(self, game_id: str) -> None:
-        self.queue.enqueue("worker.jobs.rate", game_id, job_id=ratings_job_id(game_id),
-                           retry=Retry(max=BOT_MOVE_RETRIES), result_ttl=60,
-                           failure_ttl=86400)
+        self.queue.enqueue(
+            "worker.jobs.rate",
+            game_id,
+            job_id=ratings_job_id(game_id),
+            retry=Retry(max=BOT_MOVE_RETRIES),
+            result_ttl=60,
+            failure_ttl=86400,
+        )
 
     def enqueue_mining(self, game_id: str) -> None:
         """Mine a finished game's puzzles on the playtest queue (`worker.learn`), once: the job
@@ -99,20 +115,39 @@ class RQFollowups:
         job_id = f"mine-{game_id}"
         if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=MINING_WAIT_S):
             Queue(PLAYTEST_QUEUE, connection=self.queue.connection).enqueue(
-                "worker.learn.mine_game", game_id, job_id=job_id, result_ttl=60,
-                failure_ttl=3600, job_timeout=MINING_TIMEOUT_S)
+                "worker.learn.mine_game",
+                game_id,
+                job_id=job_id,
+                result_ttl=60,
+                failure_ttl=3600,
+                job_timeout=MINING_TIMEOUT_S,
+            )
 
     def request_analysis(self, game_id: str, ply: int) -> None:
         """Analyse the position at `ply` on a worker; repeated requests meanwhile add nothing."""
         job_id = f"analysis-{game_id}-{ply}"
         if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=ANALYSIS_WAIT_S):
-            self.analysis_queue.enqueue("worker.jobs.analyse", game_id, ply, job_id=job_id,
-                                        result_ttl=60, failure_ttl=3600,
-                                        job_timeout=ANALYSIS_TIMEOUT_S)
+            self.analysis_queue.enqueue(
+                "worker.jobs.analyse",
+                game_id,
+                ply,
+                job_id=job_id,
+                result_ttl=60,
+                failure_ttl=3600,
+                job_timeout=ANALYSIS_TIMEOUT_S,
+            )
 
     def request_game_analysis(self, game_id: str, ply: int, key: str, client: str) -> None:
         """Analyse every move of the game up to `ply` on a worker, cached under `key` (the
         caller has taken its place in `client`'s budget: one job per key)."""
-        self.analysis_queue.enqueue("worker.jobs.analyse_game", game_id, ply, key, client,
-                                    job_id=f"analysis-game-{key}", result_ttl=60,
-                                    failure_ttl=3600, job_timeout=ANALYSIS_TIMEOUT_S)
+        self.analysis_queue.enqueue(
+            "worker.jobs.analyse_game",
+            game_id,
+            ply,
+            key,
+            client,
+            job_id=f"analysis-game-{key}",
+            result_ttl=60,
+            failure_ttl=3600,
+            job_timeout=ANALYSIS_TIMEOUT_S,
+        )

@@ -12,6 +12,7 @@ same way, but for an integer past 64 bits, which it reads as a float, and what i
 (NaN, a lone surrogate): text holding a number of 19 digits or more, or that orjson refuses,
 is read by the standard library.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,7 @@ _MARKS = bytes(48 if 48 <= b <= 57 else 46 if b == 46 else 32 for b in range(256
 _LONG_INTEGER = b" " + b"0" * 19
 
 
-def dumps(obj: Any, sort_keys: bool = False,
-          default: Callable[[Any], Any] | None = None) -> bytes:
+def dumps(obj: Any, sort_keys: bool = False, default: Callable[[Any], Any] | None = None) -> bytes:
     """`obj` as compact JSON, UTF-8 encoded; `default` as `json.dumps` takes it (dates and
     dataclasses are handed to it too, as the standard library does, not written by orjson's own
     rules)."""

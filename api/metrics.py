@@ -11,13 +11,20 @@ job, and each one that counts leaves a file of its own behind.
     from api import metrics
     metrics.WEBHOOK_DELIVERIES.labels(event="your_turn", outcome="delivered").inc()
 """
+
 from __future__ import annotations
 
 import os
 
 import redis
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter,
-                               Histogram, generate_latest)
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
@@ -32,20 +39,34 @@ JOB_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.
 # a due check runs within a tick (0.1 s) of its time while the workers keep up
 LATENESS_BUCKETS = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0)
 
-REQUESTS = Counter("postplay_http_requests", "HTTP requests answered, per route and status",
-                   ["route", "method", "status"])
-REQUEST_SECONDS = Histogram("postplay_http_request_duration_seconds",
-                            "Time to answer an HTTP request, per route", ["route", "method"],
-                            buckets=LATENCY_BUCKETS)
-JOB_SECONDS = Histogram("postplay_job_duration_seconds",
-                        "Time an RQ job took on a worker (its work-horse included), per job type "
-                        "and how it ended", ["job", "status"], buckets=JOB_BUCKETS)
-DUE_LATENESS = Histogram("postplay_due_check_lateness_seconds",
-                         "How long after it fell due a check (a deadline, an abandoned game, a "
-                         "background rule) ran", ["check"], buckets=LATENESS_BUCKETS)
-WEBHOOK_DELIVERIES = Counter("postplay_webhook_deliveries",
-                             "Webhook deliveries attempted, per event and outcome",
-                             ["event", "outcome"])
+REQUESTS = Counter(
+    "postplay_http_requests",
+    "HTTP requests answered, per route and status",
+    ["route", "method", "status"],
+)
+REQUEST_SECONDS = Histogram(
+    "postplay_http_request_duration_seconds",
+    "Time to answer an HTTP request, per route",
+    ["route", "method"],
+    buckets=LATENCY_BUCKETS,
+)
+JOB_SECONDS = Histogram(
+    "postplay_job_duration_seconds",
+    "Time an RQ job took on a worker (its work-horse included), per job type and how it ended",
+    ["job", "status"],
+    buckets=JOB_BUCKETS,
+)
+DUE_LATENESS = Histogram(
+    "postplay_due_check_lateness_seconds",
+    "How long after it fell due a check (a deadline, an abandoned game, a background rule) ran",
+    ["check"],
+    buckets=LATENESS_BUCKETS,
+)
+WEBHOOK_DELIVERIES = Counter(
+    "postplay_webhook_deliveries",
+    "Webhook deliveries attempted, per event and outcome",
+    ["event", "outcome"],
+)
 
 
 def multiprocess_dir() -> str | None:
@@ -82,15 +103,20 @@ class StoreCollector:
         for status, count in zip(statuses, counts):
             games.add_metric([status], count)
         yield games
-        yield GaugeMetricFamily("postplay_due_checks", "Checks the workers owe the games "
-                                "(deadlines, background rules, abandoned games)", value=counts[-1])
-        depth = GaugeMetricFamily("postplay_queue_depth", "Jobs waiting in each RQ queue",
-                                  labels=["queue"])
+        yield GaugeMetricFamily(
+            "postplay_due_checks",
+            "Checks the workers owe the games (deadlines, background rules, abandoned games)",
+            value=counts[-1],
+        )
+        depth = GaugeMetricFamily(
+            "postplay_queue_depth", "Jobs waiting in each RQ queue", labels=["queue"]
+        )
         for name in self.queues:
             depth.add_metric([name], Queue(name, connection=self.redis).count)
         yield depth
-        yield GaugeMetricFamily("postplay_workers", "Workers whose heartbeat is fresh",
-                                value=live_workers(self.redis))
+        yield GaugeMetricFamily(
+            "postplay_workers", "Workers whose heartbeat is fresh", value=live_workers(self.redis)
+        )
 
 
 def process_registry() -> CollectorRegistry:

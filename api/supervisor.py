@@ -5,6 +5,7 @@ Hand-written rather than a supervisord config: the pieces are three kinds of our
 one machine, the embedded default must need nothing installed beyond the venv, and what it does
 (order, backoff, process groups) fits in a page.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -36,8 +37,9 @@ class Child:
         out = open(self.log, "ab") if self.log else None
         # a session of its own: Ctrl-C reaches only the supervisor, which stops the pieces in
         # order; and the piece's whole group (a worker's horse) can be ended with it
-        self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT if out
-                                     else None, start_new_session=True)
+        self.proc = subprocess.Popen(
+            self.argv, stdout=out, stderr=subprocess.STDOUT if out else None, start_new_session=True
+        )
         self.started = time.monotonic()
         self.restart_at = None
 
@@ -80,8 +82,10 @@ def supervise(children: list[Child], banner: str, ready=None) -> int:
             child.kill_group(signal.SIGKILL)  # whatever it left behind in its group
             if now - child.started >= STABLE_S:
                 child.backoff = FIRST_BACKOFF_S
-            say(f"{child.name} (pid {child.proc.pid}) {_how(code)}; restarting in "
-                f"{child.backoff:.0f} s")
+            say(
+                f"{child.name} (pid {child.proc.pid}) {_how(code)}; restarting in "
+                f"{child.backoff:.0f} s"
+            )
             child.restart_at = now + child.backoff
             child.backoff = min(child.backoff * 2, MAX_BACKOFF_S)
         time.sleep(POLL_S)

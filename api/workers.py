@@ -7,6 +7,7 @@ Asked to stop (SIGTERM or SIGINT), it takes no new job; the job under way has ST
 finish, after which its horse is killed and the job handed back to its queue, for another
 worker to run; then the threads hand back what they have claimed, within THREADS_STOP_S. The
 process is gone within 10 s of the signal (systemd and Kubernetes wait 30 s by default)."""
+
 from __future__ import annotations
 
 import ctypes
@@ -103,8 +104,9 @@ class PostplayWorker(Worker):
                 status = None
             func_name = job.func_name
             assert func_name is not None  # a job this worker runs names its function
-            metrics.JOB_SECONDS.labels(func_name.rpartition(".")[2],
-                                       status.value if status else "unknown").observe(took)
+            metrics.JOB_SECONDS.labels(
+                func_name.rpartition(".")[2], status.value if status else "unknown"
+            ).observe(took)
 
 
 def _hand_back(job: Job) -> None:
@@ -114,8 +116,12 @@ def _hand_back(job: Job) -> None:
     status = job.get_status(refresh=True)
     if status == JobStatus.FAILED:
         job.requeue(at_front=True)
-    log.warning("stopping: job %s handed back to %s (%s)", job.id, job.origin,
-                "requeued" if status == JobStatus.FAILED else status)
+    log.warning(
+        "stopping: job %s handed back to %s (%s)",
+        job.id,
+        job.origin,
+        "requeued" if status == JobStatus.FAILED else status,
+    )
 
 
 def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None) -> None:
@@ -136,18 +142,18 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
     # its own connection pool: a thread holding the worker's pool lock at a fork would leave the
     # horse's copy of that lock held for ever
     background = Background(config.connect(), worker.name)
-    thread = threading.Thread(target=background.run, args=(stop,), name="background",
-                              daemon=True)
+    thread = threading.Thread(target=background.run, args=(stop,), name="background", daemon=True)
     thread.start()
     notifier = Notifier(config.connect(), worker.name)
-    deliveries = threading.Thread(target=notifier.run, args=(stop,), name="webhooks",
-                                  daemon=True)
+    deliveries = threading.Thread(target=notifier.run, args=(stop,), name="webhooks", daemon=True)
     deliveries.start()
-    mailer = threading.Thread(target=Mailer(config.connect()).run, args=(stop,), name="mail",
-                              daemon=True)
+    mailer = threading.Thread(
+        target=Mailer(config.connect()).run, args=(stop,), name="mail", daemon=True
+    )
     mailer.start()
-    learner = threading.Thread(target=keep_puzzles, args=(config.connect(), stop),
-                               name="puzzles", daemon=True)
+    learner = threading.Thread(
+        target=keep_puzzles, args=(config.connect(), stop), name="puzzles", daemon=True
+    )
     learner.start()
     try:
         while True:
@@ -204,8 +210,9 @@ def _note_stops(stopping: threading.Event) -> None:
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
 
 
-def _started(queues: list[Queue], client: redis.Redis,
-             stopping: threading.Event) -> PostplayWorker | None:
+def _started(
+    queues: list[Queue], client: redis.Redis, stopping: threading.Event
+) -> PostplayWorker | None:
     """A new RQ worker, made once Redis answers (None: asked to stop meanwhile): a new worker
     names itself to Redis, which may be away (a failover under way, the sentinels not yet agreed
     on a new master)."""

@@ -1,6 +1,7 @@
 """Fixtures: a real Redis server for the session (the embedded one, or the server at REDIS_URL,
 database 15), flushed around each test; the Flask `app` and `client`; real RQ workers in burst
 mode."""
+
 from __future__ import annotations
 
 import importlib

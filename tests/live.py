@@ -1,6 +1,7 @@
 """The real app as `postplay serve` runs it (gunicorn) with a real RQ worker behind it, on
 127.0.0.1 against the session's Redis: for the browser tests and for programs that speak to
 the server over HTTP (examples/http_bot.py)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -17,8 +18,13 @@ from api.store.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 # webhooks go to local receivers in the tests
-ENV = {"POSTPLAY_RATELIMIT": "off", "POSTPLAY_BOT_BUDGET_S": "0.05", "PYTHONUNBUFFERED": "1",
-       "POSTPLAY_MAX_PLAYTESTS_PER_CLIENT": "1000", "POSTPLAY_WEBHOOK_ALLOW_PRIVATE": "1"}
+ENV = {
+    "POSTPLAY_RATELIMIT": "off",
+    "POSTPLAY_BOT_BUDGET_S": "0.05",
+    "PYTHONUNBUFFERED": "1",
+    "POSTPLAY_MAX_PLAYTESTS_PER_CLIENT": "1000",
+    "POSTPLAY_WEBHOOK_ALLOW_PRIVATE": "1",
+}
 
 
 def stop(*procs: subprocess.Popen) -> None:
@@ -41,11 +47,29 @@ def live_app(redis_url: str, logs: Path):
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, **ENV}
     web = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", *gunicorn_options(), "--bind", f"127.0.0.1:{port}",
-         "--workers", "1", "api.web.wsgi:app"],
-        cwd=ROOT, env=env, stdout=open(logs / "web.log", "wb"), stderr=subprocess.STDOUT)
-    worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, env=env,
-                              stdout=open(logs / "worker.log", "wb"), stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            *gunicorn_options(),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "api.web.wsgi:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=open(logs / "web.log", "wb"),
+        stderr=subprocess.STDOUT,
+    )
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker"],
+        cwd=ROOT,
+        env=env,
+        stdout=open(logs / "worker.log", "wb"),
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

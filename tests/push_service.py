@@ -8,6 +8,7 @@ this service's origin, `exp` to come, `sub` a mailto: or https: URL, `k` the sam
 its body (RFC 8291, aes128gcm) with that subscription's private key and auth secret (http_ece),
 records it and answers the next status of its script (201 once the script is spent). A request
 it cannot verify or decrypt is recorded with its `error` and answered 400."""
+
 from __future__ import annotations
 
 import base64
@@ -46,10 +47,14 @@ class Browser:
     def subscription(self, service: "PushService | None" = None, origin: str = "") -> dict:
         """What PushSubscription.toJSON() gives, for a push service at `service` (or `origin`)."""
         public = self.private_key.public_key().public_bytes(
-            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
         origin = service.origin if service is not None else origin
-        return {"endpoint": f"{origin}/push/{self.name}", "expirationTime": None,
-                "keys": {"p256dh": b64url(public), "auth": b64url(self.auth)}}
+        return {
+            "endpoint": f"{origin}/push/{self.name}",
+            "expirationTime": None,
+            "keys": {"p256dh": b64url(public), "auth": b64url(self.auth)},
+        }
 
 
 @dataclasses.dataclass
@@ -83,8 +88,11 @@ class PushService:
                 pushed = service.open(device, headers, body)
                 with service.arrived:
                     service.received.append(pushed)
-                    status = 400 if pushed.error else (
-                        service.statuses.pop(0) if service.statuses else 201)
+                    status = (
+                        400
+                        if pushed.error
+                        else (service.statuses.pop(0) if service.statuses else 201)
+                    )
                     service.arrived.notify_all()
                 while service.stall.is_set():
                     time.sleep(0.02)
@@ -111,12 +119,12 @@ class PushService:
             browser = self.browsers[device]
             if headers.get("content-encoding") != "aes128gcm":
                 raise ValueError("the payload is not aes128gcm")
-            plain = http_ece.decrypt(body, private_key=browser.private_key,
-                                     auth_secret=browser.auth, version="aes128gcm")
+            plain = http_ece.decrypt(
+                body, private_key=browser.private_key, auth_secret=browser.auth, version="aes128gcm"
+            )
             return Pushed(device, headers, claims, json.loads(plain), None, at)
         except Exception as failed:  # what was wrong is the test's to see
-            return Pushed(device, headers, claims, None, f"{type(failed).__name__}: {failed}",
-                          at)
+            return Pushed(device, headers, claims, None, f"{type(failed).__name__}: {failed}", at)
 
     def verified(self, authorization: str) -> dict:
         """The claims of `vapid t=<JWT>, k=<key>`, once its signature and claims are checked."""
@@ -128,17 +136,25 @@ class PushService:
         if json.loads(unb64url(head)) != {"typ": "JWT", "alg": "ES256"}:
             raise ValueError("not an ES256 JWT")
         raw = unb64url(signature)
-        public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(),
-                                                              unb64url(self.server_key))
+        public = ec.EllipticCurvePublicKey.from_encoded_point(
+            ec.SECP256R1(), unb64url(self.server_key)
+        )
         try:
-            public.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"),
-                                               int.from_bytes(raw[32:], "big")),
-                          f"{head}.{payload}".encode(), ec.ECDSA(hashes.SHA256()))
+            public.verify(
+                encode_dss_signature(
+                    int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")
+                ),
+                f"{head}.{payload}".encode(),
+                ec.ECDSA(hashes.SHA256()),
+            )
         except InvalidSignature:
             raise ValueError("the VAPID signature does not verify") from None
         claims = json.loads(unb64url(payload))
-        if claims.get("aud") != self.origin or claims.get("exp", 0) <= time.time() or \
-                not str(claims.get("sub", "")).startswith(("mailto:", "https:")):
+        if (
+            claims.get("aud") != self.origin
+            or claims.get("exp", 0) <= time.time()
+            or not str(claims.get("sub", "")).startswith(("mailto:", "https:"))
+        ):
             raise ValueError(f"wrong claims: {claims}")
         return claims
 

@@ -2,6 +2,7 @@
 carries `trigger`, passes that reply on and then freezes every connection through it: the
 worker is left waiting on Redis mid-step, holding whatever it had just claimed, for the test
 to kill it there."""
+
 from __future__ import annotations
 
 import socket

@@ -3,6 +3,7 @@ each send a request line and then one header line every few seconds, never endin
 headers; and the latency of ordinary requests (`GET /api/v1/kinds`, moves) made meanwhile, to
 set against the same requests made with no attack on (tests/api/test_slow_clients.py, and its
 longer run with the issue's figures, `python -m tests.benchmarks bench_slow_clients`)."""
+
 from __future__ import annotations
 
 import http.client
@@ -17,9 +18,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAIN = [2 ** i for i in range(10)]  # 1, 2, 4, ..., 512: each a multiple of the one before
-NEW_GAME = {"kind": "factor-multiple", "options": {"n": 1000, "even_start": False},
-            "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}], "first": 0}
+CHAIN = [2**i for i in range(10)]  # 1, 2, 4, ..., 512: each a multiple of the one before
+NEW_GAME = {
+    "kind": "factor-multiple",
+    "options": {"n": 1000, "even_start": False},
+    "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}],
+    "first": 0,
+}
 
 
 class SlowClients:
@@ -36,9 +41,20 @@ class SlowClients:
 
     def __enter__(self) -> SlowClients:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.slow_clients", self.address[0], str(self.address[1]),
-             str(self.count), str(self.every_s)], cwd=ROOT, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "tests.slow_clients",
+                self.address[0],
+                str(self.address[1]),
+                str(self.count),
+                str(self.every_s),
+            ],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         if self.proc.stdout.readline().strip() != "connected":
             raise RuntimeError("the slow clients could not all connect")
         self.reader.start()
@@ -115,8 +131,12 @@ class Client:
     def request(self, method: str, path: str, body=None, headers=None) -> tuple[int, dict, float]:
         """(status, JSON answer, seconds it took)."""
         started = time.perf_counter()
-        self.conn.request(method, path, body=None if body is None else json.dumps(body),
-                          headers={"Content-Type": "application/json", **(headers or {})})
+        self.conn.request(
+            method,
+            path,
+            body=None if body is None else json.dumps(body),
+            headers={"Content-Type": "application/json", **(headers or {})},
+        )
         response = self.conn.getresponse()
         data = response.read()
         took = time.perf_counter() - started
@@ -156,9 +176,11 @@ def move_times(address: tuple[str, int], count: int) -> list[float]:
                 if len(times) == count:
                     return times
                 status, answer, took = client.request(
-                    "POST", f"/api/v1/games/{game['id']}/moves",
+                    "POST",
+                    f"/api/v1/games/{game['id']}/moves",
                     {"move": {"type": "say", "number": number}, "ply": ply},
-                    {"Authorization": f"Bearer {game['tokens'][str(ply % 2)]}"})
+                    {"Authorization": f"Bearer {game['tokens'][str(ply % 2)]}"},
+                )
                 assert status == 201, (status, answer)
                 times.append(took)
         return times

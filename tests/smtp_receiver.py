@@ -1,6 +1,7 @@
 """A real SMTP server on loopback (aiosmtpd) for the e-mail tests: it records every message it
 is handed (recipients and the parsed message) and, while `stall` is set, keeps the sender
 waiting for its answer to the message (as a server that hangs mid-send)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -36,8 +37,12 @@ class SmtpReceiver:
 
     async def handle_DATA(self, server, session, envelope):
         with self.arrived:
-            self.received.append(Mail(list(envelope.rcpt_tos), message_from_bytes(
-                envelope.original_content, policy=policy.default)))
+            self.received.append(
+                Mail(
+                    list(envelope.rcpt_tos),
+                    message_from_bytes(envelope.original_content, policy=policy.default),
+                )
+            )
             self.arrived.notify_all()
         while self.stall.is_set():
             await asyncio.sleep(0.05)

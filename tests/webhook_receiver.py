@@ -2,6 +2,7 @@
 request it gets (headers, body, when) and answers each with the next status of its script (200
 once the script is spent), after stalling while `stall` is set. With `tls` (a certificate and
 its key, PEM files) it speaks https."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -21,8 +22,9 @@ class Received:
 
 
 class Receiver:
-    def __init__(self, statuses: list[int] = (), path: str = "/hook",
-                 tls: tuple[str, str] | None = None):
+    def __init__(
+        self, statuses: list[int] = (), path: str = "/hook", tls: tuple[str, str] | None = None
+    ):
         self.statuses = list(statuses)
         self.received: list[Received] = []
         self.arrived = threading.Condition()
@@ -35,8 +37,9 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()
                 with receiver.arrived:
-                    receiver.received.append(Received(
-                        {k.lower(): v for k, v in self.headers.items()}, body, time.time()))
+                    receiver.received.append(
+                        Received({k.lower(): v for k, v in self.headers.items()}, body, time.time())
+                    )
                     status = receiver.statuses.pop(0) if receiver.statuses else 200
                     receiver.arrived.notify_all()
                 while receiver.stall.is_set():

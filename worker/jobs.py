@@ -3,6 +3,7 @@ service. Each takes what it expects of the game and does nothing when the game h
 retried or duplicated job never acts twice. `api.followups` enqueues them. Deadlines and background
 rules are not jobs: every worker's background thread runs them (`api.play.background`).
 """
+
 from __future__ import annotations
 
 import os

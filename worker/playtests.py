@@ -4,6 +4,7 @@ A chunk skips the games it already recorded (a retried job goes on where it stop
 for a cancel between games. A chunk that raises is marked failed by `chunk_failed`, RQ's
 on_failure callback; what it played before is kept and counted.
 """
+
 from __future__ import annotations
 
 from rq import Queue, get_current_job
@@ -33,8 +34,11 @@ def run_chunk(playtest_id: str, chunk: int) -> int:
         if store.has_game(playtest_id, index):
             continue
         game = playtests.play(spec, index)
-        game_id = (store_sample_game(GameStore(connection, GAME_EVENTS), spec, index, game)
-                   if index < spec["samples"] else None)
+        game_id = (
+            store_sample_game(GameStore(connection, GAME_EVENTS), spec, index, game)
+            if index < spec["samples"]
+            else None
+        )
         store.add_game(playtest_id, playtests.record_of(index, game, game_id))
         enqueue_mining(connection, spec, playtest_id, index, game)
         played += 1
@@ -47,15 +51,23 @@ def enqueue_mining(connection, spec: dict, playtest_id: str, index: int, game) -
     if not mining_on() or spec["kind"] not in PROVERS:
         return
     Queue(PLAYTEST_QUEUE, connection=connection).enqueue(
-        "worker.learn.mine_played", spec["kind"], spec["options"],
-        game.first, playtests.game_seed(spec["seed"], index),
-        [move.to_dict() for _, move in game.history], {"playtest": playtest_id, "game": index},
-        job_id=f"mine-{playtest_id}-{index}", result_ttl=60, failure_ttl=3600,
-        job_timeout=MINING_TIMEOUT_S)
+        "worker.learn.mine_played",
+        spec["kind"],
+        spec["options"],
+        game.first,
+        playtests.game_seed(spec["seed"], index),
+        [move.to_dict() for _, move in game.history],
+        {"playtest": playtest_id, "game": index},
+        job_id=f"mine-{playtest_id}-{index}",
+        result_ttl=60,
+        failure_ttl=3600,
+        job_timeout=MINING_TIMEOUT_S,
+    )
 
 
 def chunk_failed(job, connection, exc_type, exc_value, traceback) -> None:
     """RQ's on_failure callback: record the chunk as failed, with the error."""
     playtest_id, chunk = job.args
-    PlaytestStore(connection, REPORTS).end_chunk(playtest_id, chunk, ChunkStatus.FAILED,
-                                                 f"{exc_type.__name__}: {exc_value}")
+    PlaytestStore(connection, REPORTS).end_chunk(
+        playtest_id, chunk, ChunkStatus.FAILED, f"{exc_type.__name__}: {exc_value}"
+    )

@@ -3,10 +3,22 @@
 Importing this package registers every game's bots: those of the game in `api/games/<name>.py`
 are in `api/bots/<name>.py`, found by that name, so a new game's bots need no line here.
 """
+
 import importlib
 
-from api.bots.base import (ANALYSERS, BOTS, DEFAULT_BUDGET_S, Analyser, BotLevel, accepts_draw,
-                           analyser, bot, choose_move, levels, unavailable)
+from api.bots.base import (
+    ANALYSERS,
+    BOTS,
+    DEFAULT_BUDGET_S,
+    Analyser,
+    BotLevel,
+    accepts_draw,
+    analyser,
+    bot,
+    choose_move,
+    levels,
+    unavailable,
+)
 from api.games import GAMES
 
 for _game in list(GAMES.values()):
@@ -14,5 +26,16 @@ for _game in list(GAMES.values()):
     if _package == "api.games":  # (importing the module registers its bots)
         importlib.import_module(f"api.bots.{_name}")
 
-__all__ = ["ANALYSERS", "BOTS", "DEFAULT_BUDGET_S", "Analyser", "BotLevel", "accepts_draw",
-           "analyser", "bot", "choose_move", "levels", "unavailable"]
+__all__ = [
+    "ANALYSERS",
+    "BOTS",
+    "DEFAULT_BUDGET_S",
+    "Analyser",
+    "BotLevel",
+    "accepts_draw",
+    "analyser",
+    "bot",
+    "choose_move",
+    "levels",
+    "unavailable",
+]

@@ -3,6 +3,7 @@
 Each game's bot module registers its levels with `@bot(slug, level, line)`; `choose_move` is the
 one entry point the worker and the playtests use.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -36,8 +37,13 @@ BOTS: dict[str, dict[str, BotLevel]] = {}
 DEFAULT_BUDGET_S = 1.0
 
 
-def bot(slug: str, level: str, line: str, offered: OfferedFn | None = None,
-        draw_judge: Callable[[Any], bool] | None = None) -> Callable[[Fn], Fn]:
+def bot(
+    slug: str,
+    level: str,
+    line: str,
+    offered: OfferedFn | None = None,
+    draw_judge: Callable[[Any], bool] | None = None,
+) -> Callable[[Fn], Fn]:
     """Register `fn(state, rng, budget_s) -> Move` as the `level` bot of game `slug`; `offered`
     says which games it may play (default all), `draw_judge` which draw offers it accepts
     (default none)."""
@@ -127,7 +133,8 @@ def accepts_draw(state: State, level: str) -> bool:
     return judge is not None and not state.is_over() and judge(state)
 
 
-def choose_move(state: State, level: str, rng: random.Random,
-                budget_s: float = DEFAULT_BUDGET_S) -> Move:
+def choose_move(
+    state: State, level: str, rng: random.Random, budget_s: float = DEFAULT_BUDGET_S
+) -> Move:
     """The move the `level` bot plays in `state` (the seat to move must have a legal move)."""
     return BOTS[state.game.slug][level].choose(state, rng, budget_s)

@@ -3,6 +3,7 @@ waiting for the bot on a worker sees it; or, with `POSTPLAY_THINK_CLOCK=cpu` or 
 `count_cpu_time()`, the thinking thread's own CPU time (`time.thread_time`), which the bot
 ladders use so that a measured strength does not depend on how busy the machine is. Every bot
 and solver deadline reads `now()`."""
+
 from __future__ import annotations
 
 import os

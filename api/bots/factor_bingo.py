@@ -11,6 +11,7 @@ solve whose proofs stay on the card from turn to turn; while the solve cannot fi
 budget (it always can with 12 or fewer numbers left), it makes the medium bot's careful call among
 the calls not yet proved to lose.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,8 +23,17 @@ from api.bots import clock
 from api.bots.base import analyser, bot
 from api.bots.search import mcts, mcts_scored
 from api.games.base import by_seat
-from api.games.factor_bingo import (LETTERS, LINES, NUMBERS, Call, FactorBingoState, Fill, Start,
-                                    line_masks, number_mask)
+from api.games.factor_bingo import (
+    LETTERS,
+    LINES,
+    NUMBERS,
+    Call,
+    FactorBingoState,
+    Fill,
+    Start,
+    line_masks,
+    number_mask,
+)
 
 SLUG = "factor-bingo"
 ALL = (1 << len(NUMBERS)) - 1
@@ -35,7 +45,8 @@ CANDIDATE_FILLS = 8  # fills the advanced bot searches among, best by the heuris
 # How far each number reaches: how many of the others divide it or are its multiples.
 NEAR: tuple[int, ...] = tuple(
     sum(1 << j for j, m in enumerate(NUMBERS) if m != n and (n % m == 0 or m % n == 0))
-    for n in NUMBERS)
+    for n in NUMBERS
+)
 REACH: tuple[int, ...] = tuple(mask.bit_count() for mask in NEAR)
 
 
@@ -44,8 +55,12 @@ def beginner(state: FactorBingoState, rng: random.Random, budget_s: float):
     return rng.choice(state.legal_moves())
 
 
-@bot(SLUG, "medium", "Fills to build its own lines and split yours; calls to finish its lines, "
-                     "never hands you a winning call when it can help it.")
+@bot(
+    SLUG,
+    "medium",
+    "Fills to build its own lines and split yours; calls to finish its lines, "
+    "never hands you a winning call when it can help it.",
+)
 def medium(state: FactorBingoState, rng: random.Random, budget_s: float):
     if state.phase == "filling":
         return rng.choice(best_fills(state, 1))
@@ -55,8 +70,12 @@ def medium(state: FactorBingoState, rng: random.Random, budget_s: float):
     return _move(state, card.careful_call(used, options, mover, rng))
 
 
-@bot(SLUG, "advanced", "Searches within its think time and solves the calling phase exactly as "
-                       "soon as it can (always once 12 or fewer numbers are left to call).")
+@bot(
+    SLUG,
+    "advanced",
+    "Searches within its think time and solves the calling phase exactly as "
+    "soon as it can (always once 12 or fewer numbers are left to call).",
+)
 def advanced(state: FactorBingoState, rng: random.Random, budget_s: float):
     if state.phase == "calling":
         card, used, current = _position(state)
@@ -66,12 +85,16 @@ def advanced(state: FactorBingoState, rng: random.Random, budget_s: float):
         # Earlier, the exact solve often still fits in the budget; when it does not, the careful
         # call among those not yet proved to lose (tree search with playouts did worse here).
         try:
-            return Call(NUMBERS[card.solve(used, current, state.mover, rng,
-                                           deadline=clock.now() + budget_s)])
+            return Call(
+                NUMBERS[
+                    card.solve(used, current, state.mover, rng, deadline=clock.now() + budget_s)
+                ]
+            )
         except TimeoutError:
             options = card.choices(used, current)
-            unproved = sum(1 << i for i in _bits(options)
-                           if not card.proved_losing(used, i, state.mover))
+            unproved = sum(
+                1 << i for i in _bits(options) if not card.proved_losing(used, i, state.mover)
+            )
             return Call(NUMBERS[card.careful_call(used, unproved or options, state.mover, rng)])
     return mcts(state, rng, budget_s, moves=_search_moves, playout=_playout)
 
@@ -84,17 +107,25 @@ def estimate_position(state: FactorBingoState, rng: random.Random, budget_s: flo
         card, used, current = _position(state)
         assert current is not None  # the calling phase has a current number
         try:
-            win = card.winning_call(used, current, state.mover,
-                                    deadline=clock.now() + budget_s)
-            best = win if win is not None else card.careful_call(
-                used, card.choices(used, current), state.mover, rng)
-            return {"exact": True, "value": 1 if win is not None else -1,
-                    "best": Call(NUMBERS[best]).to_dict()}
+            win = card.winning_call(used, current, state.mover, deadline=clock.now() + budget_s)
+            best = (
+                win
+                if win is not None
+                else card.careful_call(used, card.choices(used, current), state.mover, rng)
+            )
+            return {
+                "exact": True,
+                "value": 1 if win is not None else -1,
+                "best": Call(NUMBERS[best]).to_dict(),
+            }
         except TimeoutError:
             pass
     move, mean = mcts_scored(state, rng, budget_s, moves=_search_moves, playout=_playout)
-    return {"exact": False, "value": 0.0 if mean is None else round(2 * mean - 1, 3),
-            "best": move.to_dict()}
+    return {
+        "exact": False,
+        "value": 0.0 if mean is None else round(2 * mean - 1, 3),
+        "best": move.to_dict(),
+    }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,8 +139,12 @@ class Card:
     @classmethod
     def of(cls, letters, fills) -> "Card":
         masks = line_masks(letters, fills)
-        return cls(by_seat(tuple(tuple(m for m in masks[s] if m >> i & 1)
-                                 for i in range(len(NUMBERS))) for s in (0, 1)))
+        return cls(
+            by_seat(
+                tuple(tuple(m for m in masks[s] if m >> i & 1) for i in range(len(NUMBERS)))
+                for s in (0, 1)
+            )
+        )
 
     @staticmethod
     def choices(used: int, current: int) -> int:
@@ -156,10 +191,12 @@ class Card:
         def rank(i: int) -> tuple:
             after = used | 1 << i
             replies = self.choices(after, i)
-            return (not self.safe(after, replies, 1 - mover),
-                    not self.winning(after, replies, 1 - mover),
-                    self.progress(after, mover) - self.progress(after, 1 - mover),
-                    rng.random())
+            return (
+                not self.safe(after, replies, 1 - mover),
+                not self.winning(after, replies, 1 - mover),
+                self.progress(after, mover) - self.progress(after, 1 - mover),
+                rng.random(),
+            )
 
         return max(safe, key=rank)
 
@@ -199,8 +236,9 @@ class Card:
 
         return search(used, current, mover)
 
-    def solve(self, used: int, current: int, mover: int, rng: random.Random,
-              deadline: float | None = None) -> int:
+    def solve(
+        self, used: int, current: int, mover: int, rng: random.Random, deadline: float | None = None
+    ) -> int:
         """The mover's call under perfect play: a winning one if any; in a lost position, the
         call that leaves the opponent the smallest share of winning replies, the likeliest to be
         missed."""
@@ -211,28 +249,32 @@ class Card:
         safe = self.safe(used, options, mover)
         if not safe:
             return self.careful_call(used, options, mover, rng)
-        return min(safe, key=lambda i: (self.winning_share(used | 1 << i, i, 1 - mover, deadline),
-                                        rng.random()))
+        return min(
+            safe,
+            key=lambda i: (self.winning_share(used | 1 << i, i, 1 - mover, deadline), rng.random()),
+        )
 
-    def winning_call(self, used: int, current: int, mover: int,
-                     deadline: float | None = None) -> int | None:
+    def winning_call(
+        self, used: int, current: int, mover: int, deadline: float | None = None
+    ) -> int | None:
         """A call that wins under perfect play, or None in a lost position."""
         for i in _bits(self.choices(used, current)):
             result = self.winner_after(used | 1 << i, i, mover)
-            if result == mover or (result is None
-                                   and not self.wins(used | 1 << i, i, 1 - mover, deadline)):
+            if result == mover or (
+                result is None and not self.wins(used | 1 << i, i, 1 - mover, deadline)
+            ):
                 return i
         return None
 
-    def winning_share(self, used: int, current: int, mover: int,
-                      deadline: float | None) -> float:
+    def winning_share(self, used: int, current: int, mover: int, deadline: float | None) -> float:
         """The share of the mover's calls that win under perfect play."""
         options = list(_bits(self.choices(used, current)))
         won = 0
         for i in options:
             result = self.winner_after(used | 1 << i, i, mover)
-            won += result == mover or (result is None
-                                       and not self.wins(used | 1 << i, i, 1 - mover, deadline))
+            won += result == mover or (
+                result is None and not self.wins(used | 1 << i, i, 1 - mover, deadline)
+            )
         return won / len(options)
 
     def proved_losing(self, used: int, i: int, mover: int) -> bool:
@@ -279,8 +321,11 @@ def _search_moves(state: FactorBingoState) -> list:
     assert current is not None  # the calling phase has a current number
     options = card.choices(used, current)
     safe = card.safe(used, options, state.mover)
-    keep = (card.winning(used, options, state.mover)
-            or [i for i in safe if not card.proved_losing(used, i, state.mover)] or safe)
+    keep = (
+        card.winning(used, options, state.mover)
+        or [i for i in safe if not card.proved_losing(used, i, state.mover)]
+        or safe
+    )
     return [Call(NUMBERS[i]) for i in keep] or state.legal_moves()
 
 
@@ -292,7 +337,7 @@ def _playout(state: FactorBingoState, rng: random.Random) -> FactorBingoState:
     numbers = [n for n in NUMBERS if n not in filled.values()]
     rng.shuffle(numbers)
     fills = state.fills + tuple(zip(letters, numbers))
-    start = state.start if state.start is not None else rng.choice(numbers[len(letters):])
+    start = state.start if state.start is not None else rng.choice(numbers[len(letters) :])
     card = Card.of(state.letters, fills)
     used = number_mask((start,) + state.called)
     current = NUMBERS.index(state.current if state.current is not None else start)

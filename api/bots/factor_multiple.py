@@ -1,4 +1,5 @@
 """Factor/Multiple bots: random, greedy (leave the opponent the fewest replies), and perfect."""
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,12 @@ def analysis(state: FactorMultipleState, rng: random.Random, budget_s: float) ->
     """The solver's verdicts (exact at any n): every move's, and a winning one as the best."""
     verdicts = analyse(state)
     best = next((m for m in verdicts["moves"] if m["wins"]), verdicts["moves"][0])
-    return {"exact": True, "value": 1 if verdicts["to_move_wins"] else -1,
-            "best": best["move"], **verdicts}
+    return {
+        "exact": True,
+        "value": 1 if verdicts["to_move_wins"] else -1,
+        "best": best["move"],
+        **verdicts,
+    }
 
 
 @bot(SLUG, "random", "Says any legal number.")

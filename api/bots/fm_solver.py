@@ -24,6 +24,7 @@ baseline in tests/benchmarks/bench_fm_solver.py.
 >>> after_10["moves"][0]
 {'move': {'type': 'say', 'number': 1}, 'number': 1, 'wins': False}
 """
+
 from __future__ import annotations
 
 import collections
@@ -148,8 +149,8 @@ def _sweep(adj: list[list[int]], mate: list[int]):
     (None, (parent, a, b)) for an augmenting edge a-b between two trees."""
     count = len(adj)
     base = list(range(count))
-    members = [[v] for v in range(count)]     # the vertices shrunk onto each base
-    parent = [UNMATCHED] * count              # the outer vertex an inner vertex was reached from
+    members = [[v] for v in range(count)]  # the vertices shrunk onto each base
+    parent = [UNMATCHED] * count  # the outer vertex an inner vertex was reached from
     outer = [mate[v] == UNMATCHED for v in range(count)]
     queue = collections.deque(v for v in range(count) if outer[v])
     while queue:
@@ -228,27 +229,33 @@ def analyse_by_search(state: FactorMultipleState) -> dict:
     """The same answer as `analyse`, by plain memoised game-tree search: exponential, kept as the
     independent reference that the tests and the benchmark check the matching argument against."""
     n = state.n
-    neighbours = {k: sum(1 << j for j in near)
-                  for k, near in _divisibility_graph(n, set(range(1, n + 1))).items()}
+    neighbours = {
+        k: sum(1 << j for j in near)
+        for k, near in _divisibility_graph(n, set(range(1, n + 1))).items()
+    }
     known: dict[tuple[int, int], bool] = {}
 
     def mover_wins(current: int, unused: int) -> bool:
         key = (current, unused)
         if key not in known:
             # try first the replies that leave the opponent fewest answers (none wins at once)
-            replies = sorted(((neighbours[k] & unused).bit_count(), k)
-                             for k in _bits(neighbours[current] & unused))
+            replies = sorted(
+                ((neighbours[k] & unused).bit_count(), k)
+                for k in _bits(neighbours[current] & unused)
+            )
             known[key] = any(not mover_wins(k, unused & ~(1 << k)) for _, k in replies)
         return known[key]
 
     unused = sum(1 << k for k in range(1, n + 1) if k not in state.said)
-    return _verdicts(state, {k for k in state.legal_numbers()
-                             if not mover_wins(k, unused & ~(1 << k))})
+    return _verdicts(
+        state, {k for k in state.legal_numbers() if not mover_wins(k, unused & ~(1 << k))}
+    )
 
 
 def _verdicts(state: FactorMultipleState, wins: set[int]) -> dict:
-    moves = [{"move": Say(k).to_dict(), "number": k, "wins": k in wins}
-             for k in state.legal_numbers()]
+    moves = [
+        {"move": Say(k).to_dict(), "number": k, "wins": k in wins} for k in state.legal_numbers()
+    ]
     return {"to_move_wins": bool(wins), "moves": moves}
 
 

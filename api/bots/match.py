@@ -1,4 +1,5 @@
 """Bot-vs-bot games in process: the bench that bot-strength figures and playtests stand on."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,8 +26,15 @@ class PlayedGame:
     final: State | None = None
 
 
-def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, first: int = 0,
-              budget_s: float = 1.0, max_plies: int | None = None) -> PlayedGame:
+def play_game(
+    slug: str,
+    options: dict,
+    levels: tuple[str, str],
+    seed: int,
+    first: int = 0,
+    budget_s: float = 1.0,
+    max_plies: int | None = None,
+) -> PlayedGame:
     """One game between two bot levels (seat 0 plays levels[0]); deterministic for a seed
     when neither bot depends on the clock. A game still running after `max_plies` moves (passes
     included) is aborted: a batch must end even when the rules or the bots let a game cycle."""
@@ -37,8 +45,9 @@ def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, firs
     plies = 0
     while not state.is_over():
         if max_plies is not None and len(history) >= max_plies:
-            return PlayedGame(levels, first, Outcome(None, Reason.ABORTED), plies,
-                              tuple(history), state)
+            return PlayedGame(
+                levels, first, Outcome(None, Reason.ABORTED), plies, tuple(history), state
+            )
         seat = state.to_move
         assert seat is not None  # a game not over has a seat to move
         move = choose_move(state, levels[seat], rng, budget_s)
@@ -50,8 +59,15 @@ def play_game(slug: str, options: dict, levels: tuple[str, str], seed: int, firs
     return PlayedGame(levels, first, outcome, plies, tuple(history), state)
 
 
-def match(slug: str, options: dict, level_a: str, level_b: str, games: int, seed: int = 0,
-          budget_s: float = 1.0) -> dict:
+def match(
+    slug: str,
+    options: dict,
+    level_a: str,
+    level_b: str,
+    games: int,
+    seed: int = 0,
+    budget_s: float = 1.0,
+) -> dict:
     """`games` games, seats and first move balanced; returns wins of a, wins of b and draws."""
     tally = {level_a: 0, level_b: 0, "draws": 0}
     for i in range(games):
@@ -61,4 +77,3 @@ def match(slug: str, options: dict, level_a: str, level_b: str, games: int, seed
         key = "draws" if winner is None else levels[winner]
         tally[key] = tally.get(key, 0) + 1
     return tally
-

@@ -8,6 +8,7 @@ points already scored, closed regions each seat owns, what a claim still left co
 its closing point plus, when the closer's claimed colours lead in it, the region point it is then
 projected to score at the end: the 3-hex "double-dip" closures the seed's site plans for.
 """
+
 from __future__ import annotations
 
 import functools
@@ -18,29 +19,43 @@ import random
 from api.bots import _partition_endgame, clock
 from api.bots.base import analyser, bot, estimate
 from api.games.base import Move
-from api.games.partition import (ACTIONS_PER_TURN, CLAIMS, CLOSING_COLOURS, EDGES,
-                                 FINAL_SPLIT_MAX, HEXES, MAX_CLAIMS, NEIGHBOURS, STICKS,
-                                 SUBDIVISIONS, PartitionState, Stick, Subdivide, disc_masks,
-                                 hexes_of, region_edges)
+from api.games.partition import (
+    ACTIONS_PER_TURN,
+    CLAIMS,
+    CLOSING_COLOURS,
+    EDGES,
+    FINAL_SPLIT_MAX,
+    HEXES,
+    MAX_CLAIMS,
+    NEIGHBOURS,
+    STICKS,
+    SUBDIVISIONS,
+    PartitionState,
+    Stick,
+    Subdivide,
+    disc_masks,
+    hexes_of,
+    region_edges,
+)
 
 SLUG = "partition"
-WIN = 1000.0            # a decided game outweighs any projection
-CLAIM_HOPE = 0.6        # a claim not yet made is worth this share of what it would win now
+WIN = 1000.0  # a decided game outweighs any projection
+CLAIM_HOPE = 0.6  # a claim not yet made is worth this share of what it would win now
 OPEN_COLOUR_WEIGHT = 0.08  # per disc of a seat's colours still in the open region
-BEAM = 10               # partial turns the advanced bot keeps at each action
-REPLIES = 8             # own turns the advanced bot checks against the opponent's reply
-REPLY_SAMPLES = 4       # greedy replies it samples for each of them, time permitting
-ENDGAME_OPEN = 18       # the advanced bot searches to the end from this many open hexes (in C:
+BEAM = 10  # partial turns the advanced bot keeps at each action
+REPLIES = 8  # own turns the advanced bot checks against the opponent's reply
+REPLY_SAMPLES = 4  # greedy replies it samples for each of them, time permitting
+ENDGAME_OPEN = 18  # the advanced bot searches to the end from this many open hexes (in C:
 #                         a solve from 16 takes 0.02-0.9 s of CPU, from 18 0.3-5 s; through a
 #                         turn, half of those from 18 finish in 0.7 s each)
-ENDGAME_SHARE = 0.7     # of the budget, the most that search may take before the beam takes over
+ENDGAME_SHARE = 0.7  # of the budget, the most that search may take before the beam takes over
 ENDGAME_TABLE_LIMIT = 300_000  # positions the Python search remembers between moves (~100 B each)
-SPLIT_OPEN = 13         # a turn that leaves this many open hexes or fewer is searched to the end
+SPLIT_OPEN = 13  # a turn that leaves this many open hexes or fewer is searched to the end
 #                         (a solve from 13: 10-40 ms of CPU in C; from 14 up to 2.3 s)
-SPLIT_SHARE = 0.4       # of the budget, the most those searches may take together
-SETTLE_SHARE = 0.1      # of the budget, the most one search after a sampled reply may take
-POCKET_CHOICES = 8      # the most valuable pockets tried in combination
-MARGIN_SCALE = 3.0      # an estimate reads a projected lead of this many points as a clear one
+SPLIT_SHARE = 0.4  # of the budget, the most those searches may take together
+SETTLE_SHARE = 0.1  # of the budget, the most one search after a sampled reply may take
+POCKET_CHOICES = 8  # the most valuable pockets tried in combination
+MARGIN_SCALE = 3.0  # an estimate reads a projected lead of this many points as a clear one
 
 
 @bot(SLUG, "beginner", "Takes closing points in reach, otherwise plays a quiet stick.")
@@ -55,14 +70,19 @@ def beginner(state: PartitionState, rng: random.Random, budget_s: float) -> Move
     return rng.choice(quiet or state.legal_moves())
 
 
-@bot(SLUG, "medium", "Plays the action that looks best positionally: claims colours it can win "
-     "regions with and leaves the opponent few colourful closures.")
+@bot(
+    SLUG,
+    "medium",
+    "Plays the action that looks best positionally: claims colours it can win "
+    "regions with and leaves the opponent few colourful closures.",
+)
 def medium(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
     return greedy_action(state, rng)
 
 
-def advanced_choice(state: PartitionState, rng: random.Random,
-                    budget_s: float) -> tuple[Move, float]:
+def advanced_choice(
+    state: PartitionState, rng: random.Random, budget_s: float
+) -> tuple[Move, float]:
     """The advanced bot's action and its value: with a small open region, the win the
     endgame search proves, when it finishes within part of the budget; else (and where it
     proves every action lost, so that only the opponent's mistakes can save the game) the
@@ -117,9 +137,13 @@ def advanced_choice(state: PartitionState, rng: random.Random,
     return turns[k][1], 0.0 if drawn else totals[k] / counts[k]
 
 
-@bot(SLUG, "advanced", "Searches whole three-action turns and the reply, planning small "
-                      "double-dip closures that score now and again at the end; searches the "
-                      "endgame to the last stick.")
+@bot(
+    SLUG,
+    "advanced",
+    "Searches whole three-action turns and the reply, planning small "
+    "double-dip closures that score now and again at the end; searches the "
+    "endgame to the last stick.",
+)
 def advanced(state: PartitionState, rng: random.Random, budget_s: float) -> Move:
     return advanced_choice(state, rng, budget_s)[0]
 
@@ -144,6 +168,7 @@ def analyse_position(state: PartitionState, rng: random.Random, budget_s: float)
 
 # --- search ---
 
+
 def greedy_action(state: PartitionState, rng: random.Random) -> Move:
     """The action with the best evaluation for the mover (ties broken at random)."""
     me = state.turn
@@ -160,8 +185,9 @@ def play_turn(state: PartitionState, rng: random.Random) -> PartitionState:
     return state
 
 
-def plan_turns(state: PartitionState, rng: random.Random,
-               deadline: float) -> list[tuple[float, Move, PartitionState]]:
+def plan_turns(
+    state: PartitionState, rng: random.Random, deadline: float
+) -> list[tuple[float, Move, PartitionState]]:
     """The rest of the mover's turn by beam search: (value, first action, position after the
     turn), best first; orders of the same actions count once. Out of time, partial turns count
     with their value so far."""
@@ -188,8 +214,9 @@ def plan_turns(state: PartitionState, rng: random.Random,
     return sorted(finished.values(), key=lambda entry: entry[0], reverse=True)
 
 
-def judge_splits(turns: list[tuple[float, Move, PartitionState]], me: int,
-                 deadline: float) -> list[tuple[float, Move, PartitionState]]:
+def judge_splits(
+    turns: list[tuple[float, Move, PartitionState]], me: int, deadline: float
+) -> list[tuple[float, Move, PartitionState]]:
     """`plan_turns`' turns for seat `me`, where the whole turns that cut the open region down
     to `SPLIT_OPEN` hexes are searched to the end of the game, best first while time remains:
     the first proved won alone (valued WIN), else every turn but those proved lost (all of them
@@ -206,8 +233,9 @@ def judge_splits(turns: list[tuple[float, Move, PartitionState]], me: int,
     return kept or turns
 
 
-def holding_draw(state: PartitionState, turns: list[tuple[float, Move, PartitionState]],
-                 deadline: float) -> list[tuple[float, Move, PartitionState]]:
+def holding_draw(
+    state: PartitionState, turns: list[tuple[float, Move, PartitionState]], deadline: float
+) -> list[tuple[float, Move, PartitionState]]:
     """The best `REPLIES` of `plan_turns`' turns from `state` whose first action the endgame
     search proves keeps the mover at least a draw by `deadline` (each first action searched
     once, best turn first); those it cannot prove in time are left out."""
@@ -216,8 +244,9 @@ def holding_draw(state: PartitionState, turns: list[tuple[float, Move, Partition
     for entry in turns:
         first = entry[1]
         if first not in holds:
-            holds[first] = clock.now() < deadline and draw_held(state.apply(first), state.turn,
-                                                                deadline)
+            holds[first] = clock.now() < deadline and draw_held(
+                state.apply(first), state.turn, deadline
+            )
         if holds[first]:
             kept.append(entry)
             if len(kept) == REPLIES:
@@ -266,6 +295,7 @@ def position_key(state: PartitionState) -> tuple:
 
 # --- endgame ---
 
+
 def solve_endgame(state: PartitionState, deadline: float) -> tuple[Move, float] | None:
     """`endgame_search`'s action and value, whether or not the search finished."""
     return native_endgame_search(state, deadline)[0]
@@ -283,8 +313,9 @@ def endgame_verdict(state: PartitionState, deadline: float) -> tuple[int, Move |
     return (1 if proved[1] >= 1 else 0), proved[0]
 
 
-def endgame_search(state: PartitionState,
-                   deadline: float) -> tuple[tuple[Move, float] | None, bool]:
+def endgame_search(
+    state: PartitionState, deadline: float
+) -> tuple[tuple[Move, float] | None, bool]:
     """The mover's action that secures the best outcome it can against best play, a win or
     else a draw, with its value (a win's is a lower bound on `evaluate`'s exact value of the
     end, above WIN; a draw's is 0); None when every action loses. Alpha-beta search to the end
@@ -348,8 +379,9 @@ def endgame_search(state: PartitionState,
     return proved, True
 
 
-def native_endgame_search(state: PartitionState,
-                          deadline: float) -> tuple[tuple[Move, float] | None, bool]:
+def native_endgame_search(
+    state: PartitionState, deadline: float
+) -> tuple[tuple[Move, float] | None, bool]:
     """`endgame_search` in C (api/bots/_partition_endgame.c), which the bots use: the same
     search, about 80 times faster. Its table has a fixed size (2^22 positions, 64 MB; the
     smallest subtrees make way) and is kept between moves like `ENDGAME_TABLE`; where it forgets
@@ -388,8 +420,9 @@ def remember(key: int, seat: int, bounds: tuple[float, float], first: Move | Non
     ENDGAME_TABLE[key] = (low, high, first) if seat == 0 else (-high, -low, first)
 
 
-def narrowed(low: float, high: float, value: float, alpha: float,
-             beta: float) -> tuple[float, float]:
+def narrowed(
+    low: float, high: float, value: float, alpha: float, beta: float
+) -> tuple[float, float]:
     """Bounds on a position's value once a search in the window (alpha, beta) returned
     `value`: a lower bound when it failed high, an upper one when it failed low, else exact."""
     if value >= beta:
@@ -404,8 +437,9 @@ def tried_first(state: PartitionState, first: Move | None):
     even listed: where it refutes the window again, they never are."""
     if first is not None:
         yield first, state.apply(first)
-    yield from ((move, child or state.apply(move)) for move, child in endgame_moves(state)
-                if move != first)
+    yield from (
+        (move, child or state.apply(move)) for move, child in endgame_moves(state) if move != first
+    )
 
 
 def endgame_moves(state: PartitionState) -> list[tuple[Move, PartitionState | None]]:
@@ -460,24 +494,34 @@ def stick_standing(state: PartitionState, stick: Stick, now: float, owned: list[
     return now + state.closing_point(closing) + lead(closing, owned, seat)
 
 
-def winning_splits(region: int, links: tuple[int, ...], owned: list[int],
-                   seat: int) -> tuple[Subdivide, ...]:
+def winning_splits(
+    region: int, links: tuple[int, ...], owned: list[int], seat: int
+) -> tuple[Subdivide, ...]:
     """The subdivisions of a closed region that win `seat` more of it than it wins now."""
-    return _winning_splits(region, tuple(map(links.__getitem__, hexes_of(region))),
-                           owned[0] & region, owned[1] & region, seat)
+    return _winning_splits(
+        region,
+        tuple(map(links.__getitem__, hexes_of(region))),
+        owned[0] & region,
+        owned[1] & region,
+        seat,
+    )
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a closed region's sticks change only when it is split
-def _winning_splits(region: int, inner: tuple[int, ...], owned_0: int, owned_1: int,
-                    seat: int) -> tuple[Subdivide, ...]:
+def _winning_splits(
+    region: int, inner: tuple[int, ...], owned_0: int, owned_1: int, seat: int
+) -> tuple[Subdivide, ...]:
     links = [0] * HEXES
     for h, linked in zip(hexes_of(region), inner):
         links[h] = linked
     owned = [owned_0, owned_1]
     now = lead(region, owned, seat)
     splits = region_edges(region, tuple(links)).bridges.items()
-    return tuple(SUBDIVISIONS[edge] for edge, part in splits
-                 if lead(part, owned, seat) + lead(region ^ part, owned, seat) > now)
+    return tuple(
+        SUBDIVISIONS[edge]
+        for edge, part in splits
+        if lead(part, owned, seat) + lead(region ^ part, owned, seat) > now
+    )
 
 
 def standing(state: PartitionState, seat: int) -> float:
@@ -491,8 +535,11 @@ def standing(state: PartitionState, seat: int) -> float:
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a stick that closes nothing leaves these as they were
-def region_leads(closed: tuple[int, ...], colours: tuple[int | None, ...],
-                 claimed: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
+def region_leads(
+    closed: tuple[int, ...],
+    colours: tuple[int | None, ...],
+    claimed: tuple[tuple[int, ...], tuple[int, ...]],
+) -> int:
     """Seat 0's closed regions less seat 1's."""
     masks = disc_masks(colours)
     owned = [colours_mask(masks, claimed[seat]) for seat in (0, 1)]
@@ -500,11 +547,20 @@ def region_leads(closed: tuple[int, ...], colours: tuple[int | None, ...],
 
 
 def full_key(state: PartitionState) -> tuple:
-    return (state.links, state.colours, state.open, state.turn, state.actions_left,
-            state.points, state.claimed, state.subdivisions_left)
+    return (
+        state.links,
+        state.colours,
+        state.open,
+        state.turn,
+        state.actions_left,
+        state.points,
+        state.claimed,
+        state.subdivisions_left,
+    )
 
 
 # --- evaluation ---
+
 
 def evaluate(state: PartitionState, seat: int) -> float:
     """The projected final margin of `seat`: exact once the game is over."""
@@ -518,10 +574,12 @@ def evaluate(state: PartitionState, seat: int) -> float:
     value: float = state.points[seat] - state.points[other]
     for region in state.closed:
         value += lead(region, owned, seat)
-    value += CLAIM_HOPE * (claim_hope(state, colour_masks, owned, seat)
-                           - claim_hope(state, colour_masks, owned, other))
-    value += OPEN_COLOUR_WEIGHT * ((state.open & owned[seat]).bit_count()
-                                   - (state.open & owned[other]).bit_count())
+    value += CLAIM_HOPE * (
+        claim_hope(state, colour_masks, owned, seat) - claim_hope(state, colour_masks, owned, other)
+    )
+    value += OPEN_COLOUR_WEIGHT * (
+        (state.open & owned[seat]).bit_count() - (state.open & owned[other]).bit_count()
+    )
     if state.turn == seat:
         value += pocket_gain(state, owned, seat, state.actions_left)
     else:
@@ -552,8 +610,9 @@ def lead(region: int, owned: list[int], seat: int) -> int:
     return (diff > 0) - (diff < 0)
 
 
-def claim_hope(state: PartitionState, colour_masks: tuple[int, ...], owned: list[int],
-               seat: int) -> float:
+def claim_hope(
+    state: PartitionState, colour_masks: tuple[int, ...], owned: list[int], seat: int
+) -> float:
     """What `seat`'s best claim could still win among the closed regions (0 with none left)."""
     if len(state.claimed[seat]) >= MAX_CLAIMS:
         return 0.0
@@ -608,8 +667,9 @@ def best_combination(options: list[tuple[int, int, int]], actions: int, taken: i
     most = 0
     for i, (value, cost, piece) in enumerate(options):
         if cost <= actions and not piece & taken:
-            most = max(most, value + best_combination(options[i + 1:], actions - cost,
-                                                      taken | piece))
+            most = max(
+                most, value + best_combination(options[i + 1 :], actions - cost, taken | piece)
+            )
     return most
 
 
@@ -630,10 +690,14 @@ def _triples() -> list[tuple[int, int, int]]:
             for c in set(NEIGHBOURS[a]) | set(NEIGHBOURS[b]):
                 if c not in (a, b):
                     found.add(frozenset((a, b, c)))
-    return [(sum(1 << h for h in t),
-             sum(bit for (a, b), bit in EDGE_BITS.items() if a in t and b in t),
-             sum(bit for (a, b), bit in EDGE_BITS.items() if (a in t) != (b in t)))
-            for t in sorted(found, key=sorted)]
+    return [
+        (
+            sum(1 << h for h in t),
+            sum(bit for (a, b), bit in EDGE_BITS.items() if a in t and b in t),
+            sum(bit for (a, b), bit in EDGE_BITS.items() if (a in t) != (b in t)),
+        )
+        for t in sorted(found, key=sorted)
+    ]
 
 
 TRIPLES = _triples()

@@ -6,6 +6,7 @@ growing up to its limit into the empty cells nearest it; then by *territory*: th
 nearer to one side's growing groups than to the other's. Advanced also takes from each side's
 room the cells the other side reaches first.
 """
+
 from __future__ import annotations
 
 import functools
@@ -16,8 +17,7 @@ from api.bots import clock, ploid_book
 from api.bots.base import analyser, bot, estimate
 from api.bots.ploid_solver import SolveTimeout, Solver, banned_after, margin, place_move
 from api.games.base import Move
-from api.games.ploid import (Place, PloidState, apply_ban, groups, hand, neighbour_table,
-                             placements)
+from api.games.ploid import Place, PloidState, apply_ban, groups, hand, neighbour_table, placements
 
 SLUG = "ploid"
 # the largest board the perfect bot plays: n = 2 solves at once, n = 3 with the opening book
@@ -47,30 +47,37 @@ def beginner(state: PloidState, rng: random.Random, budget_s: float) -> Move:
     return rng.choice(state.legal_moves())
 
 
-@bot(SLUG, "medium", "Keeps room under its own numbers and takes cells the opponent's groups "
-                     "need, one move ahead.")
+@bot(
+    SLUG,
+    "medium",
+    "Keeps room under its own numbers and takes cells the opponent's groups need, one move ahead.",
+)
 def medium(state: PloidState, rng: random.Random, budget_s: float) -> Place:
     return place_move(state, *one_move_judgement(state, rng)[1])
 
 
 def one_move_judgement(state: PloidState, rng: random.Random) -> tuple[float, tuple[int, int]]:
     """The placement whose position judges best for the mover, and that judgement."""
-    score, _, placement = max((-evaluate_board(child, state.n, 1 - state.mover), rng.random(),
-                               (index, value))
-                              for index, value, child in children(state.board, state.n,
-                                                                  state.mover,
-                                                                  state.last_number))
+    score, _, placement = max(
+        (-evaluate_board(child, state.n, 1 - state.mover), rng.random(), (index, value))
+        for index, value, child in children(state.board, state.n, state.mover, state.last_number)
+    )
     return score, placement
 
 
-@bot(SLUG, "advanced", "Searches a few moves ahead among the most promising ones, and plays the "
-                       "endgame perfectly when it can solve it in time.")
+@bot(
+    SLUG,
+    "advanced",
+    "Searches a few moves ahead among the most promising ones, and plays the "
+    "endgame perfectly when it can solve it in time.",
+)
 def advanced(state: PloidState, rng: random.Random, budget_s: float) -> Place:
     return place_move(state, *advanced_choice(state, rng, budget_s)[1])
 
 
-def advanced_choice(state: PloidState, rng: random.Random,
-                    budget_s: float) -> tuple[float, tuple[int, int], bool]:
+def advanced_choice(
+    state: PloidState, rng: random.Random, budget_s: float
+) -> tuple[float, tuple[int, int], bool]:
     """The advanced bot's judgement: its score for the mover (WIN per piece of final margin
     where it solved the endgame, else the deepest search's judgement), its (cell index, value)
     placement, and whether the score is exact."""
@@ -105,8 +112,12 @@ def in_endgame(state: PloidState) -> bool:
     return state.board.count(0) <= ENDGAME_EMPTIES and numbers <= ENDGAME_NUMBERS
 
 
-def solved_choice(state: PloidState, rng: random.Random, deadline: float,
-                  proven: dict[tuple[int, int], int] | None = None) -> tuple[int, tuple[int, int]]:
+def solved_choice(
+    state: PloidState,
+    rng: random.Random,
+    deadline: float,
+    proven: dict[tuple[int, int], int] | None = None,
+) -> tuple[int, tuple[int, int]]:
     """The solver's verdict for the mover (1 it wins, 0 draws, -1 loses) and a placement that
     keeps it: the first winning one in the judgement's order, else the one the judgement likes
     best of those that keep the draw (in a lost position, of all): where perfect play only
@@ -118,15 +129,20 @@ def solved_choice(state: PloidState, rng: random.Random, deadline: float,
     proven = {} if proven is None else proven
     best = None
     for _, _, (index, value, _) in sorted(
-            ((score, rng.random(), move) for score, move in Search.judged_moves(
-                state.n, state.board, state.mover, state.last_number)), reverse=True):
+        (
+            (score, rng.random(), move)
+            for score, move in Search.judged_moves(
+                state.n, state.board, state.mover, state.last_number
+            )
+        ),
+        reverse=True,
+    ):
         if best is not None and best[0] == 0:
             if solver.placement_wins(state, (index, value), deadline):
                 proven[index, value] = 1
                 return 1, (index, value)
             continue
-        verdict = proven[index, value] = solver.placement_verdict(state, (index, value),
-                                                                  deadline)
+        verdict = proven[index, value] = solver.placement_verdict(state, (index, value), deadline)
         if best is None or verdict > best[0]:
             best = verdict, (index, value)
             if verdict == 1:
@@ -135,8 +151,13 @@ def solved_choice(state: PloidState, rng: random.Random, deadline: float,
     return best
 
 
-def likeliest_slip(state: PloidState, verdict: int, default: tuple[int, int],
-                   proven: dict[tuple[int, int], int], deadline: float) -> tuple[int, int]:
+def likeliest_slip(
+    state: PloidState,
+    verdict: int,
+    default: tuple[int, int],
+    proven: dict[tuple[int, int], int],
+    deadline: float,
+) -> tuple[int, int]:
     """Where perfect play does not win (`verdict` 0 or -1 for the mover), the placement keeping
     it whose opponent is likeliest to go wrong: the one whose opponent's replies leave the mover
     the best verdicts on average, first over the SLIP_REPLIES replies the judgement likes best
@@ -153,8 +174,9 @@ def likeliest_slip(state: PloidState, verdict: int, default: tuple[int, int],
                 proven[placement] = solver.placement_verdict(state, placement, deadline)
             if proven[placement] != verdict:
                 continue
-            chances = slip_chances(state.apply(place_move(state, *placement)), verdict, solver,
-                                   deadline)
+            chances = slip_chances(
+                state.apply(place_move(state, *placement)), verdict, solver, deadline
+            )
             if best_chances is None or chances > best_chances:
                 best, best_chances = placement, chances
     except SolveTimeout:
@@ -162,8 +184,9 @@ def likeliest_slip(state: PloidState, verdict: int, default: tuple[int, int],
     return best
 
 
-def slip_chances(child: PloidState, verdict: int, solver: Solver,
-                 deadline: float | None) -> tuple[float, float]:
+def slip_chances(
+    child: PloidState, verdict: int, solver: Solver, deadline: float | None
+) -> tuple[float, float]:
     """The mean verdict, for the seat that just moved into `child`, after its opponent's
     SLIP_REPLIES best-looking replies (by the judgement) and after all of them (`verdict`, the
     position's own, where the opponent has none)."""
@@ -171,20 +194,28 @@ def slip_chances(child: PloidState, verdict: int, solver: Solver,
     if not replies:
         return verdict, verdict
     # (after a reply the seat that moved into `child` is to move again)
-    verdicts = [solver.verdict(child.apply(place_move(child, index, value)), deadline)
-                for _, (index, value, _) in replies]
+    verdicts = [
+        solver.verdict(child.apply(place_move(child, index, value)), deadline)
+        for _, (index, value, _) in replies
+    ]
     top = verdicts[:SLIP_REPLIES]
     return sum(top) / len(top), sum(verdicts) / len(verdicts)
 
 
 def best_looking(state: PloidState) -> list:
     """The mover's legal moves as `Search.judged_moves` judges them, the best-looking first."""
-    return sorted(Search.judged_moves(state.n, state.board, state.mover, state.last_number),
-                  reverse=True)
+    return sorted(
+        Search.judged_moves(state.n, state.board, state.mover, state.last_number), reverse=True
+    )
 
 
-@analyser(SLUG, quick=lambda state: state.n == 2 or (
-        state.n <= PERFECT_MAX_N and state.board.count(0) <= len(state.board) - QUICK_PIECES))
+@analyser(
+    SLUG,
+    quick=lambda state: (
+        state.n == 2
+        or (state.n <= PERFECT_MAX_N and state.board.count(0) <= len(state.board) - QUICK_PIECES)
+    ),
+)
 def analyse_position(state: PloidState, rng: random.Random, budget_s: float) -> dict:
     """Exact on the boards the perfect bot plays (the mover's final margin too), and in
     endgames the solver values within half the budget; else the advanced bot's estimate."""
@@ -195,20 +226,26 @@ def analyse_position(state: PloidState, rng: random.Random, budget_s: float) -> 
             if not in_endgame(state):
                 raise SolveTimeout
             margin, placement = solver_for(state.n).best_placement(
-                state, clock.now() + budget_s / 2)
+                state, clock.now() + budget_s / 2
+            )
         except SolveTimeout:
             score, placement, _ = advanced_choice(state, rng, budget_s / 2)
             return estimate(score, SCORE_SCALE, place_move(state, *placement))
         best = [placement]
-    return {"exact": True, "value": (margin > 0) - (margin < 0), "margin": margin,
-            "best": place_move(state, *best[0]).to_dict()}
+    return {
+        "exact": True,
+        "value": (margin > 0) - (margin < 0),
+        "margin": margin,
+        "best": place_move(state, *best[0]).to_dict(),
+    }
 
 
 def perfect_offered(options: dict) -> str | None:
     if options["n"] <= PERFECT_MAX_N:
         return None
-    return (f"The perfect bot plays Ploid only up to n = {PERFECT_MAX_N}: larger boards are not "
-            f"solved.")
+    return (
+        f"The perfect bot plays Ploid only up to n = {PERFECT_MAX_N}: larger boards are not solved."
+    )
 
 
 def proven_value(state: PloidState) -> int:
@@ -222,8 +259,7 @@ def proven_value(state: PloidState) -> int:
     if book is not None and book.covers(state):
         if (entry := book.entry(state)) is not None:
             return entry[0]
-        replies = [book.entry(state.apply(place_move(state, *p)))
-                   for p in state.legal_placements()]
+        replies = [book.entry(state.apply(place_move(state, *p))) for p in state.legal_placements()]
         known = [reply for reply in replies if reply is not None]
         if len(known) == len(replies):
             return max(-value for value, _ in known)
@@ -235,10 +271,15 @@ def proven_drawn(state: PloidState) -> bool:
     return state.n <= PERFECT_MAX_N and proven_value(state) == 0
 
 
-@bot(SLUG, "perfect", f"Plays perfectly: never loses a position the solver proves drawn or won "
-                      f"(boards up to n = {PERFECT_MAX_N}; the 3 x 4 board's openings come from "
-                      f"a book the solver made). Accepts a draw offer only in a drawn position.",
-     offered=perfect_offered, draw_judge=proven_drawn)
+@bot(
+    SLUG,
+    "perfect",
+    f"Plays perfectly: never loses a position the solver proves drawn or won "
+    f"(boards up to n = {PERFECT_MAX_N}; the 3 x 4 board's openings come from "
+    f"a book the solver made). Accepts a draw offer only in a drawn position.",
+    offered=perfect_offered,
+    draw_judge=proven_drawn,
+)
 def perfect(state: PloidState, rng: random.Random, budget_s: float) -> Place:
     return place_move(state, *rng.choice(perfect_placements(state)[1]))
 
@@ -264,16 +305,19 @@ class Search:
     def __init__(self, n: int, deadline: float, width: int, rng: random.Random):
         self.n, self.deadline, self.width, self.rng = n, deadline, width, rng
 
-    def best(self, state: PloidState, depth: int,
-             avoid: AbstractSet[tuple[int, int]] = frozenset()) -> tuple[float, tuple[int, int]]:
+    def best(
+        self, state: PloidState, depth: int, avoid: AbstractSet[tuple[int, int]] = frozenset()
+    ) -> tuple[float, tuple[int, int]]:
         """The best-looking placement at `depth`, of those not in `avoid` ((cell index,
         value) placements; not all of them), and its score for the mover."""
         best_score, best_move = -2 * WIN, None
-        for score, (index, value, board) in self._ordered(state.board, state.mover,
-                                                          state.last_number, avoid):
+        for score, (index, value, board) in self._ordered(
+            state.board, state.mover, state.last_number, avoid
+        ):
             if depth > 1:
-                score = -self._negamax(board, 1 - state.mover, banned_after(value), depth - 1,
-                                       -2 * WIN, -best_score)
+                score = -self._negamax(
+                    board, 1 - state.mover, banned_after(value), depth - 1, -2 * WIN, -best_score
+                )
             if score > best_score:
                 best_score, best_move = score, (index, value)
         # a timed-out solve proves some placement lost only while another is not yet proved
@@ -291,8 +335,10 @@ class Search:
         if depth == 1:
             return max(alpha, moves[0][0])  # the ordering already judged every reply
         for _, (_, value, child) in moves:
-            alpha = max(alpha, -self._negamax(child, 1 - mover, banned_after(value), depth - 1,
-                                              -beta, -alpha))
+            alpha = max(
+                alpha,
+                -self._negamax(child, 1 - mover, banned_after(value), depth - 1, -beta, -alpha),
+            )
             if alpha >= beta:
                 break
         return alpha
@@ -300,24 +346,32 @@ class Search:
     def _ordered(self, board, mover, banned, avoid=frozenset()) -> list:
         """(judgement, (cell index, value, board after)) of the `width` best-looking moves
         whose (cell index, value) is not in `avoid`."""
-        scored = sorted(((score, self.rng.random(), move)
-                         for score, move in self.judged_moves(self.n, board, mover, banned)
-                         if move[:2] not in avoid),
-                        reverse=True)
-        return [(score, move) for score, _, move in scored[:self.width]]
+        scored = sorted(
+            (
+                (score, self.rng.random(), move)
+                for score, move in self.judged_moves(self.n, board, mover, banned)
+                if move[:2] not in avoid
+            ),
+            reverse=True,
+        )
+        return [(score, move) for score, _, move in scored[: self.width]]
 
     @staticmethod
     def judged_moves(n, board, mover, banned) -> list:
         """(judgement for `mover`, (cell index, value, board after)) of every legal move."""
-        return [(-evaluate_board(move[2], n, 1 - mover, contested=True), move)
-                for move in children(board, n, mover, banned)]
+        return [
+            (-evaluate_board(move[2], n, 1 - mover, contested=True), move)
+            for move in children(board, n, mover, banned)
+        ]
 
 
 def children(board, n, mover, banned) -> list[tuple[int, int, tuple[int, ...]]]:
     """(cell index, value, board after) for every legal placement of `mover`."""
     sign = 1 if mover == 0 else -1
-    return [(index, value, board[:index] + (sign * value,) + board[index + 1:])
-            for index, value in apply_ban(placements(board, n, mover), banned)]
+    return [
+        (index, value, board[:index] + (sign * value,) + board[index + 1 :])
+        for index, value in apply_ban(placements(board, n, mover), banned)
+    ]
 
 
 def evaluate_board(board: tuple[int, ...], n: int, seat: int, contested: bool = False) -> float:
@@ -329,9 +383,12 @@ def evaluate_board(board: tuple[int, ...], n: int, seat: int, contested: bool = 
     ours = {j for j, d in mine.items() if d < theirs.get(j, d + 1)}
     their = {j for j, d in theirs.items() if d < mine.get(j, d + 1)}
     conceded = (their, ours) if contested else (set(), set())
-    return (TERRITORY_WEIGHT * (prospect(board, n, seat, conceded[0])
-                                - prospect(board, n, 1 - seat, conceded[1]))
-            + len(ours) - len(their))
+    return (
+        TERRITORY_WEIGHT
+        * (prospect(board, n, seat, conceded[0]) - prospect(board, n, 1 - seat, conceded[1]))
+        + len(ours)
+        - len(their)
+    )
 
 
 def prospect(board: tuple[int, ...], n: int, seat: int, conceded: set[int]) -> int:
@@ -349,15 +406,27 @@ def prospect(board: tuple[int, ...], n: int, seat: int, conceded: set[int]) -> i
     for g in sorted(range(len(sizes)), key=lambda g: limits[g] - sizes[g]):
         claim_near(board, table, g, members[g], limits[g] - sizes[g], owner_of, conceded)
     claimed = len(owner_of) - len(label)
-    open_cells = sum(1 for j, code in enumerate(board)
-                     if not code and j not in owner_of and j not in conceded
-                     and not any(k in owner_of for k in table[j]))
+    open_cells = sum(
+        1
+        for j, code in enumerate(board)
+        if not code
+        and j not in owner_of
+        and j not in conceded
+        and not any(k in owner_of for k in table[j])
+    )
     room = claimed + min(sum(numbers), open_cells)
     return sum(sizes) + min(room, len(numbers) + blanks)
 
 
-def claim_near(board, table, group: int, cells: list[int], want: int, owner_of: dict[int, int],
-               conceded: set[int]) -> None:
+def claim_near(
+    board,
+    table,
+    group: int,
+    cells: list[int],
+    want: int,
+    owner_of: dict[int, int],
+    conceded: set[int],
+) -> None:
     """Claim for `group` (in `owner_of`) up to `want` empty cells nearest `cells`, reached
     through cells it may claim: empty, unclaimed, not conceded, touching no other group."""
     frontier, got = list(cells), 0
@@ -365,8 +434,13 @@ def claim_near(board, table, group: int, cells: list[int], want: int, owner_of: 
         step = []
         for i in frontier:
             for j in table[i]:
-                if (got < want and not board[j] and j not in owner_of and j not in conceded
-                        and all(owner_of.get(k, group) == group for k in table[j])):
+                if (
+                    got < want
+                    and not board[j]
+                    and j not in owner_of
+                    and j not in conceded
+                    and all(owner_of.get(k, group) == group for k in table[j])
+                ):
                     owner_of[j] = group
                     step.append(j)
                     got += 1

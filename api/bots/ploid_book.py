@@ -12,6 +12,7 @@ tests/unit/test_ploid_book.py checks its moves against the solver.
 
     .venv/bin/python -m api.bots.ploid_book 3     # writes api/bots/data/ploid-book-3.json
 """
+
 from __future__ import annotations
 
 import functools
@@ -36,8 +37,11 @@ def canonical(solver: Solver, state: PloidState) -> tuple[str, tuple[int, ...]]:
     (canonical cell j is real cell perm[j])."""
     seen = state.board if state.mover == 0 else tuple(-code for code in state.board)
     board, perm = min((tuple(seen[i] for i in perm), perm) for perm in solver.symmetries)
-    banned = state.last_number if state.last_number in hand(state.board, state.n,
-                                                             state.mover)[0] else None
+    banned = (
+        state.last_number
+        if state.last_number in hand(state.board, state.n, state.mover)[0]
+        else None
+    )
     return ",".join(map(str, board)) + f"/{banned}", perm
 
 
@@ -92,20 +96,28 @@ def build(n: int, pieces: int = BOOK_PIECES, report=print) -> dict:
                     if key not in positions:
                         value, best = solver.best_placements(state)
                         inverse = {real: j for j, real in enumerate(perm)}
-                        positions[key] = {"value": value,
-                                          "moves": sorted([inverse[i], v] for i, v in best)}
+                        positions[key] = {
+                            "value": value,
+                            "moves": sorted([inverse[i], v] for i, v in best),
+                        }
                     moves = [(perm[j], v) for j, v in positions[key]["moves"]]
                 else:
                     moves = state.legal_placements()
                 for index, value in moves:
                     child = state.apply(place_move(state, index, value))
                     following.setdefault(canonical(solver, child)[0], child)
-            report(f"seat {perfect_seat}, {placed} pieces: {len(frontier)} positions, "
-                   f"book {len(positions)}, {time.process_time() - started:.0f} s CPU")
+            report(
+                f"seat {perfect_seat}, {placed} pieces: {len(frontier)} positions, "
+                f"book {len(positions)}, {time.process_time() - started:.0f} s CPU"
+            )
             frontier = following
-    return {"n": n, "pieces": pieces, "positions": dict(sorted(positions.items())),
-            "cpu_seconds": round(time.process_time() - started, 1),
-            "solver_positions": len(solver.table)}
+    return {
+        "n": n,
+        "pieces": pieces,
+        "positions": dict(sorted(positions.items())),
+        "cpu_seconds": round(time.process_time() - started, 1),
+        "solver_positions": len(solver.table),
+    }
 
 
 def main() -> None:
@@ -113,8 +125,10 @@ def main() -> None:
     book = build(n)
     DATA.mkdir(exist_ok=True)
     book_path(n).write_text(json.dumps(book, separators=(",", ":")) + "\n")
-    print(f"wrote {book_path(n)}: {len(book['positions'])} positions in "
-          f"{book['cpu_seconds']} s CPU", flush=True)
+    print(
+        f"wrote {book_path(n)}: {len(book['positions'])} positions in {book['cpu_seconds']} s CPU",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

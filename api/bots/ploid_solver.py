@@ -17,6 +17,7 @@ values).
 >>> solver.value(Ploid.new({"n": 2}, first=0, seed=0))
 0
 """
+
 from __future__ import annotations
 
 import sys
@@ -24,10 +25,9 @@ import sys
 from api.bots import clock
 from api.games.base import by_seat
 from api.games.bits import set_bits
-from api.games.ploid import (BLANK, Place, Ploid, PloidState, groups, hand, owner,
-                             piece_name)
+from api.games.ploid import BLANK, Place, Ploid, PloidState, groups, hand, owner, piece_name
 
-INFINITY = 10 ** 6
+INFINITY = 10**6
 MAX_TABLE = 5_000_000  # entries (n = 3 needs under 100 000); bounds a long-lived bot's memory
 UNKNOWN = (-INFINITY, INFINITY, None)  # a position the table does not hold
 CHUNK_BITS = 10  # a mirror maps a mask's cells this many at a time, by table (`mirror_chunks`)
@@ -72,8 +72,9 @@ class Solver:
         # pieces (slot 0), the cells of its groups with room under limit k (slot k)
         self.numbers_mask = (1 << n + 1) - 1
         self.shift = [n + 1 + cells * k for k in range(n + 1)]
-        self.mirror_chunks = [mirror_chunks(perm) for perm in self.symmetries[1:]] \
-            if mirrors else []
+        self.mirror_chunks = (
+            [mirror_chunks(perm) for perm in self.symmetries[1:]] if mirrors else []
+        )
         # key -> (lower bound, upper bound, best placement found, in the key's orientation)
         self.table: dict[tuple, tuple[int, int, tuple[int, int] | None]] = {}
         self.nodes = 0
@@ -83,7 +84,8 @@ class Solver:
         # (every placement there is has an entry from the start, so the moves sort by
         # `history.__getitem__`, not by a Python function)
         self.history: dict[tuple[int, int], int] = {
-            (i, v): 0 for i in range(cells) for v in (*range(1, n + 1), BLANK)}
+            (i, v): 0 for i in range(cells) for v in (*range(1, n + 1), BLANK)
+        }
 
     def value(self, state: PloidState, deadline: float | None = None) -> int:
         """The mover's final margin under perfect play (SolveTimeout past `deadline`)."""
@@ -101,8 +103,9 @@ class Solver:
         value = self._root(state, deadline, target - 1, target + 1)
         return (value > target) - (value < target)
 
-    def best_placement(self, state: PloidState,
-                       deadline: float | None = None) -> tuple[int, tuple[int, int]]:
+    def best_placement(
+        self, state: PloidState, deadline: float | None = None
+    ) -> tuple[int, tuple[int, int]]:
         """The value and one (cell index, value) placement that keeps it, by alpha-beta at the
         root too: the other placements are only proved no better, far faster than valuing
         each (`best_placements`)."""
@@ -114,51 +117,65 @@ class Solver:
         assert choice is not None  # the mover has a placement (a pass is forced, not chosen)
         return best, choice
 
-    def placement_verdict(self, state: PloidState, placement: tuple[int, int],
-                          deadline: float | None = None) -> int:
+    def placement_verdict(
+        self, state: PloidState, placement: tuple[int, int], deadline: float | None = None
+    ) -> int:
         """The mover's verdict after its (cell index, value) `placement`: 1 if it wins under
         perfect play, 0 for a draw, -1 for a loss (the window (-1, 1) proves only that)."""
         score = -self._child(state, placement, deadline, -1, 1)
         return (score > 0) - (score < 0)
 
-    def placement_wins(self, state: PloidState, placement: tuple[int, int],
-                       deadline: float | None = None) -> bool:
+    def placement_wins(
+        self, state: PloidState, placement: tuple[int, int], deadline: float | None = None
+    ) -> bool:
         """Whether the mover wins under perfect play after its (cell index, value) `placement`:
         the null window (0, 1) proves only that, faster than the verdict."""
         return -self._child(state, placement, deadline, -1, 0) > 0
 
-    def best_placements(self, state: PloidState,
-                        deadline: float | None = None) -> tuple[int, list[tuple[int, int]]]:
+    def best_placements(
+        self, state: PloidState, deadline: float | None = None
+    ) -> tuple[int, list[tuple[int, int]]]:
         """The value and every (cell index, value) placement that keeps it."""
-        scored = [(-self._child(state, placement, deadline, -INFINITY, INFINITY), placement)
-                  for placement in state.legal_placements()]
+        scored = [
+            (-self._child(state, placement, deadline, -INFINITY, INFINITY), placement)
+            for placement in state.legal_placements()
+        ]
         best = max(v for v, _ in scored)
         return best, [placement for v, placement in scored if v == best]
 
     def _root(self, state: PloidState, deadline: float | None, alpha: int, beta: int) -> int:
         self.deadline = deadline
         sides = self.sides(state.board)
-        return self._search(sides[state.mover], sides[1 - state.mover], state.last_number,
-                            alpha, beta)
+        return self._search(
+            sides[state.mover], sides[1 - state.mover], state.last_number, alpha, beta
+        )
 
-    def _child(self, state: PloidState, placement: tuple[int, int], deadline: float | None,
-               alpha: int, beta: int) -> int:
+    def _child(
+        self,
+        state: PloidState,
+        placement: tuple[int, int],
+        deadline: float | None,
+        alpha: int,
+        beta: int,
+    ) -> int:
         """The search's value, for the opponent, of the position after the mover's
         `placement`."""
         self.deadline = deadline
         index, value = placement
         sides = self.sides(state.board)
-        return self._search(sides[1 - state.mover],
-                            self.placed_side(sides[state.mover], index, value),
-                            banned_after(value), alpha, beta)
+        return self._search(
+            sides[1 - state.mover],
+            self.placed_side(sides[state.mover], index, value),
+            banned_after(value),
+            alpha,
+            beta,
+        )
 
-    def _search(self, mine: tuple, theirs: tuple, banned: int | None, alpha: int,
-                beta: int) -> int:
+    def _search(self, mine: tuple, theirs: tuple, banned: int | None, alpha: int, beta: int) -> int:
         """The value for the side to move, `mine`, against `theirs` (fail-soft alpha-beta)."""
         self.nodes += 1
         # a node costs tens of microseconds: a look at the clock every 64 stops in time
-        if self.deadline is not None and self.nodes % 64 == 0 and clock.now() > \
-                self.deadline:
+        if self.deadline is not None and self.nodes % 64 == 0 and clock.now() > self.deadline:
             raise SolveTimeout
         if banned not in mine[1]:
             banned = None  # a ban on a number already placed changes nothing: share the entry
@@ -200,8 +217,13 @@ class Solver:
             search, placed_side = self._search, self.placed_side
             for move in moves:
                 value = move[1]
-                score = -search(theirs, placed_side(mine, move[0], value),
-                                None if value == BLANK else value, -beta0, -max(alpha0, best))
+                score = -search(
+                    theirs,
+                    placed_side(mine, move[0], value),
+                    None if value == BLANK else value,
+                    -beta0,
+                    -max(alpha0, best),
+                )
                 if score > best:
                     best, choice = score, move
                     if best >= beta0:
@@ -232,9 +254,10 @@ class Solver:
     def key_and_mirror(self, mine: tuple, theirs: tuple, banned: int | None) -> tuple[tuple, int]:
         """The table key, the least of the position's mirror images' (without `mirrors`, its
         own), and which of `symmetries` turns the board into the key's."""
-        views = [(mine[5], theirs[5])] + [(self.mirrored(mine[5], chunks),
-                                           self.mirrored(theirs[5], chunks))
-                                          for chunks in self.mirror_chunks]
+        views = [(mine[5], theirs[5])] + [
+            (self.mirrored(mine[5], chunks), self.mirrored(theirs[5], chunks))
+            for chunks in self.mirror_chunks
+        ]
         least = min(views)
         return (*least, banned), views.index(least)
 
@@ -255,8 +278,13 @@ class Solver:
     def grow(self, mask: int) -> int:
         """`mask` and every cell beside it."""
         cols = self.cols
-        return (mask | (mask << 1) & self.not_first | (mask >> 1) & self.not_last
-                | (mask << cols) & self.full | mask >> cols)
+        return (
+            mask
+            | (mask << 1) & self.not_first
+            | (mask >> 1) & self.not_last
+            | (mask << cols) & self.full
+            | mask >> cols
+        )
 
     def sides(self, board: tuple[int, ...]) -> tuple[tuple, tuple]:
         """Both seats' sides (see the class docstring) of an engine board."""
@@ -267,15 +295,21 @@ class Solver:
             for index, g in label.items():
                 masks[g] |= 1 << index
             numbers, blanks = hand(board, self.n, seat)
-            live = tuple((mask, limit, size, self.grow(mask))
-                         for mask, limit, size in zip(masks, limits, sizes) if size < limit)
+            live = tuple(
+                (mask, limit, size, self.grow(mask))
+                for mask, limit, size in zip(masks, limits, sizes)
+                if size < limit
+            )
             zone = 0
             for mask, limit, size in zip(masks, limits, sizes):
                 if size >= limit:
                     zone |= self.grow(mask)
             pieces = sum(masks)
-            key = (sum(1 << k for k in numbers) + (pieces << self.shift[0])
-                   + sum(group[0] << self.shift[group[1]] for group in live))
+            key = (
+                sum(1 << k for k in numbers)
+                + (pieces << self.shift[0])
+                + sum(group[0] << self.shift[group[1]] for group in live)
+            )
             out.append((live, numbers, blanks, pieces, zone, key))
         return by_seat(out)
 
@@ -296,8 +330,13 @@ class Solver:
             else:
                 rest.append(group)
         cols, full = self.cols, self.full
-        reach = (merged | (merged << 1) & self.not_first | (merged >> 1) & self.not_last
-                 | (merged << cols) & full | merged >> cols)  # (self.grow, inline)
+        reach = (
+            merged
+            | (merged << 1) & self.not_first
+            | (merged >> 1) & self.not_last
+            | (merged << cols) & full
+            | merged >> cols
+        )  # (self.grow, inline)
         if size < limit:
             rest.append((merged, limit, size, reach))
             key += merged << shift[limit]
@@ -368,8 +407,13 @@ class Solver:
             near = reach & usable
             count = near.bit_count()
             while count < room:  # (at most room - 1 steps: each adds a cell)
-                grown = (near | (near << 1) & not_first | (near >> 1) & not_last
-                         | near << cols | near >> cols) & usable  # (self.grow, inline)
+                grown = (
+                    near
+                    | (near << 1) & not_first
+                    | (near >> 1) & not_last
+                    | near << cols
+                    | near >> cols
+                ) & usable  # (self.grow, inline)
                 if grown == near:
                     break
                 near, count = grown, grown.bit_count()
@@ -394,8 +438,14 @@ def solve_start(n: int, first_deadline: float | None = None) -> dict:
         state = state.apply(place_move(state, index, piece))
     outcome = state.outcome()
     assert outcome is not None  # played to the end
-    return {"n": n, "value": value, "scores": outcome.scores, "seconds": seconds,
-            "positions": len(solver.table), "nodes": solver.nodes}
+    return {
+        "n": n,
+        "value": value,
+        "scores": outcome.scores,
+        "seconds": seconds,
+        "positions": len(solver.table),
+        "nodes": solver.nodes,
+    }
 
 
 def prove_start(n: int, budget_s: float, report=print) -> dict:
@@ -413,17 +463,24 @@ def prove_start(n: int, budget_s: float, report=print) -> dict:
     try:
         for child in openings.values():
             verdicts.append(-solver.verdict(child, deadline))
-            report(f"opening {len(verdicts)}/{len(openings)}: first mover "
-                   f"{VERDICT_WORDS[verdicts[-1]]} ({clock.now() - started:.0f} s, "
-                   f"{len(solver.table)} positions)")
+            report(
+                f"opening {len(verdicts)}/{len(openings)}: first mover "
+                f"{VERDICT_WORDS[verdicts[-1]]} ({clock.now() - started:.0f} s, "
+                f"{len(solver.table)} positions)"
+            )
             if verdicts[-1] == 1:
                 break  # one winning opening proves the start a first-mover win
     except SolveTimeout:
         report(f"out of time after {len(verdicts)} of {len(openings)} openings")
     done = len(verdicts) == len(openings) or 1 in verdicts
-    return {"n": n, "verdict": max(verdicts) if done else None, "openings": len(openings),
-            "openings_proved": len(verdicts), "seconds": clock.now() - started,
-            "positions": len(solver.table)}
+    return {
+        "n": n,
+        "verdict": max(verdicts) if done else None,
+        "openings": len(openings),
+        "openings_proved": len(verdicts),
+        "seconds": clock.now() - started,
+        "positions": len(solver.table),
+    }
 
 
 VERDICT_WORDS = {1: "wins", 0: "draws", -1: "loses"}
@@ -449,17 +506,25 @@ def mirror_chunks(perm: tuple[int, ...]) -> list[list[int]]:
     the bits of cells CHUNK_BITS * i onwards to the mask of their images."""
     out = []
     for first in range(0, len(perm), CHUNK_BITS):
-        cells = perm[first:first + CHUNK_BITS]
-        out.append([sum(1 << image for b, image in enumerate(cells) if bits >> b & 1)
-                    for bits in range(1 << len(cells))])
+        cells = perm[first : first + CHUNK_BITS]
+        out.append(
+            [
+                sum(1 << image for b, image in enumerate(cells) if bits >> b & 1)
+                for bits in range(1 << len(cells))
+            ]
+        )
     return out
 
 
 def board_symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
     """Index permutations of the rows x cols board's symmetries (identity and three mirrors)."""
     cells = [(r, c) for r in range(rows) for c in range(cols)]
-    maps = [lambda r, c: (r, c), lambda r, c: (rows - 1 - r, c),
-            lambda r, c: (r, cols - 1 - c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
     return [tuple(fr * cols + fc for fr, fc in (f(r, c) for r, c in cells)) for f in maps]
 
 

@@ -6,6 +6,7 @@ must end in 1, 3, 7 or 9 at both ends (an even digit, a 5 or a 0 at an end makes
 divisible by 2 or 5) and a lone tile must be 1, 2, 3, 5 or 7. Digits that can only go inside a
 run are the hard ones to get rid of; the advanced bot lays them while safe places last.
 """
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,18 @@ import random
 from api.bots import clock
 from api.bots.base import bot, bot_with_estimate
 from api.games.base import IllegalMove, Move
-from api.games.prime_drop import (EMPTY, Challenge, DoubleDown, Drop, Number, PrimeDropState,
-                                  challengeable, nontrivial_factor, runs_through, touches_tile)
+from api.games.prime_drop import (
+    EMPTY,
+    Challenge,
+    DoubleDown,
+    Drop,
+    Number,
+    PrimeDropState,
+    challengeable,
+    nontrivial_factor,
+    runs_through,
+    touches_tile,
+)
 
 SLUG = "prime-drop"
 # How hard each digit 0-9 is to lay safely later (see the module docstring).
@@ -33,8 +44,12 @@ def beginner(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move
     return rng.choice(state.drops() or state.legal_moves())
 
 
-@bot(SLUG, "medium", "Challenges the composite worth the most tiles; lays tiles that form primes "
-                     "and avoids leaving composites it can see.")
+@bot(
+    SLUG,
+    "medium",
+    "Challenges the composite worth the most tiles; lays tiles that form primes "
+    "and avoids leaving composites it can see.",
+)
 def medium(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move:
     if (finish := winning_lay(state)) is not None:
         return finish
@@ -59,8 +74,9 @@ def medium(state: PrimeDropState, rng: random.Random, budget_s: float) -> Move:
     return min(drops, key=lambda d: _exposure(state, [(d.row * state.size + d.col, d.digit)]))
 
 
-def advanced_choice(state: PrimeDropState, rng: random.Random,
-                    budget_s: float) -> tuple[Move, float]:
+def advanced_choice(
+    state: PrimeDropState, rng: random.Random, budget_s: float
+) -> tuple[Move, float]:
     """The advanced bot's move and its value: tiles ahead after the opponent's best reply, with
     the awkwardness of both hands (WIN for a move that wins at once)."""
     deadline = clock.now() + budget_s * 0.9
@@ -86,8 +102,12 @@ def advanced_choice(state: PrimeDropState, rng: random.Random,
 
 
 advanced = bot_with_estimate(
-    SLUG, "advanced", "Searches two plies of tile swing, keeping the digits that are easy to lay "
-                      "and giving its opponent the awkward ones.", TILE_SCALE)(advanced_choice)
+    SLUG,
+    "advanced",
+    "Searches two plies of tile swing, keeping the digits that are easy to lay "
+    "and giving its opponent the awkward ones.",
+    TILE_SCALE,
+)(advanced_choice)
 
 
 def run_challenges(state: PrimeDropState) -> list[tuple[Challenge, Number]]:
@@ -113,8 +133,13 @@ def safe_singles(state: PrimeDropState) -> list[tuple[int, int]]:
     return out
 
 
-def safe_doubles(state: PrimeDropState, singles: list[tuple[int, int]], rng: random.Random,
-                 pairs: int, best_first: bool = False) -> list[DoubleDown]:
+def safe_doubles(
+    state: PrimeDropState,
+    singles: list[tuple[int, int]],
+    rng: random.Random,
+    pairs: int,
+    best_first: bool = False,
+) -> list[DoubleDown]:
     """Up to `pairs` safe double downs made of two safe drops beside the board in different rows
     and columns (so neither touches the other's numbers), plus digits laid inside a run by
     `_closing_doubles`. With `best_first` the most awkward digits pair up first, else at random."""
@@ -145,9 +170,11 @@ def winning_lay(state: PrimeDropState) -> Move | None:
         if ch == EMPTY and touches_tile(state.board, size, i):
             for digits in (hand, hand[::-1]):
                 first = _drop(state, i, digits[0])
-                board = state.board[:i] + "1" + state.board[i + 1:]  # any tile stands in
-                j = next((j for j, c in enumerate(board) if c == EMPTY
-                          and touches_tile(board, size, j)), None)
+                board = state.board[:i] + "1" + state.board[i + 1 :]  # any tile stands in
+                j = next(
+                    (j for j, c in enumerate(board) if c == EMPTY and touches_tile(board, size, j)),
+                    None,
+                )
                 if j is not None:
                     move = DoubleDown(first, _drop(state, j, digits[1]))
                     try:
@@ -170,9 +197,13 @@ def _closing_doubles(state: PrimeDropState, rng: random.Random, cells: int) -> l
     out = []
     for i in frontier[:cells]:
         r, c = divmod(i, size)
-        beyond = [(r + dr) * size + c + dc for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
-                  if 0 <= r + dr < size and 0 <= c + dc < size
-                  and board[(r + dr) * size + c + dc] == EMPTY]
+        beyond = [
+            (r + dr) * size + c + dc
+            for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+            if 0 <= r + dr < size
+            and 0 <= c + dc < size
+            and board[(r + dr) * size + c + dc] == EMPTY
+        ]
         for d in awkward:
             for j in beyond:
                 for e in ends:
@@ -190,9 +221,16 @@ def _exposure(state: PrimeDropState, tiles: list[tuple[int, int]]) -> int:
     """How many tiles the opponent could win by challenging a number through the laid tiles."""
     board = state.board
     for i, d in tiles:
-        board = board[:i] + str(d) + board[i + 1:]
-    return max((len(run) for i, _ in tiles for run in runs_through(board, state.size, i)
-                if challengeable(run)), default=0)
+        board = board[:i] + str(d) + board[i + 1 :]
+    return max(
+        (
+            len(run)
+            for i, _ in tiles
+            for run in runs_through(board, state.size, i)
+            if challengeable(run)
+        ),
+        default=0,
+    )
 
 
 def _apart(a: tuple[int, int], b: tuple[int, int], size: int, pile: tuple) -> bool:
@@ -218,8 +256,11 @@ def _reply_value(after: PrimeDropState, me: int) -> float:
         assert outcome is not None  # the game is over
         return WIN if outcome.winner == me else -WIN
     them = 1 - me
-    base = (after.tiles_left[them] - after.tiles_left[me]
-            + HAND_WEIGHT * (_awkwardness(after.piles[them]) - _awkwardness(after.piles[me])))
+    base = (
+        after.tiles_left[them]
+        - after.tiles_left[me]
+        + HAND_WEIGHT * (_awkwardness(after.piles[them]) - _awkwardness(after.piles[me]))
+    )
     # A line where they go out next turn is lost: below every other, ranked among them by tiles.
     value = base - WIN if _can_go_out(after) else base - 2
     for _, n in run_challenges(after):

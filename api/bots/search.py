@@ -5,6 +5,7 @@ Works on any `State` of the engine interface. A game tunes it with two functions
 plays a position out and returns the final state (default: uniformly random legal moves).
 Turns with several actions (Partition) need nothing special: each node knows its mover.
 """
+
 from __future__ import annotations
 
 import math
@@ -53,8 +54,10 @@ class _Node:
 
     def best_child(self, c: float) -> tuple[Move, "_Node"]:
         log_n = math.log(self.visits)
-        return max(self.children,
-                   key=lambda mc: mc[1].value / mc[1].visits + c * math.sqrt(log_n / mc[1].visits))
+        return max(
+            self.children,
+            key=lambda mc: mc[1].value / mc[1].visits + c * math.sqrt(log_n / mc[1].visits),
+        )
 
 
 def mcts(state: State, rng: random.Random, budget_s: float, **tuning) -> Move:
@@ -62,10 +65,16 @@ def mcts(state: State, rng: random.Random, budget_s: float, **tuning) -> Move:
     return mcts_scored(state, rng, budget_s, **tuning)[0]
 
 
-def mcts_scored(state: State, rng: random.Random, budget_s: float, *,
-                moves: MovesFn | None = None, playout: PlayoutFn | None = None,
-                exploration: float = 1.4, max_iterations: int | None = None
-                ) -> tuple[Move, float | None]:
+def mcts_scored(
+    state: State,
+    rng: random.Random,
+    budget_s: float,
+    *,
+    moves: MovesFn | None = None,
+    playout: PlayoutFn | None = None,
+    exploration: float = 1.4,
+    max_iterations: int | None = None,
+) -> tuple[Move, float | None]:
     """`mcts`'s move and its mean reward for the seat to move (0 to 1; None when the move was
     the only one, and nothing was searched)."""
     moves = moves or (lambda s: s.legal_moves())
@@ -77,8 +86,9 @@ def mcts_scored(state: State, rng: random.Random, budget_s: float, *,
     deadline = clock.now() + budget_s
     iterations = 0
     # at least one iteration, so that a tiny budget still yields a move
-    while ((iterations == 0 or clock.now() < deadline)
-           and (max_iterations is None or iterations < max_iterations)):
+    while (iterations == 0 or clock.now() < deadline) and (
+        max_iterations is None or iterations < max_iterations
+    ):
         iterations += 1
         node, path = root, [root]
         while not node.untried and node.children:

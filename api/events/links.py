@@ -8,6 +8,7 @@ given these with the outbox's events, `api.notify.events.GAME_EVENTS`):
   ranks, the loser and everyone between move down one; a draw or an abort changes none. Both
   players' open ladder game is then over.
 """
+
 from __future__ import annotations
 
 from api import jsontext
@@ -17,8 +18,12 @@ from api.store import keys
 
 
 def _ended(was: Status | None, record: GameRecord) -> bool:
-    return record.event is not None and record.status is Status.FINISHED \
-        and was is not None and was is not Status.FINISHED
+    return (
+        record.event is not None
+        and record.status is Status.FINISHED
+        and was is not None
+        and was is not Status.FINISHED
+    )
 
 
 def reads(was: Status | None, record: GameRecord) -> list[str]:
@@ -42,8 +47,9 @@ def writes(was: Status | None, record: GameRecord, read: dict[str, bytes]) -> li
     ladder = jsontext.loads(read[key])
     ladder["ranks"] = reranked(ladder["ranks"], record)
     players = [s.account for s in record.seats]
-    ladder["open"] = {a: g for a, g in ladder["open"].items()
-                      if not (a in players and g == record.id)}
+    ladder["open"] = {
+        a: g for a, g in ladder["open"].items() if not (a in players and g == record.id)
+    }
     ladder["version"] = ladder.get("version", 0) + 1
     return [["SET", key, jsontext.dumps_text(ladder)]]
 
@@ -53,11 +59,10 @@ def reranked(ranks: list[dict], record: GameRecord) -> list[dict]:
     result = record.result
     if result is None or result.winner is None or result.reason == Reason.ABORTED:
         return ranks
-    winner, loser = (record.seats[result.winner].account,
-                     record.seats[1 - result.winner].account)
+    winner, loser = (record.seats[result.winner].account, record.seats[1 - result.winner].account)
     at = {entry["id"]: i for i, entry in enumerate(ranks)}
     if winner not in at or loser not in at or at[winner] < at[loser]:
         return ranks
     moved = ranks[at[winner]]
     rest = [e for e in ranks if e["id"] != winner]
-    return rest[:at[loser]] + [moved] + rest[at[loser]:]
+    return rest[: at[loser]] + [moved] + rest[at[loser] :]

@@ -7,6 +7,7 @@ first.
 >>> knockout_first_round(["a", "b", "c"])
 ([('a', None), ('b', 'c')], ['a'])
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,6 +16,7 @@ import networkx as nx
 
 
 # -- round-robin ------------------------------------------------------------------------------
+
 
 def berger(n: int) -> list[list[tuple[int, int | None]]]:
     """The Berger tables of `n` players (indices 0..n-1): n-1 rounds for an even n, n for an odd
@@ -44,8 +46,9 @@ def _indexed(a: int, b: int, n: int) -> tuple[int, int | None]:
     return (a - 1, None) if b > n else (a - 1, b - 1)
 
 
-def round_robin(players: list[str], double: bool = False
-                ) -> list[tuple[list[tuple[str, str]], list[str]]]:
+def round_robin(
+    players: list[str], double: bool = False
+) -> list[tuple[list[tuple[str, str]], list[str]]]:
     """Every round of a round-robin of `players` (in their seeding order): its pairings and its
     byes. `double` plays the tables twice, the first move swapped the second time."""
     rounds = []
@@ -58,6 +61,7 @@ def round_robin(players: list[str], double: bool = False
 
 
 # -- Swiss ----------------------------------------------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class Entrant:
@@ -86,8 +90,7 @@ DUTCH_WEIGHT = 1_000
 LEAN_WEIGHT = 10
 
 
-def swiss_round(entrants: list[Entrant], round_no: int
-                ) -> tuple[list[tuple[str, str]], list[str]]:
+def swiss_round(entrants: list[Entrant], round_no: int) -> tuple[list[tuple[str, str]], list[str]]:
     """One Swiss round: its pairings (first mover first) and its bye, if any.
 
     Round one is seeded by `rank`: the top half against the bottom half. Later rounds pair
@@ -116,12 +119,15 @@ def swiss_round(entrants: list[Entrant], round_no: int
             break
     position = {e.id: i for i, e in enumerate(ordered)}
     boards = sorted((min(position[a.id], position[b.id]), a, b) for a, b in matched)
-    return [_first_move(*((a, b) if position[a.id] <= position[b.id] else (b, a)), board)
-            for board, (_, a, b) in enumerate(boards)], byes
+    return [
+        _first_move(*((a, b) if position[a.id] <= position[b.id] else (b, a)), board)
+        for board, (_, a, b) in enumerate(boards)
+    ], byes
 
 
-def _matching(ordered: list[Entrant], allow_repeats: bool, thin: bool = False
-              ) -> list[tuple[Entrant, Entrant]]:
+def _matching(
+    ordered: list[Entrant], allow_repeats: bool, thin: bool = False
+) -> list[tuple[Entrant, Entrant]]:
     """The maximum-weight matching of `ordered`; `thin` keeps only the pairs the ruling would
     choose first (see `_near`)."""
     groups: dict[int, list[Entrant]] = {}
@@ -158,8 +164,7 @@ def _matching(ordered: list[Entrant], allow_repeats: bool, thin: bool = False
 NEAR = 12
 
 
-def _near(a: Entrant, b: Entrant, place: dict[str, tuple[int, int]], below: dict[int, int]
-          ) -> bool:
+def _near(a: Entrant, b: Entrant, place: dict[str, tuple[int, int]], below: dict[int, int]) -> bool:
     """Whether the thin graph has the pair `a`, `b` (`a` ahead in the order): the same score
     group and near the Dutch partner, or a floater from the group just above meeting the top of
     the group below."""
@@ -178,6 +183,7 @@ def _first_move(a: Entrant, b: Entrant, board: int) -> tuple[str, str]:
 
 
 # -- knockout -------------------------------------------------------------------------------
+
 
 def bracket(size: int) -> list[int]:
     """The seeds (1-based) of a bracket of `size` (a power of two) in the order its first-round

@@ -3,6 +3,7 @@ the workers' one step (start at `starts_at`, record results, apply withdrawals, 
 round, finish), run from the due check `<id>|tournament`. Each step is one transaction watching
 the tournament, with the games it creates and the outbox's events: a worker killed mid-step
 writes nothing, and a step another worker already made finds nothing left to do."""
+
 from __future__ import annotations
 
 import hashlib
@@ -49,8 +50,10 @@ class NotOrganiser(Forbidden):
 
 # -- what the web asks for --------------------------------------------------------------------
 
-def create(tournaments: TournamentStore, account: Principal, body: dict,
-           now: float | None = None) -> dict:
+
+def create(
+    tournaments: TournamentStore, account: Principal, body: dict, now: float | None = None
+) -> dict:
     """A new tournament, open for entries, the caller its organiser (the settings are checked:
     BadField naming the one refused)."""
     now = time.time() if now is None else now
@@ -59,8 +62,7 @@ def create(tournaments: TournamentStore, account: Principal, body: dict,
     if kind not in GAMES:
         raise BadField("kind", f"There is no game {kind!r}.")
     if fmt not in FORMATS:
-        raise BadField("format", f"There is no format {fmt!r}: it is one of "
-                                 f"{', '.join(FORMATS)}.")
+        raise BadField("format", f"There is no format {fmt!r}: it is one of {', '.join(FORMATS)}.")
     game = GAMES[kind]
     options = game.check_options(body.get("options"))
     most, least = body["max_players"], body.get("min_players") or 2
@@ -71,31 +73,65 @@ def create(tournaments: TournamentStore, account: Principal, body: dict,
         if rounds is None:
             raise BadField("rounds", "A Swiss tournament needs its number of rounds.")
         if not 1 <= rounds <= min(MAX_ROUNDS, most - 1):
-            raise BadField("rounds", f"rounds must be from 1 to {min(MAX_ROUNDS, most - 1)} "
-                                     f"for at most {most} players (no pair meets twice).")
+            raise BadField(
+                "rounds",
+                f"rounds must be from 1 to {min(MAX_ROUNDS, most - 1)} "
+                f"for at most {most} players (no pair meets twice).",
+            )
     elif rounds is not None:
         raise BadField("rounds", "Only a Swiss tournament has a number of rounds.")
-    play.event_game(kind, options, [Seat.for_account("a", "a"), Seat.for_account("b", "b")],
-                    body.get("time_control"), False, {}, now)  # the time control is checked
+    play.event_game(
+        kind,
+        options,
+        [Seat.for_account("a", "a"), Seat.for_account("b", "b")],
+        body.get("time_control"),
+        False,
+        {},
+        now,
+    )  # the time control is checked
     rating_range = body.get("rating_range")
     if rating_range is not None and rating_range["min"] > rating_range["max"]:
         raise BadField("rating_range", "rating_range.min is above rating_range.max.")
     tid = uuid.uuid4().hex[:12]
-    doc = {"id": tid, "name": body["name"], "kind": kind, "options": options,
-           "time_control": body.get("time_control") or game.default_time_control,
-           "format": fmt, "rounds_planned": rounds, "double": bool(body.get("double")),
-           "max_players": most, "min_players": least, "starts_ts": body["starts_at"],
-           "rated": body.get("rated", True), "rating_range": rating_range,
-           "invite": secrets.token_urlsafe(8) if body.get("invite_only") else None,
-           "organiser": account.id, "organiser_name": account.username, "status": "open",
-           "players": [], "rounds": [], "seed": secrets.randbits(32), "version": 1,
-           "created_ts": now, "updated_ts": now, "bracket": None}
+    doc = {
+        "id": tid,
+        "name": body["name"],
+        "kind": kind,
+        "options": options,
+        "time_control": body.get("time_control") or game.default_time_control,
+        "format": fmt,
+        "rounds_planned": rounds,
+        "double": bool(body.get("double")),
+        "max_players": most,
+        "min_players": least,
+        "starts_ts": body["starts_at"],
+        "rated": body.get("rated", True),
+        "rating_range": rating_range,
+        "invite": secrets.token_urlsafe(8) if body.get("invite_only") else None,
+        "organiser": account.id,
+        "organiser_name": account.username,
+        "status": "open",
+        "players": [],
+        "rounds": [],
+        "seed": secrets.randbits(32),
+        "version": 1,
+        "created_ts": now,
+        "updated_ts": now,
+        "bracket": None,
+    }
     tournaments.create(doc, [_due(tid, doc["starts_ts"])])
     return doc
 
 
-def join(tournaments: TournamentStore, ratings: RatingStore, tid: str, account: Principal,
-         invite: str | None = None, player: str | None = None, now: float | None = None) -> dict:
+def join(
+    tournaments: TournamentStore,
+    ratings: RatingStore,
+    tid: str,
+    account: Principal,
+    invite: str | None = None,
+    player: str | None = None,
+    now: float | None = None,
+) -> dict:
     """Enter the caller, or (the organiser) a server bot's account `player`, before the start."""
     now = time.time() if now is None else now
     account.require("play")
@@ -108,34 +144,46 @@ def join(tournaments: TournamentStore, ratings: RatingStore, tid: str, account: 
                 raise NotOrganiser("Only the organiser may enter a bot account.")
             entrant = _bot_entrant(doc["kind"], player)
         else:
-            if doc["invite"] is not None and not secrets.compare_digest(invite or "",
-                                                                        doc["invite"]):
-                raise BadField("invite", "This tournament is by invitation: its invite code "
-                                         "is needed to join." if not invite else
-                               "That invite code is not this tournament's.")
+            if doc["invite"] is not None and not secrets.compare_digest(
+                invite or "", doc["invite"]
+            ):
+                raise BadField(
+                    "invite",
+                    "This tournament is by invitation: its invite code is needed to join."
+                    if not invite
+                    else "That invite code is not this tournament's.",
+                )
             entrant = {"id": account.id, "name": account.username, "bot": None}
         if any(p["id"] == entrant["id"] for p in doc["players"]):
             raise EventConflict("player", f"{entrant['name']} is in this tournament already.")
         if len(doc["players"]) >= doc["max_players"]:
-            raise EventConflict("max_players", f"This tournament is full: "
-                                               f"{doc['max_players']} players.")
+            raise EventConflict(
+                "max_players", f"This tournament is full: {doc['max_players']} players."
+            )
         entrant["rating"] = _rating(ratings, doc["kind"], entrant["id"])
         if doc["rating_range"] is not None and entrant["bot"] is None:
             lo, hi = doc["rating_range"]["min"], doc["rating_range"]["max"]
             if not lo <= round(entrant["rating"]) <= hi:
-                raise BadField("rating_range", f"This tournament is for players rated {lo} to "
-                                               f"{hi}; {entrant['name']}'s rating is "
-                                               f"{round(entrant['rating'])}.")
+                raise BadField(
+                    "rating_range",
+                    f"This tournament is for players rated {lo} to "
+                    f"{hi}; {entrant['name']}'s rating is "
+                    f"{round(entrant['rating'])}.",
+                )
         doc["players"].append({**entrant, "withdrawn": False, "joined_ts": now})
         doc["updated_ts"] = now
-        return Written([["ZADD", keys.account_part_key(entrant["id"], "tournaments"),
-                         repr(now), tid]] if entrant["bot"] is None else [])
+        return Written(
+            [["ZADD", keys.account_part_key(entrant["id"], "tournaments"), repr(now), tid]]
+            if entrant["bot"] is None
+            else []
+        )
 
     return _update(tournaments, tid, change)
 
 
-def leave(tournaments: TournamentStore, tid: str, account: Principal,
-          now: float | None = None) -> dict:
+def leave(
+    tournaments: TournamentStore, tid: str, account: Principal, now: float | None = None
+) -> dict:
     """Before the start, leave; once it runs, withdraw: the workers resign the player's running
     games of it, and it is paired no more."""
     now = time.time() if now is None else now
@@ -156,8 +204,9 @@ def leave(tournaments: TournamentStore, tid: str, account: Principal,
     return _update(tournaments, tid, change)
 
 
-def start(tournaments: TournamentStore, tid: str, account: Principal,
-          now: float | None = None) -> dict:
+def start(
+    tournaments: TournamentStore, tid: str, account: Principal, now: float | None = None
+) -> dict:
     """The organiser starts it now (the workers pair its first round at once)."""
     now = time.time() if now is None else now
 
@@ -166,9 +215,12 @@ def start(tournaments: TournamentStore, tid: str, account: Principal,
         if doc["status"] != "open":
             raise EventConflict("status", "This tournament has started already.")
         if len(doc["players"]) < doc["min_players"]:
-            raise EventConflict("min_players", f"It takes at least {doc['min_players']} "
-                                               f"players to start; {len(doc['players'])} "
-                                               f"entered.")
+            raise EventConflict(
+                "min_players",
+                f"It takes at least {doc['min_players']} "
+                f"players to start; {len(doc['players'])} "
+                f"entered.",
+            )
         doc["starts_ts"] = min(doc["starts_ts"], now)
         doc["updated_ts"] = now
         return Written([_due(tid, 0)])
@@ -176,15 +228,17 @@ def start(tournaments: TournamentStore, tid: str, account: Principal,
     return _update(tournaments, tid, change)
 
 
-def cancel(tournaments: TournamentStore, tid: str, account: Principal,
-           now: float | None = None) -> dict:
+def cancel(
+    tournaments: TournamentStore, tid: str, account: Principal, now: float | None = None
+) -> dict:
     now = time.time() if now is None else now
 
     def change(doc: dict) -> Written:
         _organiser(doc, account)
         if doc["status"] != "open" or doc["rounds"]:
-            raise EventConflict("status", "Only a tournament that has not started can be "
-                                          "cancelled.")
+            raise EventConflict(
+                "status", "Only a tournament that has not started can be cancelled."
+            )
         doc["status"], doc["updated_ts"] = "cancelled", now
         return Written([["ZREM", keys.due_key(), f"{tid}|{STEP}"]])
 
@@ -193,8 +247,10 @@ def cancel(tournaments: TournamentStore, tid: str, account: Principal,
 
 # -- the workers' step ------------------------------------------------------------------------
 
-def advance(tournaments: TournamentStore, games: GameStore, followups, tid: str,
-            now: float | None = None) -> list[GameRecord]:
+
+def advance(
+    tournaments: TournamentStore, games: GameStore, followups, tid: str, now: float | None = None
+) -> list[GameRecord]:
     """One step of the tournament, whatever it needs now: start it (or cancel it, too few
     players), record the results of its games that ended, resign the running games of those who
     withdrew, pair the next round, or finish it. The games it created (their bots' moves are
@@ -204,8 +260,7 @@ def advance(tournaments: TournamentStore, games: GameStore, followups, tid: str,
     if doc is None or doc["status"] != "running" and doc["status"] != "open":
         return []
     _resign_withdrawn(games, followups, doc, now)
-    pending = [p["game_id"] for r in doc["rounds"] for p in r["pairings"]
-               if p["result"] is None]
+    pending = [p["game_id"] for r in doc["rounds"] for p in r["pairings"] if p["result"] is None]
     ended = {r.id: r for r in games.load_many(pending) if r.status is Status.FINISHED}
 
     def change(doc: dict) -> Written:
@@ -228,8 +283,9 @@ def advance(tournaments: TournamentStore, games: GameStore, followups, tid: str,
                     p["result"] = {"winner": outcome.winner, "reason": outcome.reason.value}
         if doc["format"] == "knockout" and doc["rounds"]:
             created = _knockout_replays(doc, now)
-        if not created and all(p["result"] is not None for r in doc["rounds"]
-                               for p in r["pairings"]):
+        if not created and all(
+            p["result"] is not None for r in doc["rounds"] for p in r["pairings"]
+        ):
             created = _next_round(doc, games, now)
             if not created and not _knockout_replays_pending(doc):
                 doc["status"] = "finished"
@@ -238,8 +294,11 @@ def advance(tournaments: TournamentStore, games: GameStore, followups, tid: str,
         doc["updated_ts"] = now
         for record, forced in created:
             writes += games.new_game_writes(record, forced)
-            writes += [_notice(s.account, doc, "paired", now, record) for s in record.seats
-                       if s.account is not None]
+            writes += [
+                _notice(s.account, doc, "paired", now, record)
+                for s in record.seats
+                if s.account is not None
+            ]
         return Written(writes, created)
 
     try:
@@ -257,17 +316,24 @@ def stalled(tournaments: TournamentStore, games: GameStore, now: float) -> list[
     """The running tournaments with a step owed and no due check to make it (what the
     reconciler sets due again): a game of theirs ended unrecorded, or a round is complete."""
     found = []
-    due = games.redis.zmscore(keys.due_key(), [f"{t}|{STEP}" for t in tournaments.running()]) \
-        if tournaments.running() else []
+    due = (
+        games.redis.zmscore(keys.due_key(), [f"{t}|{STEP}" for t in tournaments.running()])
+        if tournaments.running()
+        else []
+    )
     for tid, score in zip(tournaments.running(), due):
         if score is not None:
             continue
         doc = tournaments.load(tid)
         assert doc is not None  # listed as running: tournaments are never deleted
-        pending = [p["game_id"] for r in doc["rounds"] for p in r["pairings"]
-                   if p["result"] is None]
-        if not pending or any(r.status is Status.FINISHED for r in games.load_many(pending)) \
-                or any(p["withdrawn"] for p in doc["players"]):
+        pending = [
+            p["game_id"] for r in doc["rounds"] for p in r["pairings"] if p["result"] is None
+        ]
+        if (
+            not pending
+            or any(r.status is Status.FINISHED for r in games.load_many(pending))
+            or any(p["withdrawn"] for p in doc["players"])
+        ):
             games.redis.zadd(keys.due_key(), {f"{tid}|{STEP}": now})
             found.append(tid)
     return found
@@ -299,6 +365,7 @@ def _resign_withdrawn(games: GameStore, followups, doc: dict, now: float) -> Non
 def _seed(doc: dict) -> None:
     """Seed by rating, best first (equal ratings in an order drawn from the tournament's
     seed)."""
+
     def tie(p: dict) -> str:
         return hashlib.sha256(f"{doc['seed']}:{p['id']}".encode()).hexdigest()
 
@@ -316,8 +383,11 @@ def _next_round(doc: dict, games: GameStore, now: float) -> list[tuple[GameRecor
         if doc["rounds"]:
             return []
         tables = pairing.round_robin(ids, doc["double"])
-        return [g for r, (pairs, byes) in enumerate(tables, 1)
-                for g in _add_round(doc, r, pairs, byes, now)]
+        return [
+            g
+            for r, (pairs, byes) in enumerate(tables, 1)
+            for g in _add_round(doc, r, pairs, byes, now)
+        ]
     if doc["format"] == "swiss":
         r = len(doc["rounds"]) + 1
         if r > doc["rounds_planned"] or len(active) < 2:
@@ -327,14 +397,26 @@ def _next_round(doc: dict, games: GameStore, now: float) -> list[tuple[GameRecor
     return _knockout_round(doc, now)
 
 
-def _add_round(doc: dict, r: int, pairs: list[tuple[str, str]], byes: list[str], now: float,
-               extra: list[dict] | None = None) -> list[tuple[GameRecord, list]]:
+def _add_round(
+    doc: dict,
+    r: int,
+    pairs: list[tuple[str, str]],
+    byes: list[str],
+    now: float,
+    extra: list[dict] | None = None,
+) -> list[tuple[GameRecord, list]]:
     created = []
     rnd: dict = {"round": r, "pairings": [], "byes": list(byes)}
     for k, (a, b) in enumerate(pairs):
         record, forced = _game(doc, a, b, r, now)
-        rnd["pairings"].append({"seats": [a, b], "game_id": record.id, "result": None,
-                                **((extra or [{}] * len(pairs))[k])})
+        rnd["pairings"].append(
+            {
+                "seats": [a, b],
+                "game_id": record.id,
+                "result": None,
+                **((extra or [{}] * len(pairs))[k]),
+            }
+        )
         created.append((record, forced))
     doc["rounds"].append(rnd)
     return created
@@ -342,10 +424,19 @@ def _add_round(doc: dict, r: int, pairs: list[tuple[str, str]], byes: list[str],
 
 def _game(doc: dict, first: str, second: str, r: int, now: float):
     by_id = {p["id"]: p for p in doc["players"]}
-    seats = [Seat.for_bot(by_id[i]["bot"]) if by_id[i]["bot"] else
-             Seat.for_account(i, by_id[i]["name"]) for i in (first, second)]
-    return play.event_game(doc["kind"], doc["options"], seats, doc["time_control"],
-                           doc["rated"], {"tournament": doc["id"], "round": r}, now)
+    seats = [
+        Seat.for_bot(by_id[i]["bot"]) if by_id[i]["bot"] else Seat.for_account(i, by_id[i]["name"])
+        for i in (first, second)
+    ]
+    return play.event_game(
+        doc["kind"],
+        doc["options"],
+        seats,
+        doc["time_control"],
+        doc["rated"],
+        {"tournament": doc["id"], "round": r},
+        now,
+    )
 
 
 def _entrants(doc: dict, active: list[str]) -> list[pairing.Entrant]:
@@ -367,11 +458,16 @@ def _entrants(doc: dict, active: list[str]) -> list[pairing.Entrant]:
                 w = p["result"]["winner"] if p["result"]["reason"] != "aborted" else "x"
                 halves[who] += 0 if w == "x" else 1 if w is None else 2 * (w == seat)
     rank = {p["id"]: p["seed"] for p in doc["players"]}
-    return [pairing.Entrant(i, rank[i], halves[i], frozenset(met[i]), firsts[i], seconds[i],
-                            bool(bye[i])) for i in active]
+    return [
+        pairing.Entrant(
+            i, rank[i], halves[i], frozenset(met[i]), firsts[i], seconds[i], bool(bye[i])
+        )
+        for i in active
+    ]
 
 
 # -- knockout -------------------------------------------------------------------------------
+
 
 def _knockout_round(doc: dict, now: float) -> list[tuple[GameRecord, list]]:
     """The next knockout round from the winners of the last (the first: the bracket)."""
@@ -385,13 +481,24 @@ def _knockout_round(doc: dict, now: float) -> list[tuple[GameRecord, list]]:
             return []
         matches = pairing.knockout_next_round(winners)
     doc["bracket"] = (doc["bracket"] or []) + [
-        [{"players": list(m), "winner": m[0] if m[1] is None else None, "games": 0}
-         for m in matches]]
+        [
+            {"players": list(m), "winner": m[0] if m[1] is None else None, "games": 0}
+            for m in matches
+        ]
+    ]
     r = len(doc["bracket"])
     played = [(k, (a, b)) for k, (a, b) in enumerate(matches) if b is not None]
-    pairs = [(a, b) if seeds[a] <= seeds[b] else (b, a) for _, (a, b) in played]  # higher seed first
-    created = _add_round(doc, r, pairs, [m[0] for m in matches if m[1] is None], now,
-                         [{"match": k, "replay": 0} for k, _ in played])
+    pairs = [
+        (a, b) if seeds[a] <= seeds[b] else (b, a) for _, (a, b) in played
+    ]  # higher seed first
+    created = _add_round(
+        doc,
+        r,
+        pairs,
+        [m[0] for m in matches if m[1] is None],
+        now,
+        [{"match": k, "replay": 0} for k, _ in played],
+    )
     for k, _ in played:
         doc["bracket"][-1][k]["games"] = 1
     return created
@@ -418,20 +525,30 @@ def _knockout_replays(doc: dict, now: float) -> list[tuple[GameRecord, list]]:
         else:
             first, second = last["seats"][1], last["seats"][0]
             record, forced = _game(doc, first, second, rnd["round"], now)
-            rnd["pairings"].append({"seats": [first, second], "game_id": record.id,
-                                    "result": None, "match": k,
-                                    "replay": last["replay"] + 1})
+            rnd["pairings"].append(
+                {
+                    "seats": [first, second],
+                    "game_id": record.id,
+                    "result": None,
+                    "match": k,
+                    "replay": last["replay"] + 1,
+                }
+            )
             match["games"] += 1
             created.append((record, forced))
     return created
 
 
 def _knockout_replays_pending(doc: dict) -> bool:
-    return doc["format"] == "knockout" and bool(doc["bracket"]) and any(
-        m["winner"] is None for m in doc["bracket"][-1])
+    return (
+        doc["format"] == "knockout"
+        and bool(doc["bracket"])
+        and any(m["winner"] is None for m in doc["bracket"][-1])
+    )
 
 
 # -- standings and the view -------------------------------------------------------------------
+
 
 def _played(doc: dict) -> tuple[list[Played], list[str]]:
     games, byes = [], []
@@ -454,34 +571,74 @@ def _standings(doc: dict) -> list[dict]:
             for who in m["players"]:
                 if who is not None:
                     reached[who] = depth + (m["winner"] == who)
-    return standings(ids, games, [] if doc["format"] == "knockout" else byes, doc["format"],
-                     seeds, reached)
+    return standings(
+        ids, games, [] if doc["format"] == "knockout" else byes, doc["format"], seeds, reached
+    )
 
 
 def view(doc: dict, account_id: str | None = None) -> dict:
     """The tournament as the API shows it (its invite code to its organiser only)."""
     names = {p["id"]: p["name"] for p in doc["players"]}
     rows = doc.get("final") or _standings(doc)
-    out = {k: doc[k] for k in ("id", "name", "kind", "options", "time_control", "format",
-                               "double", "max_players", "min_players", "rated",
-                               "rating_range", "status", "version")}
+    out = {
+        k: doc[k]
+        for k in (
+            "id",
+            "name",
+            "kind",
+            "options",
+            "time_control",
+            "format",
+            "double",
+            "max_players",
+            "min_players",
+            "rated",
+            "rating_range",
+            "status",
+            "version",
+        )
+    }
     out.update(
-        rounds_planned=doc["rounds_planned"], starts_at=iso(doc["starts_ts"]),
-        created_at=iso(doc["created_ts"]), updated_at=iso(doc["updated_ts"]),
-        organiser=doc["organiser_name"], invite_only=doc["invite"] is not None,
-        players=[{"player": p["name"], "bot": p["bot"] is not None, "rating": round(p["rating"]),
-                  "seed": p.get("seed"), "withdrawn": p["withdrawn"]} for p in doc["players"]],
+        rounds_planned=doc["rounds_planned"],
+        starts_at=iso(doc["starts_ts"]),
+        created_at=iso(doc["created_ts"]),
+        updated_at=iso(doc["updated_ts"]),
+        organiser=doc["organiser_name"],
+        invite_only=doc["invite"] is not None,
+        players=[
+            {
+                "player": p["name"],
+                "bot": p["bot"] is not None,
+                "rating": round(p["rating"]),
+                "seed": p.get("seed"),
+                "withdrawn": p["withdrawn"],
+            }
+            for p in doc["players"]
+        ],
         standings=[{**row, "player": names[row["player"]]} for row in rows],
-        rounds=[{"round": r["round"], "byes": [names[b] for b in r["byes"]],
-                 "pairings": [{"seats": [names[s] for s in p["seats"]], "game_id": p["game_id"],
-                               "result": p["result"], **({"replay": p["replay"]}
-                                                          if "replay" in p else {})}
-                              for p in r["pairings"]]} for r in doc["rounds"]])
+        rounds=[
+            {
+                "round": r["round"],
+                "byes": [names[b] for b in r["byes"]],
+                "pairings": [
+                    {
+                        "seats": [names[s] for s in p["seats"]],
+                        "game_id": p["game_id"],
+                        "result": p["result"],
+                        **({"replay": p["replay"]} if "replay" in p else {}),
+                    }
+                    for p in r["pairings"]
+                ],
+            }
+            for r in doc["rounds"]
+        ],
+    )
     if doc["format"] == "round-robin":
         table = crosstable([p["id"] for p in doc["players"]], _played(doc)[0])
-        out["crosstable"] = [{"player": names[p], "results": {names[o]: v
-                                                              for o, v in row.items()}}
-                             for p, row in table.items()]
+        out["crosstable"] = [
+            {"player": names[p], "results": {names[o]: v for o, v in row.items()}}
+            for p, row in table.items()
+        ]
     if account_id is not None and account_id == doc["organiser"] and doc["invite"]:
         out["invite"] = doc["invite"]
     return out
@@ -489,11 +646,13 @@ def view(doc: dict, account_id: str | None = None) -> dict:
 
 def placing(doc: dict, account_id: str) -> int | None:
     """The player's rank in a finished tournament."""
-    return next((row["rank"] for row in doc.get("final") or [] if row["player"] == account_id),
-                None)
+    return next(
+        (row["rank"] for row in doc.get("final") or [] if row["player"] == account_id), None
+    )
 
 
 # -- helpers ------------------------------------------------------------------------------
+
 
 def _update(tournaments: TournamentStore, tid: str, change) -> dict:
     try:
@@ -509,11 +668,16 @@ def _organiser(doc: dict, account: Principal) -> None:
 
 def _bot_entrant(kind: str, player: str) -> dict:
     level = player.removeprefix(f"{BOT_PREFIX}{kind}-")
-    if not player.startswith(BOT_PREFIX) or level not in bot_levels(kind) or \
-            bot_account_id(kind, level) != player:
-        raise BadField("player", f"{player!r} is not a bot account of {GAMES[kind].title}: "
-                                 f"they are " + ", ".join(bot_account_id(kind, lv)
-                                                           for lv in bot_levels(kind)) + ".")
+    if (
+        not player.startswith(BOT_PREFIX)
+        or level not in bot_levels(kind)
+        or bot_account_id(kind, level) != player
+    ):
+        raise BadField(
+            "player",
+            f"{player!r} is not a bot account of {GAMES[kind].title}: "
+            f"they are " + ", ".join(bot_account_id(kind, lv) for lv in bot_levels(kind)) + ".",
+        )
     return {"id": player, "name": player, "bot": level}
 
 
@@ -531,19 +695,31 @@ def _due(tid: str, at: float) -> list:
 
 
 def _over_notices(doc: dict, now: float) -> list[list]:
-    return [_notice(p["id"], doc, "finished" if doc["status"] == "finished" else "cancelled",
-                    now) for p in _people(doc)]
+    return [
+        _notice(p["id"], doc, "finished" if doc["status"] == "finished" else "cancelled", now)
+        for p in _people(doc)
+    ]
 
 
-def _notice(account_id: str, doc: dict, what: str, now: float,
-            record: GameRecord | None = None) -> list:
+def _notice(
+    account_id: str, doc: dict, what: str, now: float, record: GameRecord | None = None
+) -> list:
     """An outbox entry of type `tournament`: "paired" (its data the new game), "started",
     "finished" or "cancelled" (its data the tournament's name, id and status)."""
-    data = game_view(record, now) if record is not None else {
-        "id": doc["id"], "kind": doc["kind"], "name": doc["name"], "status": doc["status"]}
+    data = (
+        game_view(record, now)
+        if record is not None
+        else {"id": doc["id"], "kind": doc["kind"], "name": doc["name"], "status": doc["status"]}
+    )
     data["tournament"] = {"id": doc["id"], "name": doc["name"], "event": what}
-    entry = {"id": f"msg_{uuid.uuid4().hex}", "type": "tournament", "account": account_id,
-             "game": record.id if record is not None else None, "ts": now,
-             "body": json.dumps({"type": "tournament", "timestamp": iso(now), "data": data},
-                                separators=(",", ":"))}
+    entry = {
+        "id": f"msg_{uuid.uuid4().hex}",
+        "type": "tournament",
+        "account": account_id,
+        "game": record.id if record is not None else None,
+        "ts": now,
+        "body": json.dumps(
+            {"type": "tournament", "timestamp": iso(now), "data": data}, separators=(",", ":")
+        ),
+    }
     return ["XADD", keys.outbox_key(), "*", "event", json.dumps(entry, separators=(",", ":"))]

@@ -9,6 +9,7 @@ A game is `Played(first, second, winner)`, `winner` 0 or 1 (the seat), or None f
 >>> [(row["player"], row["rank"], row["score"]) for row in table]
 [('a', 1, 1.0), ('b', 2, 0.5), ('c', 2, 0.5)]
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -49,8 +50,9 @@ def scores(players: list[str], games: list[Played], byes: list[str]) -> dict[str
     return halves
 
 
-def sonneborn_berger(players: list[str], games: list[Played], halves: dict[str, int]
-                     ) -> dict[str, float]:
+def sonneborn_berger(
+    players: list[str], games: list[Played], halves: dict[str, int]
+) -> dict[str, float]:
     """The sum of the scores of the opponents beaten and half those drawn with."""
     sb = {p: 0 for p in players}
     for game in games:
@@ -59,8 +61,9 @@ def sonneborn_berger(players: list[str], games: list[Played], halves: dict[str, 
     return {p: v / 4 for p, v in sb.items()}
 
 
-def buchholz_cut1(players: list[str], games: list[Played], halves: dict[str, int]
-                  ) -> dict[str, float]:
+def buchholz_cut1(
+    players: list[str], games: list[Played], halves: dict[str, int]
+) -> dict[str, float]:
     """The sum of the opponents' scores, the lowest left out."""
     met: dict[str, list[int]] = {p: [] for p in players}
     for game in games:
@@ -88,9 +91,14 @@ def direct_encounter(group: list[str], games: list[Played]) -> dict[str, float]:
     return {p: v / 2 for p, v in got.items()}
 
 
-def standings(players: list[str], games: list[Played], byes: list[str], format: str,
-              seeds: dict[str, int] | None = None, reached: dict[str, int] | None = None
-              ) -> list[dict]:
+def standings(
+    players: list[str],
+    games: list[Played],
+    byes: list[str],
+    format: str,
+    seeds: dict[str, int] | None = None,
+    reached: dict[str, int] | None = None,
+) -> list[dict]:
     """Rows `{"rank", "player", "score", "tiebreaks", "played", "wins"}`, best first. A knockout
     ranks by the round each player `reached`, then by seed."""
     halves = scores(players, games, byes)
@@ -108,7 +116,7 @@ def standings(players: list[str], games: list[Played], byes: list[str], format: 
         breaks[p]["wins"] = won[p]
     order = TIEBREAKS[format]
     if "direct_encounter" in order:  # among those equal on score and what comes before it
-        before = order[:order.index("direct_encounter")]
+        before = order[: order.index("direct_encounter")]
         groups: dict[tuple, list[str]] = {}
         for p in players:
             groups.setdefault((halves[p], *(breaks[p][t] for t in before)), []).append(p)
@@ -121,6 +129,7 @@ def standings(players: list[str], games: list[Played], byes: list[str], format: 
         def key(p: str) -> tuple:
             return (-reached.get(p, 0), seeds.get(p, 0))
     else:
+
         def key(p: str) -> tuple:
             return (-halves[p], *(-breaks[p][t] for t in order))
 
@@ -128,10 +137,16 @@ def standings(players: list[str], games: list[Played], byes: list[str], format: 
     rows: list[dict] = []
     for i, p in enumerate(ranked):
         shared = i > 0 and key(ranked[i - 1]) == key(p)
-        rows.append({"rank": rows[-1]["rank"] if shared else i + 1, "player": p,
-                     "score": halves[p] / 2,
-                     "tiebreaks": {t: breaks[p][t] for t in order},
-                     "played": played[p], "wins": won[p]})
+        rows.append(
+            {
+                "rank": rows[-1]["rank"] if shared else i + 1,
+                "player": p,
+                "score": halves[p] / 2,
+                "tiebreaks": {t: breaks[p][t] for t in order},
+                "played": played[p],
+                "wins": won[p],
+            }
+        )
     return rows
 
 

@@ -14,6 +14,7 @@ HTTP 400 naming the field) from a well-formed move the rules forbid here (`Illeg
 422 whose message a player can read). A field the move's shape does not have is `UnknownField`
 (422, naming it). A bad option is `BadOption`, naming the option.
 """
+
 from __future__ import annotations
 
 import abc
@@ -156,8 +157,12 @@ class Option:
         return value
 
     def describe(self) -> dict:
-        out = {"name": self.name, "type": self.kind, "default": self.default,
-               "description": self.description}
+        out = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+        }
         if self.min is not None:
             out["min"] = self.min
         if self.max is not None:
@@ -320,10 +325,14 @@ class Game(abc.ABC):
         for name in raw:
             if name not in known:
                 names = _listing(sorted(known)) if known else "none"
-                raise BadOption(f"options.{name}",
-                                f"{cls.title} has no option {name!r}; its options are {names}.")
-        return {name: opt.validate(raw[name]) if name in raw else opt.default
-                for name, opt in known.items()}
+                raise BadOption(
+                    f"options.{name}",
+                    f"{cls.title} has no option {name!r}; its options are {names}.",
+                )
+        return {
+            name: opt.validate(raw[name]) if name in raw else opt.default
+            for name, opt in known.items()
+        }
 
     @classmethod
     @abc.abstractmethod
@@ -345,17 +354,23 @@ class Game(abc.ABC):
 
     @classmethod
     def describe(cls) -> dict:
-        return {"kind": cls.slug, "title": cls.title, "summary": cls.summary,
-                "options": [o.describe() for o in cls.options],
-                "score_words": ({"one": cls.score_words[0], "many": cls.score_words[1]}
-                                if cls.score_words else None),
-                "default_time_control": cls.default_time_control}
+        return {
+            "kind": cls.slug,
+            "title": cls.title,
+            "summary": cls.summary,
+            "options": [o.describe() for o in cls.options],
+            "score_words": (
+                {"one": cls.score_words[0], "many": cls.score_words[1]} if cls.score_words else None
+            ),
+            "default_time_control": cls.default_time_control,
+        }
 
 
 # Shapes: the JSON form of a move or a state, declared once in the game's module. The engine reads
 # and writes moves by them; the web layer turns them into marshmallow schemas for the OpenAPI
 # document. They are plain data, so the engines stay free of web imports (marshmallow-dataclass
 # would put marshmallow in every engine, and its errors are not the ones players read here).
+
 
 class Kind:
     """A JSON value's kind. `read` checks a value sent at `field` (its last part `name`) and
@@ -404,10 +419,18 @@ class Text(Kind):
     upper: bool = False
 
     def read(self, value: Any, name: str, field: str) -> str:
-        if (not isinstance(value, str) or (self.length is not None and len(value) != self.length)
-                or (self.choices and value not in self.choices)):
-            what = (f"one of {_listing(self.choices)}" if self.choices else
-                    f"a string of {self.length} characters" if self.length else "a string")
+        if (
+            not isinstance(value, str)
+            or (self.length is not None and len(value) != self.length)
+            or (self.choices and value not in self.choices)
+        ):
+            what = (
+                f"one of {_listing(self.choices)}"
+                if self.choices
+                else f"a string of {self.length} characters"
+                if self.length
+                else "a string"
+            )
             raise MalformedMove(f"{name!r} must be {what}.", field)
         return value.upper() if self.upper else value
 
@@ -420,8 +443,11 @@ class Pair(Kind):
     ordered: bool = False
 
     def read(self, value: Any, name: str, field: str) -> tuple[int, int]:
-        if (not isinstance(value, list) or len(value) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
             raise MalformedMove(f"{name!r} must be a pair of whole numbers.", field)
         return (min(value), max(value)) if self.ordered else (value[0], value[1])
 
@@ -467,8 +493,9 @@ class ListOf(Kind):
 
     def read(self, value: Any, name: str, field: str) -> tuple:
         if not isinstance(value, list) or (self.length is not None and len(value) != self.length):
-            raise MalformedMove(f"{name!r} must be a list"
-                                + (f" of {self.length}." if self.length else "."), field)
+            raise MalformedMove(
+                f"{name!r} must be a list" + (f" of {self.length}." if self.length else "."), field
+            )
         return tuple(self.item.read(v, name, f"{field}[{k}]") for k, v in enumerate(value))
 
     def write(self, value: Any) -> list:
@@ -496,8 +523,11 @@ class Obj(Kind):
 
     def read(self, value: Any, name: str, field: str) -> Any:
         if not isinstance(value, dict):
-            raise MalformedMove(f"Each {self.shape.noun} must be an object with "
-                                f"{_listing(self.shape.names, 'and')}.", field)
+            raise MalformedMove(
+                f"Each {self.shape.noun} must be an object with "
+                f"{_listing(self.shape.names, 'and')}.",
+                field,
+            )
         return self.shape.read(value, field, f"A {self.shape.noun}")
 
     def write(self, value: Any) -> dict:
@@ -547,8 +577,10 @@ class Shape:
         names = (*extra, *self.names)
         for name in data:
             if name not in names:
-                raise UnknownField(f"{what} has no field {name!r}; its fields are "
-                                   f"{', '.join(names)}.", f"{field}.{name}")
+                raise UnknownField(
+                    f"{what} has no field {name!r}; its fields are {', '.join(names)}.",
+                    f"{field}.{name}",
+                )
         values = {}
         for f in self.fields:
             if f.name in data:
@@ -572,12 +604,12 @@ class Shape:
 State.facts_shape = Shape("NoFacts", ())
 
 
-def wire(kind: Kind, name: str = "", description: str = "", message: str = "",
-         **field_kwargs) -> Any:
+def wire(
+    kind: Kind, name: str = "", description: str = "", message: str = "", **field_kwargs
+) -> Any:
     """A move's dataclass field with its JSON form (`name`, when it is not the attribute's);
     a field given a default is optional."""
-    return dataclasses.field(**field_kwargs, metadata={"wire": (kind, name, description,
-                                                                message)})
+    return dataclasses.field(**field_kwargs, metadata={"wire": (kind, name, description, message)})
 
 
 @functools.cache
@@ -586,8 +618,9 @@ def shape_of(cls: type, name: str, noun: str, move_type: str | None = None) -> S
     fields = []
     for f in dataclasses.fields(cls):
         kind, json_name, description, message = f.metadata["wire"]
-        optional = (f.default is not dataclasses.MISSING
-                    or f.default_factory is not dataclasses.MISSING)
+        optional = (
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        )
         fields.append(Field(json_name or f.name, kind, description, optional, message, f.name))
     return Shape(name, tuple(fields), noun, cls, move_type)
 

@@ -1,5 +1,6 @@
 """Bit-mask helpers shared by the engines and solvers that hold a board's cells as the bits of
 an int (bit i stands for cell i: Partition's hexes, the Ploid solver's cells)."""
+
 from __future__ import annotations
 
 

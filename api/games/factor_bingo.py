@@ -13,6 +13,7 @@ such a number remains, and the first call that completes a line ends the game.
 >>> state.to_dict()["boards"][1][1]
 ['K', 'G', 48, 'I', 'Y']
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,9 +23,27 @@ from typing import Sequence
 
 import sympy
 
-from api.games.base import (Either, Field, Game, IllegalMove, ListOf, MapOf, Maybe, Move, Option,
-                            Outcome, Pair, Reason, Shape, State, Text, Whole, by_seat, per_seat,
-                            wire)
+from api.games.base import (
+    Either,
+    Field,
+    Game,
+    IllegalMove,
+    ListOf,
+    MapOf,
+    Maybe,
+    Move,
+    Option,
+    Outcome,
+    Pair,
+    Reason,
+    Shape,
+    State,
+    Text,
+    Whole,
+    by_seat,
+    per_seat,
+    wire,
+)
 from api.games.registry import register
 
 NUMBERS: tuple[int, ...] = tuple(sympy.divisors(720))
@@ -40,8 +59,11 @@ DEFAULT_LETTERS = (tuple("ABCDEFGHIJKLMNOPQRSTUVWXY"), tuple("DPUNFKGCIYWOMRLXQJ
 LINES: tuple[tuple[int, ...], ...] = (
     tuple(tuple(r * SIDE + c for c in range(SIDE)) for r in range(SIDE))
     + tuple(tuple(r * SIDE + c for r in range(SIDE)) for c in range(SIDE))
-    + (tuple(i * SIDE + i for i in range(SIDE)),
-       tuple(i * SIDE + SIDE - 1 - i for i in range(SIDE))))
+    + (
+        tuple(i * SIDE + i for i in range(SIDE)),
+        tuple(i * SIDE + SIDE - 1 - i for i in range(SIDE)),
+    )
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,12 +96,18 @@ class FactorBingo(Game):
     slug = "factor-bingo"
     title = "Factor Bingo"
     reasons = (Reason.BINGO,)
-    summary = ("Write the 30 divisors of 720 onto two shared bingo boards, then take turns calling "
-               "numbers, each a divisor or multiple of the last. The first line ends the game.")
+    summary = (
+        "Write the 30 divisors of 720 onto two shared bingo boards, then take turns calling "
+        "numbers, each a divisor or multiple of the last. The first line ends the game."
+    )
     options = (
-        Option("layout", "choice", "default",
-               "Letter boards: the default pair, or a pair dealt from the game's seed.",
-               choices=("default", "random")),
+        Option(
+            "layout",
+            "choice",
+            "default",
+            "Letter boards: the default pair, or a pair dealt from the game's seed.",
+            choices=("default", "random"),
+        ),
     )
     default_time_control = {"type": "byoyomi", "main_s": 0, "periods": 5, "period_s": 60}
     moves = (Fill, Start, Call)
@@ -99,19 +127,41 @@ class FactorBingoState(State):
     called: tuple[int, ...]
 
     game = FactorBingo
-    shape = Shape("FactorBingoState", (
-        Field("phase", Text(choices=("filling", "start", "calling"))),
-        Field("boards", per_seat(ListOf(ListOf(Either(
-            (Whole(), Text()), "A number, or the letter while it has none.")))),
-              "Per seat, five rows of five cells."),
-        Field("numbers", ListOf(Whole())), Field("unused", ListOf(Whole())),
-        Field("current", Maybe(Whole())), Field("called", ListOf(Whole())),
-        Field("lines", per_seat(Whole())), Field("starter", Whole()),
-        Field("letters", per_seat(ListOf(ListOf(Text(choices=LETTERS)))),
-              "Per seat, five rows of five cells."),
-        Field("gray", ListOf(Pair()),
-              "[row, col] of the cells with the same letter on both boards."),
-        Field("filled", MapOf(Text(), Whole())), Field("start", Maybe(Whole()))))
+    shape = Shape(
+        "FactorBingoState",
+        (
+            Field("phase", Text(choices=("filling", "start", "calling"))),
+            Field(
+                "boards",
+                per_seat(
+                    ListOf(
+                        ListOf(
+                            Either((Whole(), Text()), "A number, or the letter while it has none.")
+                        )
+                    )
+                ),
+                "Per seat, five rows of five cells.",
+            ),
+            Field("numbers", ListOf(Whole())),
+            Field("unused", ListOf(Whole())),
+            Field("current", Maybe(Whole())),
+            Field("called", ListOf(Whole())),
+            Field("lines", per_seat(Whole())),
+            Field("starter", Whole()),
+            Field(
+                "letters",
+                per_seat(ListOf(ListOf(Text(choices=LETTERS)))),
+                "Per seat, five rows of five cells.",
+            ),
+            Field(
+                "gray",
+                ListOf(Pair()),
+                "[row, col] of the cells with the same letter on both boards.",
+            ),
+            Field("filled", MapOf(Text(), Whole())),
+            Field("start", Maybe(Whole())),
+        ),
+    )
 
     @property
     def phase(self) -> str:
@@ -181,8 +231,10 @@ class FactorBingoState(State):
         if move.number == self.start or move.number in self.called:
             raise IllegalMove(f"{move.number} has already been called.")
         if move.number not in self.callable_numbers():
-            raise IllegalMove(f"{move.number} is neither a divisor nor a multiple of "
-                              f"{self.current}, and such a number is still uncalled.")
+            raise IllegalMove(
+                f"{move.number} is neither a divisor nor a multiple of "
+                f"{self.current}, and such a number is still uncalled."
+            )
         return dataclasses.replace(self, called=self.called + (move.number,))
 
     def _fill(self, move: Fill) -> "FactorBingoState":
@@ -200,20 +252,34 @@ class FactorBingoState(State):
         if not self.called:
             return [0, 0]
         called = number_mask(self.called)
-        return [sum(mask & called == mask for mask in masks)
-                for masks in line_masks(self.letters, self.fills)]
+        return [
+            sum(mask & called == mask for mask in masks)
+            for masks in line_masks(self.letters, self.fills)
+        ]
 
     def bingo_lines(self) -> list[list[list[list[int]]]]:
         """Each seat's complete lines, each as its five cells' [row, col] in order (a row left to
         right, a column top down, a diagonal from the top)."""
         called = number_mask(self.called)
-        return [[[list(divmod(c, SIDE)) for c in LINES[k]] for k, mask in board
-                 if mask & called == mask]
-                for board in filled_lines(self.letters, self.fills)]
+        return [
+            [
+                [list(divmod(c, SIDE)) for c in LINES[k]]
+                for k, mask in board
+                if mask & called == mask
+            ]
+            for board in filled_lines(self.letters, self.fills)
+        ]
 
-    facts_shape = Shape("FactorBingoFacts", (
-        Field("bingo_lines", per_seat(ListOf(ListOf(Pair()))),
-              "per seat, its complete lines, each as its five cells' [row, col] in order."),))
+    facts_shape = Shape(
+        "FactorBingoFacts",
+        (
+            Field(
+                "bingo_lines",
+                per_seat(ListOf(ListOf(Pair()))),
+                "per seat, its complete lines, each as its five cells' [row, col] in order.",
+            ),
+        ),
+    )
 
     def facts(self) -> dict:
         return {"bingo_lines": self.bingo_lines()}
@@ -248,8 +314,13 @@ class FactorBingoState(State):
     @classmethod
     def from_dict(cls, data: dict) -> "FactorBingoState":
         letters = by_seat(tuple(x for row in board for x in row) for board in data["letters"])
-        return cls(letters, data["starter"], tuple(data["filled"].items()), data["start"],
-                   tuple(data["called"]))
+        return cls(
+            letters,
+            data["starter"],
+            tuple(data["filled"].items()),
+            data["start"],
+            tuple(data["called"]),
+        )
 
 
 _WRONG_PHASE = {
@@ -268,20 +339,27 @@ def number_mask(numbers) -> int:
 
 
 @functools.lru_cache(maxsize=4096)
-def line_masks(letters: tuple[tuple[str, ...], ...],
-               fills: tuple[tuple[str, int], ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def line_masks(
+    letters: tuple[tuple[str, ...], ...], fills: tuple[tuple[str, int], ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each seat's fully filled lines as number masks (a line with a letter left has none)."""
     return by_seat(tuple(mask for _, mask in board) for board in filled_lines(letters, fills))
 
 
 @functools.lru_cache(maxsize=4096)
-def filled_lines(letters: tuple[tuple[str, ...], ...], fills: tuple[tuple[str, int], ...]
-                 ) -> tuple[tuple[tuple[int, int], ...], ...]:
+def filled_lines(
+    letters: tuple[tuple[str, ...], ...], fills: tuple[tuple[str, int], ...]
+) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Each seat's fully filled lines as (index in LINES, number mask)."""
     filled = dict(fills)
-    return tuple(tuple((k, number_mask(filled[board[c]] for c in line))
-                       for k, line in enumerate(LINES) if all(board[c] in filled for c in line))
-                 for board in letters)
+    return tuple(
+        tuple(
+            (k, number_mask(filled[board[c]] for c in line))
+            for k, line in enumerate(LINES)
+            if all(board[c] in filled for c in line)
+        )
+        for board in letters
+    )
 
 
 def gray_cells(letters) -> list[int]:
@@ -315,4 +393,4 @@ def deal_letters(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _rows(cells: Sequence) -> list[list]:
-    return [list(cells[r * SIDE:(r + 1) * SIDE]) for r in range(SIDE)]
+    return [list(cells[r * SIDE : (r + 1) * SIDE]) for r in range(SIDE)]

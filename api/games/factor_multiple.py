@@ -8,6 +8,7 @@ Rules: ../../seeds/factor-multiple.md. The seed's example game replays to its st
 >>> state.outcome()
 Outcome(winner=1, reason=<Reason.NO_MOVES: 'no-moves'>, scores=None)
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,8 +17,22 @@ import itertools
 import math
 from typing import Iterable
 
-from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Option, Outcome,
-                            Reason, Shape, State, Whole, wire)
+from api.games.base import (
+    Boolean,
+    Field,
+    Game,
+    IllegalMove,
+    ListOf,
+    Maybe,
+    Move,
+    Option,
+    Outcome,
+    Reason,
+    Shape,
+    State,
+    Whole,
+    wire,
+)
 from api.games.registry import register
 
 MIN_N, MAX_N, DEFAULT_N = 10, 1000, 100
@@ -36,8 +51,10 @@ class FactorMultiple(Game):
     slug = "factor-multiple"
     title = "Factor/Multiple"
     reasons = (Reason.NO_MOVES,)
-    summary = ("Say numbers from 1 to n in turn; each must be a factor or a multiple of the last "
-               "one, and none twice. Whoever cannot say a number loses.")
+    summary = (
+        "Say numbers from 1 to n in turn; each must be a factor or a multiple of the last "
+        "one, and none twice. Whoever cannot say a number loses."
+    )
     options = (
         Option("n", "int", DEFAULT_N, "Numbers run from 1 to n.", min=MIN_N, max=MAX_N),
         Option("even_start", "bool", True, "The first number said must be even."),
@@ -49,7 +66,6 @@ class FactorMultiple(Game):
         return FactorMultipleState(options["n"], options["even_start"], first, ())
 
 
-
 @dataclasses.dataclass(frozen=True, eq=False)
 class FactorMultipleState(State):
     n: int
@@ -58,9 +74,16 @@ class FactorMultipleState(State):
     said: tuple[int, ...]
 
     game = FactorMultiple
-    shape = Shape("FactorMultipleState", (
-        Field("n", Whole(MIN_N, MAX_N)), Field("even_start", Boolean()), Field("first", Whole()),
-        Field("said", ListOf(Whole())), Field("current", Maybe(Whole()))))
+    shape = Shape(
+        "FactorMultipleState",
+        (
+            Field("n", Whole(MIN_N, MAX_N)),
+            Field("even_start", Boolean()),
+            Field("first", Whole()),
+            Field("said", ListOf(Whole())),
+            Field("current", Maybe(Whole())),
+        ),
+    )
 
     @property
     def current(self) -> int | None:
@@ -111,14 +134,18 @@ class FactorMultipleState(State):
         # asked several times of each state by one move (its checks, its record, its view),
         # and at n=1000 the first number's neighbours are a thousand numbers to look through
         used = set(self.said)
-        if self.current is None or any(k not in used for k in _neighbours(self.current,
-                                                                           self.n)):
+        if self.current is None or any(k not in used for k in _neighbours(self.current, self.n)):
             return None
         return Outcome(winner=1 - self.mover, reason=Reason.NO_MOVES)
 
     def to_dict(self) -> dict:
-        return {"n": self.n, "even_start": self.even_start, "first": self.first,
-                "said": list(self.said), "current": self.current}
+        return {
+            "n": self.n,
+            "even_start": self.even_start,
+            "first": self.first,
+            "said": list(self.said),
+            "current": self.current,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> "FactorMultipleState":

@@ -1,4 +1,5 @@
 """Square-grid helpers shared by the games played on one (Prime Drop, Ploid)."""
+
 from __future__ import annotations
 
 from typing import Callable, Iterator

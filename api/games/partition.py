@@ -30,6 +30,7 @@ Hexes 0, 1 and 2 (red, orange, yellow) are cut off by seat 1's third stick, for 
 >>> state.closed_regions(), state.points, state.to_move, state.actions_left
 ([[0, 1, 2]], (0, 1), 0, 3)
 """
+
 from __future__ import annotations
 
 import bisect
@@ -39,9 +40,27 @@ import itertools
 import random
 from typing import Any, NamedTuple
 
-from api.games.base import (Boolean, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
-                            Outcome, Pair, Reason, Shape, State, Text, Whole, by_seat, per_seat,
-                            wire)
+from api.games.base import (
+    Boolean,
+    Field,
+    Game,
+    IllegalMove,
+    ListOf,
+    Maybe,
+    Move,
+    Obj,
+    Option,
+    Outcome,
+    Pair,
+    Reason,
+    Shape,
+    State,
+    Text,
+    Whole,
+    by_seat,
+    per_seat,
+    wire,
+)
 from api.games.bits import set_bits as hexes_of  # the hex ids in a bit mask, increasing
 from api.games.registry import register
 
@@ -52,16 +71,22 @@ DISCS_PER_COLOUR = HEXES // len(COLOURS)
 ACTIONS_PER_TURN = 3
 MAX_CLAIMS = 2
 MAX_SUBDIVISIONS = 2
-FINAL_SPLIT_MAX = 5   # an equal split into parts of this size or smaller ends the game
-CLOSING_COLOURS = 3   # a closed region with this many colours earns its closer a point
+FINAL_SPLIT_MAX = 5  # an equal split into parts of this size or smaller ends the game
+CLOSING_COLOURS = 3  # a closed region with this many colours earns its closer a point
 
 
 def _neighbours(hex_id: int) -> tuple[int, ...]:
     """The hexes next to `hex_id` on the odd-r board (odd rows sit half a hex to the right)."""
     r, c = divmod(hex_id, COLS)
     shift = 0 if r % 2 else -1
-    cells = [(r, c - 1), (r, c + 1), (r - 1, c + shift), (r - 1, c + shift + 1),
-             (r + 1, c + shift), (r + 1, c + shift + 1)]
+    cells = [
+        (r, c - 1),
+        (r, c + 1),
+        (r - 1, c + shift),
+        (r - 1, c + shift + 1),
+        (r + 1, c + shift),
+        (r + 1, c + shift + 1),
+    ]
     return tuple(sorted(rr * COLS + cc for rr, cc in cells if 0 <= rr < ROWS and 0 <= cc < COLS))
 
 
@@ -81,9 +106,14 @@ class Stick(Move):
 
     move_type = "stick"
     edge: Edge = wire(Pair(ordered=True), description="[hex, hex]")
-    close: int | None = wire(Maybe(Whole(0, HEXES - 1)), default=None, description=(
-        "A hex of the part to close, on an equal split that does not end the game; left out "
-        "otherwise."))
+    close: int | None = wire(
+        Maybe(Whole(0, HEXES - 1)),
+        default=None,
+        description=(
+            "A hex of the part to close, on an equal split that does not end the game; left out "
+            "otherwise."
+        ),
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,16 +147,30 @@ class Partition(Game):
     slug = "partition"
     title = "Partition"
     reasons = (Reason.SCORE,)
-    score_words = ("point (closing points plus regions held)",
-                   "points (closing points plus regions held)")
-    summary = ("Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
-               "colourful regions for points, claim two colours, and own the most regions.")
+    score_words = (
+        "point (closing points plus regions held)",
+        "points (closing points plus regions held)",
+    )
+    summary = (
+        "Cut a board of coloured hexes apart with sticks, three actions a turn. Close "
+        "colourful regions for points, claim two colours, and own the most regions."
+    )
     options = (
-        Option("layout", "json", None, "The 36 disc colours by hex id, 6 of each colour; "
-               "by default they are shuffled from the game's seed.", check=_check_layout,
-               shape=Maybe(ListOf(Text(choices=tuple(COLOURS)), length=HEXES))),
-        Option("singleton_rule", "bool", True, "A stick may not close a one-hex region while "
-               "another stick would not."),
+        Option(
+            "layout",
+            "json",
+            None,
+            "The 36 disc colours by hex id, 6 of each colour; "
+            "by default they are shuffled from the game's seed.",
+            check=_check_layout,
+            shape=Maybe(ListOf(Text(choices=tuple(COLOURS)), length=HEXES)),
+        ),
+        Option(
+            "singleton_rule",
+            "bool",
+            True,
+            "A stick may not close a one-hex region while another stick would not.",
+        ),
     )
     moves = (Stick, Claim, Subdivide)
 
@@ -137,36 +181,63 @@ class Partition(Game):
             layout = [c for c in COLOURS for _ in range(DISCS_PER_COLOUR)]
             random.Random(seed).shuffle(layout)
         return PartitionState(
-            colours=tuple(COLOURS.index(c) for c in layout), links=ALL_LINKS, open=ALL_HEXES,
-            closed=(), claimed=((), ()), subdivisions_left=(MAX_SUBDIVISIONS, MAX_SUBDIVISIONS),
-            actions_left=ACTIONS_PER_TURN, turn=first, points=(0, 0),
-            singleton_rule=options.get("singleton_rule", True))
+            colours=tuple(COLOURS.index(c) for c in layout),
+            links=ALL_LINKS,
+            open=ALL_HEXES,
+            closed=(),
+            claimed=((), ()),
+            subdivisions_left=(MAX_SUBDIVISIONS, MAX_SUBDIVISIONS),
+            actions_left=ACTIONS_PER_TURN,
+            turn=first,
+            points=(0, 0),
+            singleton_rule=options.get("singleton_rule", True),
+        )
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class PartitionState(State):
-    colours: tuple[int | None, ...]   # colour index per hex; None once its disc is claimed
-    links: tuple[int, ...]            # per hex, a bit mask of the neighbours with no stick between
-    open: int                         # bit mask of the open region; 0 once the game is over
-    closed: tuple[int, ...]           # bit masks of the closed regions, by lowest hex
+    colours: tuple[int | None, ...]  # colour index per hex; None once its disc is claimed
+    links: tuple[int, ...]  # per hex, a bit mask of the neighbours with no stick between
+    open: int  # bit mask of the open region; 0 once the game is over
+    closed: tuple[int, ...]  # bit masks of the closed regions, by lowest hex
     claimed: tuple[tuple[int, ...], tuple[int, ...]]
     subdivisions_left: tuple[int, int]
     actions_left: int
-    turn: int                         # the seat whose turn it is (or was, when the game ended)
-    points: tuple[int, int]           # closing points
+    turn: int  # the seat whose turn it is (or was, when the game ended)
+    points: tuple[int, int]  # closing points
     singleton_rule: bool
 
-    shape = Shape("PartitionState", (
-        Field("rows", Whole()), Field("cols", Whole()),
-        Field("colours", ListOf(Maybe(Text(choices=COLOURS))),
-              "The disc colour by hex id; null once claimed."),
-        Field("sticks", ListOf(Pair())),
-        Field("regions", ListOf(Obj(Shape("PartitionRegion", (
-            Field("hexes", ListOf(Whole())), Field("closed", Boolean())))))),
-        Field("claimed", per_seat(ListOf(Text(choices=COLOURS)))),
-        Field("claims_left", per_seat(Whole())), Field("subdivisions_left", per_seat(Whole())),
-        Field("actions_left", Whole()), Field("points", per_seat(Whole())), Field("turn", Whole()),
-        Field("singleton_rule", Boolean())))
+    shape = Shape(
+        "PartitionState",
+        (
+            Field("rows", Whole()),
+            Field("cols", Whole()),
+            Field(
+                "colours",
+                ListOf(Maybe(Text(choices=COLOURS))),
+                "The disc colour by hex id; null once claimed.",
+            ),
+            Field("sticks", ListOf(Pair())),
+            Field(
+                "regions",
+                ListOf(
+                    Obj(
+                        Shape(
+                            "PartitionRegion",
+                            (Field("hexes", ListOf(Whole())), Field("closed", Boolean())),
+                        )
+                    )
+                ),
+            ),
+            Field("claimed", per_seat(ListOf(Text(choices=COLOURS)))),
+            Field("claims_left", per_seat(Whole())),
+            Field("subdivisions_left", per_seat(Whole())),
+            Field("actions_left", Whole()),
+            Field("points", per_seat(Whole())),
+            Field("turn", Whole()),
+            Field("singleton_rule", Boolean()),
+        ),
+    )
 
     game = Partition
 
@@ -216,15 +287,21 @@ class PartitionState(State):
             return []
         taken = set(self.claimed[0] + self.claimed[1])
         closed = ALL_HEXES ^ self.open
-        return [CLAIMS[h] for h in hexes_of(closed)
-                if self.colours[h] is not None and self.colours[h] not in taken]
+        return [
+            CLAIMS[h]
+            for h in hexes_of(closed)
+            if self.colours[h] is not None and self.colours[h] not in taken
+        ]
 
     def subdivide_moves(self) -> list[Subdivide]:
         if not self.subdivisions_left[self.turn]:
             return []
-        return [SUBDIVISIONS[edge] for region in self.closed
-                if region & (region - 1)  # a region of one hex has no edge to subdivide on
-                for edge in sorted(self.region_edges(region).bridges)]
+        return [
+            SUBDIVISIONS[edge]
+            for region in self.closed
+            if region & (region - 1)  # a region of one hex has no edge to subdivide on
+            for edge in sorted(self.region_edges(region).bridges)
+        ]
 
     def region_edges(self, region: int) -> "RegionEdges":
         """The edges without a stick inside `region`: where a stick would leave it whole, and
@@ -251,48 +328,65 @@ class PartitionState(State):
     def _place_stick(self, move: Stick) -> "PartitionState":
         a, b = edge = _check_edge(move.edge, self.links)
         if not (self.open >> a & 1 and self.open >> b & 1):
-            raise IllegalMove(f"Edge {list(edge)} is not in the open region; "
-                              "only a subdivision may go inside a closed region.")
+            raise IllegalMove(
+                f"Edge {list(edge)} is not in the open region; "
+                "only a subdivision may go inside a closed region."
+            )
         side = self.open_edges.bridges.get(edge, 0)
         links = cut_edge(self.links, a, b)
         if not side:
             if move.close is not None:
-                raise IllegalMove("This stick does not split the open region, so there is "
-                                  "nothing to close; leave out 'close'.")
+                raise IllegalMove(
+                    "This stick does not split the open region, so there is "
+                    "nothing to close; leave out 'close'."
+                )
             return self._next_action(links=links)
         other = self.open ^ side
         part, size = side.bit_count(), self.open_size
         final = 2 * part == size and part <= FINAL_SPLIT_MAX
         if 2 * part == size and not final:
             if move.close is None:
-                raise IllegalMove("This stick splits the open region into two equal parts: "
-                                  "name a hex of the part to close in 'close'.")
+                raise IllegalMove(
+                    "This stick splits the open region into two equal parts: "
+                    "name a hex of the part to close in 'close'."
+                )
             if not (0 <= move.close < HEXES and self.open >> move.close & 1):
                 raise IllegalMove(f"Hex {move.close} is in neither part of the split.")
             closing = side if side >> move.close & 1 else other
         elif move.close is not None:
-            raise IllegalMove("Only an equal split that does not end the game lets you choose "
-                              "the part to close; leave out 'close'.")
+            raise IllegalMove(
+                "Only an equal split that does not end the game lets you choose "
+                "the part to close; leave out 'close'."
+            )
         else:
             closing = side if 2 * part < size else other
-        if (not final and closing.bit_count() == 1 and self.singleton_rule
-                and not self._only_singleton_sticks):
-            raise IllegalMove("A stick may not close a one-hex region while another stick "
-                              "would not.")
+        if (
+            not final
+            and closing.bit_count() == 1
+            and self.singleton_rule
+            and not self._only_singleton_sticks
+        ):
+            raise IllegalMove(
+                "A stick may not close a one-hex region while another stick would not."
+            )
         closes = (side, other) if final else (closing,)
         points = list(self.points)
         points[self.turn] += sum(self.closing_point(region) for region in closes)
-        return self._next_action(links=links, open=0 if final else self.open ^ closing,
-                                 closed=_with_regions(self.closed, closes),
-                                 points=tuple(points))
+        return self._next_action(
+            links=links,
+            open=0 if final else self.open ^ closing,
+            closed=_with_regions(self.closed, closes),
+            points=tuple(points),
+        )
 
     @functools.cached_property
     def _only_singleton_sticks(self) -> bool:
         """True when every normal stick would close a one-hex region (they become legal)."""
         size = self.open_size
         edges = self.open_edges
-        return not edges.whole and all(min(side.bit_count(), size - side.bit_count()) == 1
-                                       for side in edges.bridges.values())
+        return not edges.whole and all(
+            min(side.bit_count(), size - side.bit_count()) == 1 for side in edges.bridges.values()
+        )
 
     def _claim(self, hex_id: int) -> "PartitionState":
         if not 0 <= hex_id < HEXES:
@@ -319,8 +413,10 @@ class PartitionState(State):
         a, b = edge = _check_edge(edge, self.links)
         region = next((r for r in self.closed if r >> a & 1), 0)
         if not region >> b & 1:
-            raise IllegalMove(f"Edge {list(edge)} is not inside a closed region; "
-                              "a subdivision splits a closed region.")
+            raise IllegalMove(
+                f"Edge {list(edge)} is not inside a closed region; "
+                "a subdivision splits a closed region."
+            )
         if not self.subdivisions_left[self.turn]:
             raise IllegalMove("You have used both your subdivisions.")
         links = cut_edge(self.links, a, b)
@@ -330,8 +426,11 @@ class PartitionState(State):
         left = list(self.subdivisions_left)
         left[self.turn] -= 1
         rest = tuple(r for r in self.closed if r != region)
-        return self._next_action(links=links, closed=_with_regions(rest, (part, region ^ part)),
-                                 subdivisions_left=tuple(left))
+        return self._next_action(
+            links=links,
+            closed=_with_regions(rest, (part, region ^ part)),
+            subdivisions_left=tuple(left),
+        )
 
     def _next_action(self, **changes) -> "PartitionState":
         """The state after one action: the turn passes after the third, unless the game ended.
@@ -356,8 +455,10 @@ class PartitionState(State):
 
     def region_owner(self, region: int) -> int | None:
         """The seat with more of its claimed colours' discs in the region, None on a tie."""
-        counts = [sum(1 for h in hexes_of(region) if self.colours[h] in self.claimed[seat])
-                  for seat in (0, 1)]
+        counts = [
+            sum(1 for h in hexes_of(region) if self.colours[h] in self.claimed[seat])
+            for seat in (0, 1)
+        ]
         return None if counts[0] == counts[1] else int(counts[1] > counts[0])
 
     def totals(self) -> list[int]:
@@ -384,7 +485,8 @@ class PartitionState(State):
     def to_dict(self) -> dict:
         regions = _sorted_regions(self.closed + ((self.open,) if self.open else ()))
         return {
-            "rows": ROWS, "cols": COLS,
+            "rows": ROWS,
+            "cols": COLS,
             "colours": [None if c is None else COLOURS[c] for c in self.colours],
             "sticks": [list(e) for e in EDGES if not self.links[e[0]] >> e[1] & 1],
             "regions": [{"hexes": list(hexes_of(r)), "closed": r != self.open} for r in regions],
@@ -397,22 +499,67 @@ class PartitionState(State):
             "singleton_rule": self.singleton_rule,
         }
 
-    facts_shape = Shape("PartitionFacts", (
-        Field("closed_regions", ListOf(Obj(Shape("PartitionClosedRegion", (
-            Field("hexes", ListOf(Whole())),
-            Field("owner", Maybe(Whole()), "The seat with more discs of its claimed colours here "
-                                           "(null on a tie)."))))),
-              "each closed region (in `regions`' order) and its owner were the game to end now."),
-        Field("regions_held", per_seat(Whole()), "closed regions owned."),
-        Field("totals", per_seat(Whole()), "points plus regions held."),
-        Field("equal_splits", ListOf(Obj(Shape("PartitionEqualSplit", (
-            Field("edge", Pair(), "[hex, hex]"),
-            Field("sides", ListOf(Obj(Shape("PartitionSide", (
-                Field("close", Whole(), "The hex a stick's `close` names to close this side."),
-                Field("hexes", ListOf(Whole()))))), 2)))))),
-              "the sticks that split the open region into equal parts without ending the game, "
-              "so that their maker names the side to close; each with its two sides."),
-    ))
+    facts_shape = Shape(
+        "PartitionFacts",
+        (
+            Field(
+                "closed_regions",
+                ListOf(
+                    Obj(
+                        Shape(
+                            "PartitionClosedRegion",
+                            (
+                                Field("hexes", ListOf(Whole())),
+                                Field(
+                                    "owner",
+                                    Maybe(Whole()),
+                                    "The seat with more discs of its claimed colours here "
+                                    "(null on a tie).",
+                                ),
+                            ),
+                        )
+                    )
+                ),
+                "each closed region (in `regions`' order) and its owner were the game to end now.",
+            ),
+            Field("regions_held", per_seat(Whole()), "closed regions owned."),
+            Field("totals", per_seat(Whole()), "points plus regions held."),
+            Field(
+                "equal_splits",
+                ListOf(
+                    Obj(
+                        Shape(
+                            "PartitionEqualSplit",
+                            (
+                                Field("edge", Pair(), "[hex, hex]"),
+                                Field(
+                                    "sides",
+                                    ListOf(
+                                        Obj(
+                                            Shape(
+                                                "PartitionSide",
+                                                (
+                                                    Field(
+                                                        "close",
+                                                        Whole(),
+                                                        "The hex a stick's `close` names to close this side.",
+                                                    ),
+                                                    Field("hexes", ListOf(Whole())),
+                                                ),
+                                            )
+                                        ),
+                                        2,
+                                    ),
+                                ),
+                            ),
+                        )
+                    )
+                ),
+                "the sticks that split the open region into equal parts without ending the game, "
+                "so that their maker names the side to close; each with its two sides.",
+            ),
+        ),
+    )
 
     def facts(self) -> dict:
         """Each closed region's owner were the game to end now, the regions each seat holds, the
@@ -420,17 +567,23 @@ class PartitionState(State):
         close (its two sides, each named by the hex a stick's `close` gives)."""
         owners = [self.region_owner(region) for region in self.closed]
         return {
-            "closed_regions": [{"hexes": list(hexes_of(region)), "owner": owner}
-                               for region, owner in zip(self.closed, owners)],
+            "closed_regions": [
+                {"hexes": list(hexes_of(region)), "owner": owner}
+                for region, owner in zip(self.closed, owners)
+            ],
             "regions_held": [owners.count(seat) for seat in (0, 1)],
             "totals": self.totals(),
-            "equal_splits": [{"edge": list(edge),
-                              "sides": [{"close": lowest_hex(side), "hexes": list(hexes_of(side))}
-                                        for side in sorted((part, self.open ^ part),
-                                                           key=lowest_hex)]}
-                             for edge, part in sorted(self.open_edges.bridges.items())
-                             if 2 * part.bit_count() == self.open_size
-                             and part.bit_count() > FINAL_SPLIT_MAX],
+            "equal_splits": [
+                {
+                    "edge": list(edge),
+                    "sides": [
+                        {"close": lowest_hex(side), "hexes": list(hexes_of(side))}
+                        for side in sorted((part, self.open ^ part), key=lowest_hex)
+                    ],
+                }
+                for edge, part in sorted(self.open_edges.bridges.items())
+                if 2 * part.bit_count() == self.open_size and part.bit_count() > FINAL_SPLIT_MAX
+            ],
         }
 
     @classmethod
@@ -439,18 +592,23 @@ class PartitionState(State):
         masks = [(sum(1 << h for h in r["hexes"]), r["closed"]) for r in data["regions"]]
         return cls(
             colours=tuple(None if c is None else COLOURS.index(c) for c in data["colours"]),
-            links=links, open=sum(m for m, closed in masks if not closed),
+            links=links,
+            open=sum(m for m, closed in masks if not closed),
             closed=_sorted_regions(tuple(m for m, closed in masks if closed)),
             claimed=by_seat(tuple(COLOURS.index(c) for c in seat) for seat in data["claimed"]),
             subdivisions_left=tuple(data["subdivisions_left"]),
-            actions_left=data["actions_left"], turn=data["turn"], points=tuple(data["points"]),
-            singleton_rule=data["singleton_rule"])
+            actions_left=data["actions_left"],
+            turn=data["turn"],
+            points=tuple(data["points"]),
+            singleton_rule=data["singleton_rule"],
+        )
 
 
 STATE_FIELDS = tuple(field.name for field in dataclasses.fields(PartitionState))
 
 
 # --- region helpers on bit masks (bit h stands for hex h) ---
+
 
 def lowest_hex(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
@@ -471,8 +629,8 @@ def flood(start: int, links: tuple[int, ...]) -> int:
 class RegionEdges(NamedTuple):
     """The edges without a stick inside a region, in two parts."""
 
-    whole: list[Edge]          # a stick here leaves the region whole
-    bridges: dict[Edge, int]   # a stick here splits it: the bit mask of the hexes it cuts off
+    whole: list[Edge]  # a stick here leaves the region whole
+    bridges: dict[Edge, int]  # a stick here splits it: the bit mask of the hexes it cuts off
     #                            from the region's lowest hex
 
 
@@ -485,7 +643,7 @@ def region_edges(region: int, links: tuple[int, ...]) -> RegionEdges:
     order, parent = [root], [-1] * HEXES
     ancestors = [0] * HEXES  # per hex: itself and the hexes above it in the tree
     ancestors[root] = seen = BITS[root]
-    on_cycle = 0             # hexes whose tree edge up to their parent lies on a cycle
+    on_cycle = 0  # hexes whose tree edge up to their parent lies on a cycle
     whole: list[Edge] = []
     for h in order:
         linked, mine, among = links[h], ancestors[h], AMONG[h]
@@ -501,7 +659,7 @@ def region_edges(region: int, links: tuple[int, ...]) -> RegionEdges:
             parent[n] = h
             ancestors[n] = mine | BITS[n]
             order.append(n)
-    below = list(BITS)       # per hex: its subtree, filled in from the leaves up
+    below = list(BITS)  # per hex: its subtree, filled in from the leaves up
     bridges: dict[Edge, int] = {}
     for h in reversed(order[1:]):
         p = parent[h]
@@ -522,16 +680,20 @@ CLAIMS = tuple(Claim(h) for h in range(HEXES))
 def _among(hex_id: int) -> dict[int, tuple[int, ...]]:
     """Every bit mask of some of the hex's neighbours, mapped to those neighbours in order."""
     near = NEIGHBOURS[hex_id]
-    return {sum(BITS[n] for n in chosen): chosen
-            for k in range(len(near) + 1) for chosen in itertools.combinations(near, k)}
+    return {
+        sum(BITS[n] for n in chosen): chosen
+        for k in range(len(near) + 1)
+        for chosen in itertools.combinations(near, k)
+    }
 
 
 # tables for region_edges, which looks a mask of a hex's neighbours up as a whole rather
 # than picking its bits out one by one
 AMONG = tuple(_among(h) for h in range(HEXES))
 ABOVE = tuple(-(2 << h) for h in range(HEXES))  # per hex: the bits of the higher hexes
-EDGE_TO = tuple({n: (min(h, n), max(h, n)) for n in NEIGHBOURS[h]}
-                for h in range(HEXES))  # per hex: its neighbours -> the edges to them
+EDGE_TO = tuple(
+    {n: (min(h, n), max(h, n)) for n in NEIGHBOURS[h]} for h in range(HEXES)
+)  # per hex: its neighbours -> the edges to them
 
 
 def _check_edge(edge: Edge, links: tuple[int, ...]) -> Edge:

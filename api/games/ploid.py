@@ -17,13 +17,33 @@ its value and a piece of seat 1 is minus its value, where a number's value is th
 blank's value is BLANK (larger than any number, so "the smallest number of a group" is simply the
 smallest value in it, and a group whose smallest value is BLANK holds no number).
 """
+
 from __future__ import annotations
 
 import dataclasses
 import functools
 
-from api.games.base import (Either, Field, Game, IllegalMove, ListOf, Maybe, Move, Obj, Option,
-                            Outcome, Pair, Pass, Reason, Shape, State, Text, Whole, per_seat, wire)
+from api.games.base import (
+    Either,
+    Field,
+    Game,
+    IllegalMove,
+    ListOf,
+    Maybe,
+    Move,
+    Obj,
+    Option,
+    Outcome,
+    Pair,
+    Pass,
+    Reason,
+    Shape,
+    State,
+    Text,
+    Whole,
+    per_seat,
+    wire,
+)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -39,8 +59,9 @@ class Place(Move):
     move_type = "place"
     row: int = wire(Whole())
     col: int = wire(Whole())
-    piece: int | str = wire(PIECE, message=f"'piece' must be a number from 1 to {MAX_N} or "
-                                           f"\"blank\".")
+    piece: int | str = wire(
+        PIECE, message=f"'piece' must be a number from 1 to {MAX_N} or \"blank\"."
+    )
 
 
 @register
@@ -49,12 +70,19 @@ class Ploid(Game):
     title = "Ploid"
     reasons = (Reason.SCORE,)
     score_words = ("piece placed", "pieces placed")
-    summary = ("Place numbered and blank pieces on an n x (n+1) board; no group may hold more "
-               "pieces than its smallest number. Whoever places more pieces wins.")
+    summary = (
+        "Place numbered and blank pieces on an n x (n+1) board; no group may hold more "
+        "pieces than its smallest number. Whoever places more pieces wins."
+    )
     options = (
-        Option("n", "int", DEFAULT_N,
-               "Each side has the numbers 1..n and n(n-1)/2 blanks; the board is n x (n+1).",
-               min=MIN_N, max=MAX_N),
+        Option(
+            "n",
+            "int",
+            DEFAULT_N,
+            "Each side has the numbers 1..n and n(n-1)/2 blanks; the board is n x (n+1).",
+            min=MIN_N,
+            max=MAX_N,
+        ),
     )
     moves = (Place, Pass)
 
@@ -72,15 +100,39 @@ class PloidState(State):
     last_number: int | None  # the number placed by the move just made (None after a blank/pass)
 
     game = Ploid
-    shape = Shape("PloidState", (
-        Field("n", Whole(MIN_N, MAX_N)), Field("rows", Whole()), Field("cols", Whole()),
-        Field("board", ListOf(ListOf(Maybe(Obj(Shape("PloidCell", (
-            Field("seat", Whole()), Field("piece", PIECE))))))),
-              "Rows of cells: a piece, or null when empty."),
-        Field("hands", per_seat(Obj(Shape("PloidHand", (
-            Field("numbers", ListOf(Whole())), Field("blanks", Whole())))))),
-        Field("last_number", Maybe(Whole())), Field("placed", per_seat(Whole())),
-        Field("mover", Whole())))
+    shape = Shape(
+        "PloidState",
+        (
+            Field("n", Whole(MIN_N, MAX_N)),
+            Field("rows", Whole()),
+            Field("cols", Whole()),
+            Field(
+                "board",
+                ListOf(
+                    ListOf(
+                        Maybe(
+                            Obj(Shape("PloidCell", (Field("seat", Whole()), Field("piece", PIECE))))
+                        )
+                    )
+                ),
+                "Rows of cells: a piece, or null when empty.",
+            ),
+            Field(
+                "hands",
+                per_seat(
+                    Obj(
+                        Shape(
+                            "PloidHand",
+                            (Field("numbers", ListOf(Whole())), Field("blanks", Whole())),
+                        )
+                    )
+                ),
+            ),
+            Field("last_number", Maybe(Whole())),
+            Field("placed", per_seat(Whole())),
+            Field("mover", Whole()),
+        ),
+    )
 
     @property
     def rows(self) -> int:
@@ -113,8 +165,9 @@ class PloidState(State):
     def legal_moves(self) -> list[Move]:
         if self.is_over():
             return []
-        return [Place(i // self.cols, i % self.cols, piece_name(v))
-                for i, v in self.legal_placements()]
+        return [
+            Place(i // self.cols, i % self.cols, piece_name(v)) for i, v in self.legal_placements()
+        ]
 
     def forced_move(self) -> Move | None:
         if not self.is_over() and not self._placements[self.mover]:
@@ -135,8 +188,12 @@ class PloidState(State):
         assert isinstance(value, int)  # _check_placement passed only "blank" or a number in hand
         board = list(self.board)
         board[index] = value if self.mover == 0 else -value
-        return dataclasses.replace(self, board=tuple(board), mover=1 - self.mover,
-                                   last_number=None if value == BLANK else value)
+        return dataclasses.replace(
+            self,
+            board=tuple(board),
+            mover=1 - self.mover,
+            last_number=None if value == BLANK else value,
+        )
 
     def _check_placement(self, move: Place) -> int:
         """The cell index of a placement the rules allow, or IllegalMove saying why not."""
@@ -161,11 +218,14 @@ class PloidState(State):
         if limit == BLANK:
             raise IllegalMove("A blank must join a group of yours that holds a number.")
         if size > limit:
-            raise IllegalMove(f"That would make a group of {size} pieces whose smallest number "
-                              f"is {limit}.")
+            raise IllegalMove(
+                f"That would make a group of {size} pieces whose smallest number is {limit}."
+            )
         if (index, value) not in self.legal_placements():
-            raise IllegalMove(f"You may not place the {value} your opponent just placed while "
-                              f"you have another placement.")
+            raise IllegalMove(
+                f"You may not place the {value} your opponent just placed while "
+                f"you have another placement."
+            )
         return index
 
     def outcome(self) -> Outcome | None:
@@ -177,22 +237,52 @@ class PloidState(State):
 
     def to_dict(self) -> dict:
         cols = self.cols
-        board = [[cell_dict(code) for code in self.board[r * cols:(r + 1) * cols]]
-                 for r in range(self.rows)]
-        hands = [{"numbers": list(numbers), "blanks": blanks}
-                 for numbers, blanks in (self.hand(0), self.hand(1))]
-        return {"n": self.n, "rows": self.rows, "cols": cols, "board": board, "hands": hands,
-                "last_number": self.last_number, "placed": [self.placed(0), self.placed(1)],
-                "mover": self.mover}
+        board = [
+            [cell_dict(code) for code in self.board[r * cols : (r + 1) * cols]]
+            for r in range(self.rows)
+        ]
+        hands = [
+            {"numbers": list(numbers), "blanks": blanks}
+            for numbers, blanks in (self.hand(0), self.hand(1))
+        ]
+        return {
+            "n": self.n,
+            "rows": self.rows,
+            "cols": cols,
+            "board": board,
+            "hands": hands,
+            "last_number": self.last_number,
+            "placed": [self.placed(0), self.placed(1)],
+            "mover": self.mover,
+        }
 
-    facts_shape = Shape("PloidFacts", (
-        Field("groups", ListOf(Obj(Shape("PloidGroup", (
-            Field("seat", Whole()),
-            Field("cells", ListOf(Pair()), "[row, col], in board order."),
-            Field("size", Whole()),
-            Field("limit", Maybe(Whole()), "The smallest number in the group, which its size may "
-                                           "not pass (null for a group without a number)."))))),
-              "every group of either seat, seat 0's first."),))
+    facts_shape = Shape(
+        "PloidFacts",
+        (
+            Field(
+                "groups",
+                ListOf(
+                    Obj(
+                        Shape(
+                            "PloidGroup",
+                            (
+                                Field("seat", Whole()),
+                                Field("cells", ListOf(Pair()), "[row, col], in board order."),
+                                Field("size", Whole()),
+                                Field(
+                                    "limit",
+                                    Maybe(Whole()),
+                                    "The smallest number in the group, which its size may "
+                                    "not pass (null for a group without a number).",
+                                ),
+                            ),
+                        )
+                    )
+                ),
+                "every group of either seat, seat 0's first.",
+            ),
+        ),
+    )
 
     def facts(self) -> dict:
         """Every group of either seat (seat 0's first, each in board order): its cells, its size
@@ -204,9 +294,15 @@ class PloidState(State):
             cells: list[list[list[int]]] = [[] for _ in sizes]
             for i in sorted(label):
                 cells[label[i]].append([i // cols, i % cols])
-            out += [{"seat": seat, "cells": part, "size": size,
-                     "limit": None if limit == BLANK else limit}
-                    for part, size, limit in zip(cells, sizes, limits)]
+            out += [
+                {
+                    "seat": seat,
+                    "cells": part,
+                    "size": size,
+                    "limit": None if limit == BLANK else limit,
+                }
+                for part, size, limit in zip(cells, sizes, limits)
+            ]
         return {"groups": out}
 
     @classmethod
@@ -216,6 +312,7 @@ class PloidState(State):
 
 
 # Board helpers, shared with the solver and the bots (api/bots/ploid*.py).
+
 
 def owner(code: int) -> int | None:
     """The seat whose piece has this cell code, or None for an empty cell."""
@@ -241,9 +338,10 @@ def cell_code(cell: dict | None) -> int:
 def neighbour_table(n: int) -> tuple[tuple[int, ...], ...]:
     """For each cell index of the n x (n+1) board, the indices of its orthogonal neighbours."""
     rows, cols = n, n + 1
-    return tuple(tuple(r * cols + c for r, c in orthogonal_neighbours(i // cols, i % cols,
-                                                                       rows, cols))
-                 for i in range(rows * cols))
+    return tuple(
+        tuple(r * cols + c for r, c in orthogonal_neighbours(i // cols, i % cols, rows, cols))
+        for i in range(rows * cols)
+    )
 
 
 def hand(board: tuple[int, ...], n: int, seat: int) -> tuple[tuple[int, ...], int]:
@@ -254,14 +352,18 @@ def hand(board: tuple[int, ...], n: int, seat: int) -> tuple[tuple[int, ...], in
     return numbers, n * (n - 1) // 2 - values.count(BLANK)
 
 
-def groups(board: tuple[int, ...], n: int, seat: int) -> tuple[dict[int, int], list[int],
-                                                              list[int]]:
+def groups(
+    board: tuple[int, ...], n: int, seat: int
+) -> tuple[dict[int, int], list[int], list[int]]:
     """The groups of `seat`: a group id per cell it holds, then each group's size and limit
     (its smallest value: its smallest number, or BLANK if it has none)."""
     sign = 1 if seat == 0 else -1
     label, parts = components(n, [i for i, code in enumerate(board) if code * sign > 0])
-    return label, [len(part) for part in parts], [min(abs(board[i]) for i in part)
-                                                  for part in parts]
+    return (
+        label,
+        [len(part) for part in parts],
+        [min(abs(board[i]) for i in part) for part in parts],
+    )
 
 
 def components(n: int, cells: list[int]) -> tuple[dict[int, int], list[list[int]]]:
@@ -285,8 +387,9 @@ def components(n: int, cells: list[int]) -> tuple[dict[int, int], list[list[int]
     return label, parts
 
 
-def merged_group(board: tuple[int, ...], n: int, seat: int, index: int,
-                 value: int) -> tuple[int, int]:
+def merged_group(
+    board: tuple[int, ...], n: int, seat: int, index: int, value: int
+) -> tuple[int, int]:
     """Size and limit of the group a piece of `value` placed at `index` would belong to."""
     label, sizes, limits = groups(board, n, seat)
     joined = {label[j] for j in neighbour_table(n)[index] if j in label}

@@ -14,6 +14,7 @@ working factor sends the whole run into the challenger's opponent's pile:
 >>> state.apply(Challenge((4, 5), (4, 4), factor=5)).last_challenge["success"]
 False
 """
+
 from __future__ import annotations
 
 import base64
@@ -24,9 +25,31 @@ from typing import Any, Iterable, NamedTuple
 
 import flint
 
-from api.games.base import (BackgroundRule, Boolean, Field, Game, IllegalMove, ListOf, MapOf, Maybe,
-                            Move, Obj, Option, Outcome, Pair, Pass, Reason, Shape, State, Text,
-                            Whole, by_seat, per_seat, shape_of, wire)
+from api.games.base import (
+    BackgroundRule,
+    Boolean,
+    Field,
+    Game,
+    IllegalMove,
+    ListOf,
+    MapOf,
+    Maybe,
+    Move,
+    Obj,
+    Option,
+    Outcome,
+    Pair,
+    Pass,
+    Reason,
+    Shape,
+    State,
+    Text,
+    Whole,
+    by_seat,
+    per_seat,
+    shape_of,
+    wire,
+)
 from api.games.grid import orthogonal_neighbours
 from api.games.registry import register
 
@@ -43,8 +66,9 @@ MAX_TILES = 99
 CLOCKED_TIMEOUT_RULE = {"after_s": 3600, "streak": 10}
 # the timeout rule's bounds, so its first check is always a date the job queue can schedule
 TIMEOUT_RULE_MAX = {"after_s": 30 * 24 * 3600, "streak": 10_000}
-TIMEOUT_RULE = Shape("TimeoutRule", tuple(Field(name, Whole(1, most))
-                                          for name, most in TIMEOUT_RULE_MAX.items()))
+TIMEOUT_RULE = Shape(
+    "TimeoutRule", tuple(Field(name, Whole(1, most)) for name, most in TIMEOUT_RULE_MAX.items())
+)
 CELL = Whole(0, SIZES[-1] - 1)  # a row or column on the largest board
 REPETITIONS = 3  # the repetition rule: a position arising this many times ends the game
 
@@ -80,10 +104,19 @@ class DoubleDown(Move):
         return DOUBLE_DOWN
 
 
-DOUBLE_DOWN = Shape("DoubleMove", (
-    Field("tiles", ListOf(Obj(shape_of(Drop, "Tile", "tile")), 2),
-          message="A double down needs 'tiles': a list of two tiles."),),
-    "'double' move", lambda tiles: DoubleDown(*tiles), "double")
+DOUBLE_DOWN = Shape(
+    "DoubleMove",
+    (
+        Field(
+            "tiles",
+            ListOf(Obj(shape_of(Drop, "Tile", "tile")), 2),
+            message="A double down needs 'tiles': a list of two tiles.",
+        ),
+    ),
+    "'double' move",
+    lambda tiles: DoubleDown(*tiles),
+    "double",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,9 +128,13 @@ class Challenge(Move):
     to: Cell = wire(Pair(), description="[row, col]")
     factor: int = wire(Whole())
     # GET /legal-moves lists each number with its value, so a listed challenge can be sent back
-    value: int | None = wire(Whole(), description="The number read from `from` to `to`, as GET "
-                             "/legal-moves lists it; may be left out, refused when it is not "
-                             "that number.", default=None)
+    value: int | None = wire(
+        Whole(),
+        description="The number read from `from` to `to`, as GET "
+        "/legal-moves lists it; may be left out, refused when it is not "
+        "that number.",
+        default=None,
+    )
 
 
 # the factor a listed challenge proposes: the smallest a challenge may (it gives nothing away)
@@ -139,8 +176,9 @@ def check_timeout_rule(value: Any) -> dict | None:
     if value is None:
         return None
     if not isinstance(value, dict) or set(value) != {"after_s", "streak"}:
-        raise ValueError('Option timeout_rule must be null or '
-                         '{"after_s": seconds, "streak": turns}.')
+        raise ValueError(
+            'Option timeout_rule must be null or {"after_s": seconds, "streak": turns}.'
+        )
     for name, most in TIMEOUT_RULE_MAX.items():
         n = value[name]
         if isinstance(n, bool) or not isinstance(n, int) or not 0 < n <= most:
@@ -181,21 +219,40 @@ class PrimeDrop(Game):
     slug = "prime-drop"
     title = "Prime Drop"
     reasons = (Reason.ALL_TILES_PLAYED, Reason.REPETITION, Reason.TIMEOUT_RULE)
-    summary = ("Lay digit tiles on a square board; every line of tiles is a number read both ways. "
-               "Challenge a composite with a factor to send its tiles to your opponent. "
-               "First to empty their pile wins.")
+    summary = (
+        "Lay digit tiles on a square board; every line of tiles is a number read both ways. "
+        "Challenge a composite with a factor to send its tiles to your opponent. "
+        "First to empty their pile wins."
+    )
     options = (
-        Option("size", "int", DEFAULT_SIZE, "The board's side: 9, 11 or 13.",
-               min=SIZES[0], max=SIZES[-1], choices=SIZES),
-        Option("tiles", "json", DEFAULT_TILES,
-               "Each player's starting pile: a count per digit, 1 to 99 tiles in all.",
-               check=check_tiles, shape=MapOf(Text(choices=tuple(DIGITS)), Whole(lo=0))),
-        Option("timeout_rule", "json", None,
-               'null (on as {"after_s": 3600, "streak": 10} when the game has a clock, else off) '
-               'or {"after_s", "streak"}: after after_s seconds (at most 30 days), the first '
-               "player to hold fewer tiles at the end of streak turns (at most 10000) in a row "
-               "wins.",
-               check=check_timeout_rule, shape=Maybe(Obj(TIMEOUT_RULE))),
+        Option(
+            "size",
+            "int",
+            DEFAULT_SIZE,
+            "The board's side: 9, 11 or 13.",
+            min=SIZES[0],
+            max=SIZES[-1],
+            choices=SIZES,
+        ),
+        Option(
+            "tiles",
+            "json",
+            DEFAULT_TILES,
+            "Each player's starting pile: a count per digit, 1 to 99 tiles in all.",
+            check=check_tiles,
+            shape=MapOf(Text(choices=tuple(DIGITS)), Whole(lo=0)),
+        ),
+        Option(
+            "timeout_rule",
+            "json",
+            None,
+            'null (on as {"after_s": 3600, "streak": 10} when the game has a clock, else off) '
+            'or {"after_s", "streak"}: after after_s seconds (at most 30 days), the first '
+            "player to hold fewer tiles at the end of streak turns (at most 10000) in a row "
+            "wins.",
+            check=check_timeout_rule,
+            shape=Maybe(Obj(TIMEOUT_RULE)),
+        ),
     )
     background_rules = (TimeoutRule(),)
     moves = (Drop, DoubleDown, Challenge, Pass)
@@ -205,8 +262,9 @@ class PrimeDrop(Game):
         pile = tuple(options["tiles"][d] for d in DIGITS)
         size = options["size"]
         board = EMPTY * size * size
-        return PrimeDropState(size, board, (pile, pile), first, 0, None,
-                              (position_key(board, (pile, pile), first),))
+        return PrimeDropState(
+            size, board, (pile, pile), first, 0, None, (position_key(board, (pile, pile), first),)
+        )
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -222,22 +280,56 @@ class PrimeDropState(State):
     seen: tuple[int, ...] = ()
 
     game = PrimeDrop
-    shape = Shape("PrimeDropState", (
-        Field("size", Whole(choices=SIZES)),
-        Field("board", ListOf(ListOf(Maybe(Whole(0, 9)))),
-              "Rows of cells: a digit, or null when empty."),
-        Field("piles", per_seat(MapOf(Text(choices=tuple(DIGITS)), Whole())),
-              'Per seat, the count of each digit "0"-"9".'),
-        Field("tiles_left", per_seat(Whole())),
-        Field("last_challenge", Maybe(Obj(Shape("LastChallenge", (
-            Field("seat", Whole()), Field("value", Whole()), Field("factor", Whole()),
-            Field("success", Boolean()), Field("from", Pair()), Field("to", Pair()),
-            Field("tiles", Whole(), "Tiles sent back (0 when the challenge failed)."),
-            Field("turn", Whole())))))),
-        Field("mover", Whole()), Field("turn", Whole()),
-        Field("seen", Text(), "The repetition rule's record, for the server: a 64-bit key of "
-              "every position so far (board, both piles, seat to move), packed as base64; once "
-              "the game is over, only the final position's.")))
+    shape = Shape(
+        "PrimeDropState",
+        (
+            Field("size", Whole(choices=SIZES)),
+            Field(
+                "board",
+                ListOf(ListOf(Maybe(Whole(0, 9)))),
+                "Rows of cells: a digit, or null when empty.",
+            ),
+            Field(
+                "piles",
+                per_seat(MapOf(Text(choices=tuple(DIGITS)), Whole())),
+                'Per seat, the count of each digit "0"-"9".',
+            ),
+            Field("tiles_left", per_seat(Whole())),
+            Field(
+                "last_challenge",
+                Maybe(
+                    Obj(
+                        Shape(
+                            "LastChallenge",
+                            (
+                                Field("seat", Whole()),
+                                Field("value", Whole()),
+                                Field("factor", Whole()),
+                                Field("success", Boolean()),
+                                Field("from", Pair()),
+                                Field("to", Pair()),
+                                Field(
+                                    "tiles",
+                                    Whole(),
+                                    "Tiles sent back (0 when the challenge failed).",
+                                ),
+                                Field("turn", Whole()),
+                            ),
+                        )
+                    )
+                ),
+            ),
+            Field("mover", Whole()),
+            Field("turn", Whole()),
+            Field(
+                "seen",
+                Text(),
+                "The repetition rule's record, for the server: a 64-bit key of "
+                "every position so far (board, both piles, seat to move), packed as base64; once "
+                "the game is over, only the final position's.",
+            ),
+        ),
+    )
 
     @property
     def to_move(self) -> int | None:
@@ -256,8 +348,9 @@ class PrimeDropState(State):
 
     def touches_tile(self, cell: Cell, board: str | None = None) -> bool:
         """Whether a tile sits orthogonally next to `cell` (on `board`, default this one)."""
-        return touches_tile(self.board if board is None else board, self.size,
-                            cell[0] * self.size + cell[1])
+        return touches_tile(
+            self.board if board is None else board, self.size, cell[0] * self.size + cell[1]
+        )
 
     @functools.cached_property
     def numbers(self) -> tuple[Number, ...]:
@@ -276,8 +369,9 @@ class PrimeDropState(State):
         for i, ch in enumerate(self.board):
             if ch == EMPTY:
                 at = table[i]
-                out.extend(at[d] for d in (hand if touches_tile(self.board, self.size, i)
-                                           else lone_hand))
+                out.extend(
+                    at[d] for d in (hand if touches_tile(self.board, self.size, i) else lone_hand)
+                )
         return out
 
     def legal_moves(self) -> list[Move]:
@@ -286,22 +380,31 @@ class PrimeDropState(State):
         played. A challenge bound to fail is listed (once) only when nothing else is legal."""
         if self.is_over():
             return []
-        challenges = [Challenge(n.frm, n.to, f) for n in self.numbers
-                      if (f := nontrivial_factor(n.value)) is not None]
+        challenges = [
+            Challenge(n.frm, n.to, f)
+            for n in self.numbers
+            if (f := nontrivial_factor(n.value)) is not None
+        ]
         moves: list[Move] = [*self.drops(), *challenges]
         if not moves and self.numbers:
             moves.append(Challenge(self.numbers[0].frm, self.numbers[0].to, 1))
         return moves
 
     def legal_moves_listing(self) -> dict:
-        moves = [] if self.is_over() else [m.to_dict() for m in self.drops()] + [
-            Challenge(n.frm, n.to, LISTED_FACTOR, n.value).to_dict() for n in self.numbers]
-        return {"moves": moves,
-                "complete": False,
-                "note": "Single drops and every number on the board are listed. A challenge entry "
-                        f"gives the number's from, to and value, with factor {LISTED_FACTOR}: "
-                        "propose your own factor in its place. Double downs are not listed; "
-                        "they are checked when you play one."}
+        moves = (
+            []
+            if self.is_over()
+            else [m.to_dict() for m in self.drops()]
+            + [Challenge(n.frm, n.to, LISTED_FACTOR, n.value).to_dict() for n in self.numbers]
+        )
+        return {
+            "moves": moves,
+            "complete": False,
+            "note": "Single drops and every number on the board are listed. A challenge entry "
+            f"gives the number's from, to and value, with factor {LISTED_FACTOR}: "
+            "propose your own factor in its place. Double downs are not listed; "
+            "they are checked when you play one.",
+        }
 
     def has_move(self) -> bool:
         """Whether the seat to move can drop, double down or challenge (else it passes)."""
@@ -346,35 +449,67 @@ class PrimeDropState(State):
 
     def to_dict(self) -> dict:
         s = self.size
-        return {"size": s,
-                "board": [[None if ch == EMPTY else int(ch) for ch in self.board[r * s:(r + 1) * s]]
-                          for r in range(s)],
-                "piles": [{d: n for d, n in zip(DIGITS, pile)} for pile in self.piles],
-                "tiles_left": list(self.tiles_left),
-                "last_challenge": _copy_challenge(self.last_challenge),
-                "mover": self.mover, "turn": self.turn, "seen": _pack(self._kept())}
+        return {
+            "size": s,
+            "board": [
+                [None if ch == EMPTY else int(ch) for ch in self.board[r * s : (r + 1) * s]]
+                for r in range(s)
+            ],
+            "piles": [{d: n for d, n in zip(DIGITS, pile)} for pile in self.piles],
+            "tiles_left": list(self.tiles_left),
+            "last_challenge": _copy_challenge(self.last_challenge),
+            "mover": self.mover,
+            "turn": self.turn,
+            "seen": _pack(self._kept()),
+        }
 
-    facts_shape = Shape("PrimeDropFacts", (
-        Field("numbers", ListOf(Obj(Shape("PrimeDropNumber", (
-            Field("from", Pair(), "[row, col]"),
-            Field("to", Pair(), "[row, col]; `from` for a lone tile"),
-            Field("value", Whole(), "Read from `from` to `to`."),
-            Field("length", Whole(), "Its tiles."))))),
-              "every number on the board as a challenge names it: each run of two or more tiles "
-              "read both ways (rows first, then columns), then the lone tiles."),))
+    facts_shape = Shape(
+        "PrimeDropFacts",
+        (
+            Field(
+                "numbers",
+                ListOf(
+                    Obj(
+                        Shape(
+                            "PrimeDropNumber",
+                            (
+                                Field("from", Pair(), "[row, col]"),
+                                Field("to", Pair(), "[row, col]; `from` for a lone tile"),
+                                Field("value", Whole(), "Read from `from` to `to`."),
+                                Field("length", Whole(), "Its tiles."),
+                            ),
+                        )
+                    )
+                ),
+                "every number on the board as a challenge names it: each run of two or more tiles "
+                "read both ways (rows first, then columns), then the lone tiles.",
+            ),
+        ),
+    )
 
     def facts(self) -> dict:
         """Every number on the board, as a challenge names it: each run of two or more tiles read
         both ways (rows first, then columns), then the lone tiles."""
-        return {"numbers": [{"from": list(n.frm), "to": list(n.to), "value": n.value,
-                             "length": n.length} for n in self.numbers]}
+        return {
+            "numbers": [
+                {"from": list(n.frm), "to": list(n.to), "value": n.value, "length": n.length}
+                for n in self.numbers
+            ]
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> "PrimeDropState":
         board = "".join(EMPTY if d is None else str(d) for row in data["board"] for d in row)
         piles = by_seat(tuple(pile[d] for d in DIGITS) for pile in data["piles"])
-        return cls(data["size"], board, piles, data["mover"], data["turn"],
-                   _copy_challenge(data["last_challenge"]), _unpack(data.get("seen", "")))
+        return cls(
+            data["size"],
+            board,
+            piles,
+            data["mover"],
+            data["turn"],
+            _copy_challenge(data["last_challenge"]),
+            _unpack(data.get("seen", "")),
+        )
 
     def _kept(self) -> tuple[int, ...]:
         """What of `seen` the stored form keeps: all of it while the game runs; once it is over,
@@ -399,13 +534,15 @@ class PrimeDropState(State):
                 raise IllegalMove(f"You have no {tile.digit} left in your pile.")
             if len(tiles) == 2 and not self.touches_tile(cell, board):
                 which = "first" if k == 0 else "second"
-                raise IllegalMove(f"The {which} tile of a double down must go next to a tile; "
-                                  f"{list(cell)} has none beside it.")
+                raise IllegalMove(
+                    f"The {which} tile of a double down must go next to a tile; "
+                    f"{list(cell)} has none beside it."
+                )
             if tile.digit == 0 and not self.touches_tile(cell, board):
                 raise IllegalMove(f"A 0 must go next to a tile; {list(cell)} has none beside it.")
             pile[tile.digit] -= 1
             i = cell[0] * self.size + cell[1]
-            board = board[:i] + str(tile.digit) + board[i + 1:]
+            board = board[:i] + str(tile.digit) + board[i + 1 :]
         piles = _with_pile(self.piles, self.mover, tuple(pile))
         return self._next(board, piles, self.last_challenge)
 
@@ -414,8 +551,10 @@ class PrimeDropState(State):
         if number is None:
             raise IllegalMove(self._not_a_number(move.frm, move.to))
         if move.value is not None and move.value != number.value:
-            raise IllegalMove(f"The number at {list(move.frm)} to {list(move.to)} is "
-                              f"{number.value}, not {move.value}.")
+            raise IllegalMove(
+                f"The number at {list(move.frm)} to {list(move.to)} is "
+                f"{number.value}, not {move.value}."
+            )
         v, f = number.value, move.factor
         success = v != 1 and ((v == 0 and f >= 2) or (1 < f < v and v % f == 0))
         board, piles = self.board, self.piles
@@ -426,11 +565,18 @@ class PrimeDropState(State):
             for r, c in number.cells:
                 i = r * self.size + c
                 pile[int(board[i])] += 1
-                board = board[:i] + EMPTY + board[i + 1:]
+                board = board[:i] + EMPTY + board[i + 1 :]
             piles = _with_pile(piles, opponent, tuple(pile))
-        last = {"seat": self.mover, "value": v, "factor": f, "success": success,
-                "from": list(move.frm), "to": list(move.to),
-                "tiles": number.length if success else 0, "turn": self.turn}
+        last = {
+            "seat": self.mover,
+            "value": v,
+            "factor": f,
+            "success": success,
+            "from": list(move.frm),
+            "to": list(move.to),
+            "tiles": number.length if success else 0,
+            "turn": self.turn,
+        }
         return self._next(board, piles, last)
 
     def _not_a_number(self, frm: Cell, to: Cell) -> str:
@@ -439,16 +585,27 @@ class PrimeDropState(State):
             if not self.on_board(cell) or self.tile(cell) is None:
                 return f"There is no number at {where}: {list(cell)} holds no tile."
         if frm == to:
-            return (f"The tile at {list(frm)} is part of a longer number: name both ends of its "
-                    "line of tiles.")
-        return (f"There is no number at {where}: a challenge names both ends of one unbroken "
-                "line of tiles in a row or a column.")
+            return (
+                f"The tile at {list(frm)} is part of a longer number: name both ends of its "
+                "line of tiles."
+            )
+        return (
+            f"There is no number at {where}: a challenge names both ends of one unbroken "
+            "line of tiles in a row or a column."
+        )
 
     def _next(self, board: str, piles: tuple, last: dict | None) -> "PrimeDropState":
         mover = 1 - self.mover
-        return PrimeDropState(self.size, board, piles, mover, self.turn + 1, last,
-                              (self.seen or (position_key(self.board, self.piles, self.mover),))
-                              + (position_key(board, piles, mover),))
+        return PrimeDropState(
+            self.size,
+            board,
+            piles,
+            mover,
+            self.turn + 1,
+            last,
+            (self.seen or (position_key(self.board, self.piles, self.mover),))
+            + (position_key(board, piles, mover),),
+        )
 
 
 def position_key(board: str, piles: tuple, mover: int) -> int:
@@ -466,7 +623,7 @@ def board_numbers(board: str, size: int) -> list[Number]:
     singles: list[set[Cell]] = [set(), set()]  # tiles alone in their row, alone in their column
     for axis, start, step, cells in _lines(size):
         pos = 0
-        for run in board[start:start + step * size:step].split(EMPTY):
+        for run in board[start : start + step * size : step].split(EMPTY):
             n = len(run)
             if n >= 2:
                 a, b = cells[pos], cells[pos + n - 1]
@@ -475,8 +632,10 @@ def board_numbers(board: str, size: int) -> list[Number]:
             elif n:
                 singles[axis].add(cells[pos])
             pos += n + 1
-    out.extend(Number(cell, cell, int(board[cell[0] * size + cell[1]]), 1)
-               for cell in sorted(singles[0] & singles[1]))
+    out.extend(
+        Number(cell, cell, int(board[cell[0] * size + cell[1]]), 1)
+        for cell in sorted(singles[0] & singles[1])
+    )
     return out
 
 
@@ -484,15 +643,19 @@ def runs_through(board: str, size: int, i: int) -> list[str]:
     """The digits of the numbers through the tile at flat index `i`, each read one way (read
     them reversed for the other): its row run and its column run, or the tile alone."""
     r, c = divmod(i, size)
-    runs = [run for run in (_run_at(board[r * size:(r + 1) * size], c),
-                            _run_at(board[c::size], r)) if len(run) >= 2]
+    runs = [
+        run
+        for run in (_run_at(board[r * size : (r + 1) * size], c), _run_at(board[c::size], r))
+        if len(run) >= 2
+    ]
     return runs or [board[i]]
 
 
 def challengeable(run: str) -> bool:
     """Whether some factor wins a challenge of `run` read one way or the other."""
-    return (nontrivial_factor(int(run)) is not None
-            or (len(run) > 1 and nontrivial_factor(int(run[::-1])) is not None))
+    return nontrivial_factor(int(run)) is not None or (
+        len(run) > 1 and nontrivial_factor(int(run[::-1])) is not None
+    )
 
 
 def touches_tile(board: str, size: int, i: int) -> bool:
@@ -521,8 +684,9 @@ def nontrivial_factor(value: int) -> int | None:
     return int(min(p for p, _ in flint.fmpz(value).factor()))
 
 
-def timeout_rule_winner(turns: Iterable[tuple[float, tuple[int, int]]], after_s: float,
-                        streak: int) -> int | None:
+def timeout_rule_winner(
+    turns: Iterable[tuple[float, tuple[int, int]]], after_s: float, streak: int
+) -> int | None:
     """The timeout rule's verdict: the seat that wins by it, or None while nobody has yet.
 
     `turns` lists every completed turn (passes included) in order, each as `(at_s, tiles_left)`:
@@ -562,8 +726,10 @@ def _lines(size: int) -> tuple[tuple[int, int, int, tuple[Cell, ...]], ...]:
 @functools.cache
 def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     """Per flat index, the flat indices of its orthogonal neighbours."""
-    return tuple(tuple(r * size + c for r, c in orthogonal_neighbours(*divmod(i, size), size, size))
-                 for i in range(size * size))
+    return tuple(
+        tuple(r * size + c for r, c in orthogonal_neighbours(*divmod(i, size), size, size))
+        for i in range(size * size)
+    )
 
 
 def _run_at(line: str, k: int) -> str:
@@ -573,7 +739,7 @@ def _run_at(line: str, k: int) -> str:
         a -= 1
     while b < len(line) - 1 and line[b + 1] != EMPTY:
         b += 1
-    return line[a:b + 1]
+    return line[a : b + 1]
 
 
 def _copy_challenge(last: dict | None) -> dict | None:
@@ -589,7 +755,7 @@ def _pack(keys: tuple[int, ...]) -> str:
 
 def _unpack(text: str) -> tuple[int, ...]:
     raw = base64.b64decode(text)
-    return tuple(int.from_bytes(raw[i:i + 8], "big") for i in range(0, len(raw), 8))
+    return tuple(int.from_bytes(raw[i : i + 8], "big") for i in range(0, len(raw), 8))
 
 
 def _with_pile(piles: tuple, seat: int, pile: tuple) -> tuple:

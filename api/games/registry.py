@@ -1,4 +1,5 @@
 """The games, keyed by a stable slug. The list the API shows comes straight from here."""
+
 from __future__ import annotations
 
 from api.games.base import Game

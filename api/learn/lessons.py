@@ -6,6 +6,7 @@ its task can be done and can also be failed (the same every time: the seed and t
 it). A try is one move: a legal move that does the task passes; any other legal move fails
 with the lesson's `why`; an illegal one fails with the rule it breaks.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,7 +23,7 @@ PLAYOUTS = 50  # games tried, each from its own seed, before a lesson is found t
 
 
 def _is_prime(v: int) -> bool:
-    return v > 1 and all(v % f for f in range(2, int(v ** 0.5) + 1))
+    return v > 1 and all(v % f for f in range(2, int(v**0.5) + 1))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,17 +85,24 @@ class Lesson:
 
     def example(self, passing: bool) -> Move:
         """A legal move that passes (or fails) the task."""
-        return next(m for m in self.candidates(self.position)
-                    if self.passes(self.position, m) == passing)
+        return next(
+            m for m in self.candidates(self.position) if self.passes(self.position, m) == passing
+        )
 
     def shown(self, n: int) -> dict:
         """The lesson as `GET /kinds/{kind}/lessons/{n}` shows it (the state as a game sends it,
         with the facts its board draws)."""
         state = self.position
-        return {"kind": self.kind, "n": n, "title": self.title, "task": self.task,
-                "options": get_game(self.kind).check_options(self.options),
-                "state": state.view(), "to_move": state.to_move,
-                "legal": state.legal_moves_listing()}
+        return {
+            "kind": self.kind,
+            "n": n,
+            "title": self.title,
+            "task": self.task,
+            "options": get_game(self.kind).check_options(self.options),
+            "state": state.view(),
+            "to_move": state.to_move,
+            "legal": state.legal_moves_listing(),
+        }
 
 
 def _wins(before: State, move: Move, after: State) -> bool:
@@ -109,6 +117,7 @@ def _one_win(state: State) -> bool:
 
 # --- Prime Drop ---
 
+
 def _drops_prime(before, move, after) -> bool:
     if getattr(move, "digit", None) is None or getattr(move, "row", None) is None:
         return False
@@ -117,8 +126,9 @@ def _drops_prime(before, move, after) -> bool:
 
 
 def _challenge_succeeds(before, move, after) -> bool:
-    return (after.last_challenge or {}).get("success") is True and \
-        after.last_challenge.get("seat") == before.mover
+    return (after.last_challenge or {}).get("success") is True and after.last_challenge.get(
+        "seat"
+    ) == before.mover
 
 
 def _has_composite(state) -> bool:
@@ -144,9 +154,17 @@ def _doubles(state) -> list[Move]:
         r, c = number.frm
         for (r1, c1), (r2, c2) in (((r, c + 1), (r, c + 2)), ((r + 1, c), (r + 2, c))):
             if hand and all(0 <= x < state.size for x in (r1, c1, r2, c2)):
-                out.append(game.parse_move({"type": "double", "tiles": [
-                    {"row": r1, "col": c1, "digit": hand[0]},
-                    {"row": r2, "col": c2, "digit": hand[-1]}]}))
+                out.append(
+                    game.parse_move(
+                        {
+                            "type": "double",
+                            "tiles": [
+                                {"row": r1, "col": c1, "digit": hand[0]},
+                                {"row": r2, "col": c2, "digit": hand[-1]},
+                            ],
+                        }
+                    )
+                )
     return [m for m in out if _legal(state, m)]
 
 
@@ -159,6 +177,7 @@ def _legal(state, move) -> bool:
 
 
 # --- Partition ---
+
 
 def _closes_point(before, move, after) -> bool:
     return type(move).__name__ == "Stick" and after.points[before.turn] > before.points[before.turn]
@@ -182,6 +201,7 @@ def _keeps_open(before, move, after) -> bool:
 
 # --- Ploid ---
 
+
 def _places_two(before, move, after) -> bool:
     return getattr(move, "piece", None) == 2
 
@@ -197,12 +217,17 @@ def _places_number(before, move, after) -> bool:
 def _joins_own(before, move, after) -> bool:
     board = after.to_dict()["board"]
     r, c = move.row, move.col
-    return any(0 <= rr < len(board) and 0 <= cc < len(board[0]) and board[rr][cc] is not None
-               and board[rr][cc]["seat"] == before.mover
-               for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+    return any(
+        0 <= rr < len(board)
+        and 0 <= cc < len(board[0])
+        and board[rr][cc] is not None
+        and board[rr][cc]["seat"] == before.mover
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+    )
 
 
 # --- Factor Bingo ---
+
 
 def _fills(before, move, after) -> bool:
     return type(move).__name__ == "Fill" and move.number in (1, 720)
@@ -214,99 +239,243 @@ def _hands_nothing(before, move, after) -> bool:
 
 LESSONS: dict[str, list[Lesson]] = {
     "prime-drop": [
-        Lesson("prime-drop", "A prime stands", "Drop one tile so that every number it is part of "
-               "is prime: nobody can challenge it.", "That tile makes a number with a factor: "
-               "it can be challenged back into your pile.", _drops_prime,
-               {"size": 9}, min_ply=2),
-        Lesson("prime-drop", "Challenge the composite number", "A number on the board has a "
-               "factor. Challenge it: name it and a factor between 1 and itself.",
-               "That move challenges nothing that falls: find the composite number and a "
-               "factor of it.", _challenge_succeeds, {"size": 9}, min_ply=1,
-               fits=lambda s: _has_composite(s)),
-        Lesson("prime-drop", "Numbers read both ways", "Put a tile next to a tile on the board "
-               "so that the run reads as a prime in both directions.",
-               "A run is read left to right and right to left (or top to bottom and back): "
-               "one of those readings has a factor, or the tile joins no run.",
-               _reads_both_ways, {"size": 9}, min_ply=1),
-        Lesson("prime-drop", "Make a double down", "Lay two tiles in one turn: the first next to "
-               "a tile on the board, the second next to any tile (the first counts).",
-               "A single drop lays one tile; a double down lays two, each next to a tile.",
-               lambda b, m, a: type(m).__name__ == "DoubleDown", {"size": 9}, min_ply=1,
-               more_moves=lambda s: _doubles(s)[:1]),
-        Lesson("prime-drop", "Empty your pile", "You hold one tile. Drop it: the first to empty "
-               "their pile wins.", "Only a move that empties your pile wins here.",
-               _goes_out, {"size": 9, "tiles": {"9": 1, "3": 1}}, min_ply=2,
-               fits=lambda s: sum(s.piles[s.mover]) == 1),
+        Lesson(
+            "prime-drop",
+            "A prime stands",
+            "Drop one tile so that every number it is part of is prime: nobody can challenge it.",
+            "That tile makes a number with a factor: it can be challenged back into your pile.",
+            _drops_prime,
+            {"size": 9},
+            min_ply=2,
+        ),
+        Lesson(
+            "prime-drop",
+            "Challenge the composite number",
+            "A number on the board has a "
+            "factor. Challenge it: name it and a factor between 1 and itself.",
+            "That move challenges nothing that falls: find the composite number and a "
+            "factor of it.",
+            _challenge_succeeds,
+            {"size": 9},
+            min_ply=1,
+            fits=lambda s: _has_composite(s),
+        ),
+        Lesson(
+            "prime-drop",
+            "Numbers read both ways",
+            "Put a tile next to a tile on the board "
+            "so that the run reads as a prime in both directions.",
+            "A run is read left to right and right to left (or top to bottom and back): "
+            "one of those readings has a factor, or the tile joins no run.",
+            _reads_both_ways,
+            {"size": 9},
+            min_ply=1,
+        ),
+        Lesson(
+            "prime-drop",
+            "Make a double down",
+            "Lay two tiles in one turn: the first next to "
+            "a tile on the board, the second next to any tile (the first counts).",
+            "A single drop lays one tile; a double down lays two, each next to a tile.",
+            lambda b, m, a: type(m).__name__ == "DoubleDown",
+            {"size": 9},
+            min_ply=1,
+            more_moves=lambda s: _doubles(s)[:1],
+        ),
+        Lesson(
+            "prime-drop",
+            "Empty your pile",
+            "You hold one tile. Drop it: the first to empty their pile wins.",
+            "Only a move that empties your pile wins here.",
+            _goes_out,
+            {"size": 9, "tiles": {"9": 1, "3": 1}},
+            min_ply=2,
+            fits=lambda s: sum(s.piles[s.mover]) == 1,
+        ),
     ],
     "partition": [
-        Lesson("partition", "Close a region", "Place a stick that cuts a part of the open region "
-               "off: that part closes.", "That stick leaves the open region in one piece.",
-               _closes_region, min_ply=20),
-        Lesson("partition", "Close a region worth a point", "Close a region holding discs of "
-               "at least three colours: the stick scores a closing point.",
-               "That does not close a region of three colours or more.", _closes_point,
-               min_ply=20),
-        Lesson("partition", "Claim a colour", "Take a disc from a closed region: its colour "
-               "becomes yours.", "Claiming is taking a disc from a closed region.", _claims,
-               min_ply=30, fits=lambda s: any(type(m).__name__ == "Claim" for m in s.legal_moves())),
-        Lesson("partition", "Subdivide", "Place a stick inside a closed region, splitting it in "
-               "two (no closing point).", "A subdivision is a stick inside a closed region.",
-               _subdivides, min_ply=30,
-               fits=lambda s: any(type(m).__name__ == "Subdivide" for m in s.legal_moves())),
-        Lesson("partition", "Keep it open", "Place a stick that closes nothing: the open region "
-               "stays whole.", "That action closes a region, claims or subdivides.",
-               _keeps_open, min_ply=6),
+        Lesson(
+            "partition",
+            "Close a region",
+            "Place a stick that cuts a part of the open region off: that part closes.",
+            "That stick leaves the open region in one piece.",
+            _closes_region,
+            min_ply=20,
+        ),
+        Lesson(
+            "partition",
+            "Close a region worth a point",
+            "Close a region holding discs of "
+            "at least three colours: the stick scores a closing point.",
+            "That does not close a region of three colours or more.",
+            _closes_point,
+            min_ply=20,
+        ),
+        Lesson(
+            "partition",
+            "Claim a colour",
+            "Take a disc from a closed region: its colour becomes yours.",
+            "Claiming is taking a disc from a closed region.",
+            _claims,
+            min_ply=30,
+            fits=lambda s: any(type(m).__name__ == "Claim" for m in s.legal_moves()),
+        ),
+        Lesson(
+            "partition",
+            "Subdivide",
+            "Place a stick inside a closed region, splitting it in two (no closing point).",
+            "A subdivision is a stick inside a closed region.",
+            _subdivides,
+            min_ply=30,
+            fits=lambda s: any(type(m).__name__ == "Subdivide" for m in s.legal_moves()),
+        ),
+        Lesson(
+            "partition",
+            "Keep it open",
+            "Place a stick that closes nothing: the open region stays whole.",
+            "That action closes a region, claims or subdivides.",
+            _keeps_open,
+            min_ply=6,
+        ),
     ],
     "ploid": [
-        Lesson("ploid", "Where can your 2 go?", "Place your 2. A group may hold no more pieces "
-               "than the smallest number in it.", "That is not your 2.", _places_two,
-               {"n": 3}, min_ply=1),
-        Lesson("ploid", "A 1 stands alone", "Place your 1: a group holding a 1 may hold no "
-               "other piece, so put it where it touches none of yours.", "That is not your 1.",
-               lambda b, m, a: getattr(m, "piece", None) == 1, {"n": 3}),
-        Lesson("ploid", "Grow a group", "Place a piece that joins a group of yours (it touches "
-               "one of your pieces).", "That piece touches none of your pieces.", _joins_own,
-               {"n": 3}, min_ply=2),
-        Lesson("ploid", "The winning placement", "Only one placement wins here against any "
-               "defence. Find it.", "The solver proves that placement does not win.", _wins,
-               {"n": 3}, min_ply=5, fits=_one_win),
-        Lesson("ploid", "Small board, whole game", "On the 2 x 3 board, find a placement that "
-               "wins.", "The solver proves that placement does not win.", _wins, {"n": 2},
-               min_ply=1),
+        Lesson(
+            "ploid",
+            "Where can your 2 go?",
+            "Place your 2. A group may hold no more pieces than the smallest number in it.",
+            "That is not your 2.",
+            _places_two,
+            {"n": 3},
+            min_ply=1,
+        ),
+        Lesson(
+            "ploid",
+            "A 1 stands alone",
+            "Place your 1: a group holding a 1 may hold no "
+            "other piece, so put it where it touches none of yours.",
+            "That is not your 1.",
+            lambda b, m, a: getattr(m, "piece", None) == 1,
+            {"n": 3},
+        ),
+        Lesson(
+            "ploid",
+            "Grow a group",
+            "Place a piece that joins a group of yours (it touches one of your pieces).",
+            "That piece touches none of your pieces.",
+            _joins_own,
+            {"n": 3},
+            min_ply=2,
+        ),
+        Lesson(
+            "ploid",
+            "The winning placement",
+            "Only one placement wins here against any defence. Find it.",
+            "The solver proves that placement does not win.",
+            _wins,
+            {"n": 3},
+            min_ply=5,
+            fits=_one_win,
+        ),
+        Lesson(
+            "ploid",
+            "Small board, whole game",
+            "On the 2 x 3 board, find a placement that wins.",
+            "The solver proves that placement does not win.",
+            _wins,
+            {"n": 2},
+            min_ply=1,
+        ),
     ],
     "factor-multiple": [
-        Lesson("factor-multiple", "Go down: a factor", "Say a factor of the last number said "
-               "(a number that divides it).", "That number is a multiple, not a factor.",
-               lambda b, m, a: b.current % m.number == 0, {"n": 20}, min_ply=1),
-        Lesson("factor-multiple", "The only safe number", "Every number but one lets your "
-               "opponent win. Find the safe one.", "The solver proves your opponent wins after "
-               "that number.", _wins, {"n": 20}, min_ply=1, fits=_one_win),
-        Lesson("factor-multiple", "Leave no reply", "Say a number after which your opponent has "
-               "no number left.", "Your opponent still has a number to say after that.",
-               lambda b, m, a: not a.legal_moves(), {"n": 20}, min_ply=2),
-        Lesson("factor-multiple", "1 connects everything", "Say 1: every number is a multiple "
-               "of it.", "That is not 1.", lambda b, m, a: m.number == 1, {"n": 20}, min_ply=1),
-        Lesson("factor-multiple", "A winning number", "Find a number that wins against any "
-               "defence.", "The solver proves your opponent wins after that number.", _wins,
-               {"n": 30}, min_ply=2),
+        Lesson(
+            "factor-multiple",
+            "Go down: a factor",
+            "Say a factor of the last number said (a number that divides it).",
+            "That number is a multiple, not a factor.",
+            lambda b, m, a: b.current % m.number == 0,
+            {"n": 20},
+            min_ply=1,
+        ),
+        Lesson(
+            "factor-multiple",
+            "The only safe number",
+            "Every number but one lets your opponent win. Find the safe one.",
+            "The solver proves your opponent wins after that number.",
+            _wins,
+            {"n": 20},
+            min_ply=1,
+            fits=_one_win,
+        ),
+        Lesson(
+            "factor-multiple",
+            "Leave no reply",
+            "Say a number after which your opponent has no number left.",
+            "Your opponent still has a number to say after that.",
+            lambda b, m, a: not a.legal_moves(),
+            {"n": 20},
+            min_ply=2,
+        ),
+        Lesson(
+            "factor-multiple",
+            "1 connects everything",
+            "Say 1: every number is a multiple of it.",
+            "That is not 1.",
+            lambda b, m, a: m.number == 1,
+            {"n": 20},
+            min_ply=1,
+        ),
+        Lesson(
+            "factor-multiple",
+            "A winning number",
+            "Find a number that wins against any defence.",
+            "The solver proves your opponent wins after that number.",
+            _wins,
+            {"n": 30},
+            min_ply=2,
+        ),
     ],
     "factor-bingo": [
-        Lesson("factor-bingo", "Fill a corner", "Fill a letter with 1 or 720: the numbers "
-               "linked to the most others.", "That fills neither 1 nor 720.", _fills,
-               min_ply=0),
-        Lesson("factor-bingo", "Hand over no line", "Call a number that completes none of "
-               "your opponent's lines.", "That call completes a line of your opponent's: "
-               "they win.", _hands_nothing, min_ply=26),
-        Lesson("factor-bingo", "Fill the centre", "Fill the centre letter, M: it stands on "
-               "four lines of both boards.", "That fills another letter.",
-               lambda b, m, a: type(m).__name__ == "Fill" and m.letter == "M", min_ply=0),
-        Lesson("factor-bingo", "Complete a line", "Call the number that completes a line on "
-               "your board.", "That call completes no line of yours.",
-               lambda b, m, a: a.is_over() and a.outcome().winner == b.mover, min_ply=26),
-        Lesson("factor-bingo", "A gray letter", "Fill a gray letter (G, I, M, Q or S): the "
-               "same letter on both boards, so the number counts for both players.",
-               "That letter is not gray: it stands in different places on the two boards.",
-               lambda b, m, a: type(m).__name__ == "Fill" and m.letter in "GIMQS", min_ply=3),
+        Lesson(
+            "factor-bingo",
+            "Fill a corner",
+            "Fill a letter with 1 or 720: the numbers linked to the most others.",
+            "That fills neither 1 nor 720.",
+            _fills,
+            min_ply=0,
+        ),
+        Lesson(
+            "factor-bingo",
+            "Hand over no line",
+            "Call a number that completes none of your opponent's lines.",
+            "That call completes a line of your opponent's: they win.",
+            _hands_nothing,
+            min_ply=26,
+        ),
+        Lesson(
+            "factor-bingo",
+            "Fill the centre",
+            "Fill the centre letter, M: it stands on four lines of both boards.",
+            "That fills another letter.",
+            lambda b, m, a: type(m).__name__ == "Fill" and m.letter == "M",
+            min_ply=0,
+        ),
+        Lesson(
+            "factor-bingo",
+            "Complete a line",
+            "Call the number that completes a line on your board.",
+            "That call completes no line of yours.",
+            lambda b, m, a: a.is_over() and a.outcome().winner == b.mover,
+            min_ply=26,
+        ),
+        Lesson(
+            "factor-bingo",
+            "A gray letter",
+            "Fill a gray letter (G, I, M, Q or S): the "
+            "same letter on both boards, so the number counts for both players.",
+            "That letter is not gray: it stands in different places on the two boards.",
+            lambda b, m, a: type(m).__name__ == "Fill" and m.letter in "GIMQS",
+            min_ply=3,
+        ),
     ],
 }
 

@@ -7,6 +7,7 @@ A prover answers one question, `wins(state, seat, deadline)`: whether `seat` win
 with best play by both (a draw is not a win). It raises TimeoutError past `deadline` (a time of
 the bots' clock, `api.bots.clock.now()`) and Undecided where the position is outside what its solver decides.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -72,7 +73,8 @@ def _partition_decides(state) -> bool:
 
 def _partition_wins(state, deadline):
     verdict, _ = partition_bot.endgame_verdict(
-        state, clock.now() + UNBOUNDED_S if deadline is None else deadline)
+        state, clock.now() + UNBOUNDED_S if deadline is None else deadline
+    )
     return verdict > 0
 
 

@@ -13,6 +13,7 @@ A puzzle is JSON: `{"id", "kind", "options", "state", "to_move", "line": [{"seat
 "verdicts": [{"move", "wins"}], "rating", "source"}`. Its id is a digest of the kind, options
 and state, so a position mined twice is one puzzle.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -37,8 +38,9 @@ def puzzle_id(kind: str, options: dict, state: State) -> str:
     return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()[:16]
 
 
-def positions(kind: str, options: dict, first: int, seed: int,
-              moves: Iterable[dict]) -> Iterator[tuple[int, State]]:
+def positions(
+    kind: str, options: dict, first: int, seed: int, moves: Iterable[dict]
+) -> Iterator[tuple[int, State]]:
     """Every position of a game's record (ply, state), from its start to its end."""
     game = get_game(kind)
     state = game.new(game.check_options(options), first, seed)
@@ -48,8 +50,15 @@ def positions(kind: str, options: dict, first: int, seed: int,
         yield ply, state
 
 
-def mine(kind: str, options: dict, first: int, seed: int, moves: list[dict],
-         source: dict | None = None, budget_s: float = POSITION_BUDGET_S) -> list[dict]:
+def mine(
+    kind: str,
+    options: dict,
+    first: int,
+    seed: int,
+    moves: list[dict],
+    source: dict | None = None,
+    budget_s: float = POSITION_BUDGET_S,
+) -> list[dict]:
     """The puzzles of one finished game, in the order of its plies, each proved and checked
     again (`check`), none twice."""
     if kind not in provers.PROVERS:
@@ -65,8 +74,9 @@ def mine(kind: str, options: dict, first: int, seed: int, moves: list[dict],
     return found
 
 
-def make(kind: str, options: dict, state: State, source: dict,
-         budget_s: float = POSITION_BUDGET_S) -> dict | None:
+def make(
+    kind: str, options: dict, state: State, source: dict, budget_s: float = POSITION_BUDGET_S
+) -> dict | None:
     """The puzzle at `state`, or None where it is none (or not proved within `budget_s`)."""
     deadline = clock.now() + budget_s
     try:
@@ -78,10 +88,17 @@ def make(kind: str, options: dict, state: State, source: dict,
     except (TimeoutError, provers.Undecided):
         return None
     solver_moves = sum(1 for step in line if step["seat"] == state.to_move)
-    return {"id": puzzle_id(kind, options, state), "kind": kind, "options": options,
-            "state": state.to_dict(), "to_move": state.to_move, "line": line,
-            "verdicts": verdicts, "rating": start_rating(solver_moves, len(verdicts)),
-            "source": source}
+    return {
+        "id": puzzle_id(kind, options, state),
+        "kind": kind,
+        "options": options,
+        "state": state.to_dict(),
+        "to_move": state.to_move,
+        "line": line,
+        "verdicts": verdicts,
+        "rating": start_rating(solver_moves, len(verdicts)),
+        "source": source,
+    }
 
 
 def _line(state: State, first: Move, deadline: float) -> list[dict]:
@@ -112,8 +129,10 @@ def _line(state: State, first: Move, deadline: float) -> list[dict]:
         if best is None:
             break
         _, reply, answer_move, answer = best
-        line += [{"seat": 1 - solver, "move": reply.to_dict()},
-                 {"seat": solver, "move": answer_move.to_dict()}]
+        line += [
+            {"seat": 1 - solver, "move": reply.to_dict()},
+            {"seat": solver, "move": answer_move.to_dict()},
+        ]
         state = provers.after(answer, answer_move)
         solver_moves += 1
     return line
@@ -175,19 +194,34 @@ def attempt(puzzle: dict, moves: list) -> dict:
             raise IllegalMove(f"Move {i + 1}: {error}") from None
         if move.to_dict() != line[at]["move"]:
             played.append({"seat": solver, "move": move.to_dict(), "by": "player"})
-            return {"solved": False, "more": False, "line": played,
-                    "expected": line[at]["move"], "solution": line,
-                    **_position(state.apply(move))}
+            return {
+                "solved": False,
+                "more": False,
+                "line": played,
+                "expected": line[at]["move"],
+                "solution": line,
+                **_position(state.apply(move)),
+            }
         played.append({**line[at], "by": "player"})
         state, at = provers.after(state, move), at + 1
         while at < len(line) and line[at]["seat"] != solver:
             played.append({**line[at], "by": "server"})
             state, at = provers.after(state, game.parse_move(line[at]["move"])), at + 1
         if at == len(line):
-            return {"solved": True, "more": False, "line": played, "solution": line,
-                    **_position(state)}
-    return {"solved": False, "more": True, "line": played, **_position(state),
-            "legal": state.legal_moves_listing()}
+            return {
+                "solved": True,
+                "more": False,
+                "line": played,
+                "solution": line,
+                **_position(state),
+            }
+    return {
+        "solved": False,
+        "more": True,
+        "line": played,
+        **_position(state),
+        "legal": state.legal_moves_listing(),
+    }
 
 
 def _position(state: State) -> dict:

@@ -3,6 +3,7 @@ shipped seed set, choosing the daily puzzle, serving the next puzzle, judging an
 and lessons' progress. Everything that solves runs on the workers; a request only reads the
 puzzle and compares moves with its line.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -30,15 +31,28 @@ def mine_game(games: GameStore, store: PuzzleStore, game_id: str) -> int:
     source = f"game:{game_id}"
     if record is None or record.status is not Status.FINISHED or store.mined(source):
         return 0
-    added = mine_into(store, record.kind, record.options, record.first, record.seed,
-                      [entry["move"] for entry in games.moves(game_id)[:record.ply]],
-                      {"game_id": game_id})
+    added = mine_into(
+        store,
+        record.kind,
+        record.options,
+        record.first,
+        record.seed,
+        [entry["move"] for entry in games.moves(game_id)[: record.ply]],
+        {"game_id": game_id},
+    )
     store.mark_mined(source)
     return added
 
 
-def mine_played(store: PuzzleStore, kind: str, options: dict, first: int, seed: int,
-                moves: list[dict], source: dict) -> int:
+def mine_played(
+    store: PuzzleStore,
+    kind: str,
+    options: dict,
+    first: int,
+    seed: int,
+    moves: list[dict],
+    source: dict,
+) -> int:
     """Mine one game of a playtest or sweep (played in a worker, never stored as a game)."""
     mark = "playtest:" + ":".join(str(v) for v in source.values())
     if store.mined(mark):
@@ -48,8 +62,15 @@ def mine_played(store: PuzzleStore, kind: str, options: dict, first: int, seed: 
     return added
 
 
-def mine_into(store: PuzzleStore, kind: str, options: dict, first: int, seed: int,
-              moves: list[dict], source: dict) -> int:
+def mine_into(
+    store: PuzzleStore,
+    kind: str,
+    options: dict,
+    first: int,
+    seed: int,
+    moves: list[dict],
+    source: dict,
+) -> int:
     return sum(store.add(p) for p in puzzles.mine(kind, options, first, seed, moves, source))
 
 
@@ -67,8 +88,11 @@ def load_seeds(store: PuzzleStore, path: Path = SEEDS) -> int:
 
 
 def today(now: float | None = None) -> str:
-    return datetime.datetime.fromtimestamp(time.time() if now is None else now,
-                                           datetime.timezone.utc).date().isoformat()
+    return (
+        datetime.datetime.fromtimestamp(time.time() if now is None else now, datetime.timezone.utc)
+        .date()
+        .isoformat()
+    )
 
 
 def choose_daily(store: PuzzleStore, kind: str, day: str) -> str | None:
@@ -91,8 +115,11 @@ def choose_dailies(store: PuzzleStore, now: float | None = None) -> None:
 
 
 def next_puzzle(store: PuzzleStore, kind: str, account_id: str | None) -> dict | None:
-    rating = START if account_id is None else Rating.from_raw(
-        store.account_rating(account_id, kind)).rating
+    rating = (
+        START
+        if account_id is None
+        else Rating.from_raw(store.account_rating(account_id, kind)).rating
+    )
     chosen = store.near(kind, rating, account_id, random.Random())
     return None if chosen is None else store.get(chosen)
 
@@ -100,8 +127,9 @@ def next_puzzle(store: PuzzleStore, kind: str, account_id: str | None) -> dict |
 START = Rating().rating
 
 
-def judge(store: PuzzleStore, puzzle: dict, moves: list, account_id: str | None,
-          now: float | None = None) -> dict:
+def judge(
+    store: PuzzleStore, puzzle: dict, moves: list, account_id: str | None, now: float | None = None
+) -> dict:
     """A try judged (`puzzles.attempt`) and, when it is decided and is the account's first,
     rated: `rating` {"before", "after"} of the account. `verdicts` once the try is over."""
     answer = puzzles.attempt(puzzle, moves)
@@ -118,8 +146,13 @@ def judge(store: PuzzleStore, puzzle: dict, moves: list, account_id: str | None,
         player, problem = Rating.from_raw(account_raw), Rating.from_raw(puzzle_raw)
         player_after = rate(player, [(problem, score)])
         problem_after = rate(problem, [(player, 1 - score)])
-        entry = {"kind": puzzle["kind"], "solved": answer["solved"], "at": now,
-                 "before": round(player.rating), "after": round(player_after.rating)}
+        entry = {
+            "kind": puzzle["kind"],
+            "solved": answer["solved"],
+            "at": now,
+            "before": round(player.rating),
+            "after": round(player_after.rating),
+        }
         return player_after.to_dict(now), problem_after.to_dict(now), entry
 
     entry = store.rate_first_try(account_id, puzzle["id"], puzzle["kind"], rated)
@@ -135,20 +168,31 @@ def judge(store: PuzzleStore, puzzle: dict, moves: list, account_id: str | None,
 def puzzle_view(puzzle: dict) -> dict:
     """A puzzle as `GET /puzzles/...` shows it: the position, not the line."""
     state = puzzles.state_of(puzzle)
-    return {"id": puzzle["id"], "kind": puzzle["kind"], "options": puzzle["options"],
-            "state": state.view(), "to_move": puzzle["to_move"],
-            "rating": round(puzzle["rating"]["rating"]), "plays": puzzle["plays"],
-            "solver_moves": sum(1 for s in puzzle["line"] if s["seat"] == puzzle["to_move"]),
-            "source": puzzle["source"],
-            "legal": state.legal_moves_listing()}
+    return {
+        "id": puzzle["id"],
+        "kind": puzzle["kind"],
+        "options": puzzle["options"],
+        "state": state.view(),
+        "to_move": puzzle["to_move"],
+        "rating": round(puzzle["rating"]["rating"]),
+        "plays": puzzle["plays"],
+        "solver_moves": sum(1 for s in puzzle["line"] if s["seat"] == puzzle["to_move"]),
+        "source": puzzle["source"],
+        "legal": state.legal_moves_listing(),
+    }
 
 
 def player_view(store: PuzzleStore, account_id: str) -> dict:
     """An account's puzzle ratings per kind and its tries, newest first."""
-    ratings = {kind: Rating.from_raw(store.account_rating(account_id, kind)).view()
-               for kind in PUZZLE_KINDS}
-    history = sorted(({"puzzle_id": k, **v} for k, v in store.tries(account_id).items()),
-                     key=lambda e: -e["at"])
-    return {"ratings": ratings, "history": history[:100],
-            "lessons_passed": store.lessons_passed(account_id)}
-
+    ratings = {
+        kind: Rating.from_raw(store.account_rating(account_id, kind)).view()
+        for kind in PUZZLE_KINDS
+    }
+    history = sorted(
+        ({"puzzle_id": k, **v} for k, v in store.tries(account_id).items()), key=lambda e: -e["at"]
+    )
+    return {
+        "ratings": ratings,
+        "history": history[:100],
+        "lessons_passed": store.lessons_passed(account_id),
+    }

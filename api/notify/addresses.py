@@ -10,6 +10,7 @@ connects to the very address it checked (`Target`), so a name that resolves else
 (DNS rebinding) cannot slip a private address in. Written with the standard library
 (`ipaddress.is_global`, `socket.getaddrinfo`): the pinning is a few lines no HTTP library offers.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -75,12 +76,18 @@ def target(url: str, allow_private: bool | None = None) -> Target:
     refused = [a for a in addresses if not (allow or is_public(a))]
     if refused:
         named = "" if hostname.strip("[]") == str(refused[0]) else f" ({refused[0]})"
-        raise AddressRefused(f"{hostname}{named} is a private, loopback or link-local "
-                             f"address: webhooks go only to public addresses.")
+        raise AddressRefused(
+            f"{hostname}{named} is a private, loopback or link-local "
+            f"address: webhooks go only to public addresses."
+        )
     address = addresses[0]
     netloc = f"[{address}]:{port}" if address.version == 6 else f"{address}:{port}"
-    return Target(urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")),
-                  parts.netloc, hostname, str(address))
+    return Target(
+        urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, "")),
+        parts.netloc,
+        hostname,
+        str(address),
+    )
 
 
 def _resolve(hostname: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
@@ -89,14 +96,17 @@ def _resolve(hostname: str, port: int) -> list[ipaddress.IPv4Address | ipaddress
     except (socket.gaierror, UnicodeError):
         raise AddressRefused(f"The host {hostname} cannot be found.") from None
     # an IPv6 address may carry a zone ("fe80::1%eth0"): the address is what is checked
-    return list(dict.fromkeys(ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos))
+    return list(
+        dict.fromkeys(ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos)
+    )
 
 
 # IPv6 forms that carry an IPv4 address in their last 32 bits, and reach that address:
 # IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated (SIIT, ::ffff:0:a.b.c.d, RFC 2765)
 # and the well-known NAT64 prefix (RFC 6052). IPv4-mapped, 6to4 and Teredo are the standard library's.
-_EMBEDDING_LAST_32 = tuple(ipaddress.ip_network(n) for n in (
-    "::/96", "::ffff:0:0:0/96", "64:ff9b::/96"))
+_EMBEDDING_LAST_32 = tuple(
+    ipaddress.ip_network(n) for n in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96")
+)
 # never public, whatever `is_global` says: site-local (deprecated, fec0::/10, the standard library's
 # `is_site_local`) and NAT64's local-use prefix (RFC 8215), whose IPv4 sits where the network's
 # own prefix length puts it and reaches that network's IPv4

@@ -7,6 +7,7 @@ Standard Webhooks body, and unsigned (neither service checks a signature).
 >>> chat_body("slack", "ada", body)
 '{"text":"Your move in Ploid against bob: <http://localhost:8000/#/game/g1|open the game>"}'
 """
+
 from __future__ import annotations
 
 import json
@@ -14,19 +15,22 @@ import json
 from api.notify.mail import game_link, opponent, title
 
 FORMATS = ("standard", "discord", "slack")
-LINES = {"turn": "Your move in {title} against {opponent}",
-         "game-over": "Your game of {title} against {opponent} is over",
-         "challenge": "{opponent} challenges you to {title}",
-         "draw-offer": "{opponent} offers a draw in {title}",
-         "takeback": "{opponent} asks for a takeback in {title}",
-         "chat": "{opponent} wrote in your game of {title}",
-         "reminder": "Your time in {title} against {opponent} runs out soon"}
+LINES = {
+    "turn": "Your move in {title} against {opponent}",
+    "game-over": "Your game of {title} against {opponent} is over",
+    "challenge": "{opponent} challenges you to {title}",
+    "draw-offer": "{opponent} offers a draw in {title}",
+    "takeback": "{opponent} asks for a takeback in {title}",
+    "chat": "{opponent} wrote in your game of {title}",
+    "reminder": "Your time in {title} against {opponent} runs out soon",
+}
 
 
 def line(event_type: str, username: str, game: dict) -> str:
     """What the event says, in a line, to the account named `username`."""
     return LINES.get(event_type, "News in your game of {title} against {opponent}").format(
-        title=title(game), opponent=opponent(game, username))
+        title=title(game), opponent=opponent(game, username)
+    )
 
 
 def chat_body(fmt: str, username: str, body: dict) -> str:

@@ -16,6 +16,7 @@ make a deadline late). It
 A worker killed mid-delivery leaves the delivery claimed until its lease runs out; another then
 makes it, under the same webhook-id, so the receiver sees it at least once.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -67,11 +68,14 @@ class Policy:
             return float(os.environ.get(f"POSTPLAY_WEBHOOK_{name}", default))
 
         base = cls()
-        return cls(number("TIMEOUT_S", base.timeout_s), number("RETRY_BASE_S", base.retry_base_s),
-                   number("RETRY_MAX_S", base.retry_max_s),
-                   number("RETRY_WINDOW_S", base.window_s),
-                   int(number("THREADS", base.threads)),
-                   os.environ.get("POSTPLAY_WEBHOOK_CA_BUNDLE") or None)
+        return cls(
+            number("TIMEOUT_S", base.timeout_s),
+            number("RETRY_BASE_S", base.retry_base_s),
+            number("RETRY_MAX_S", base.retry_max_s),
+            number("RETRY_WINDOW_S", base.window_s),
+            int(number("THREADS", base.threads)),
+            os.environ.get("POSTPLAY_WEBHOOK_CA_BUNDLE") or None,
+        )
 
     @property
     def lease_s(self) -> float:
@@ -94,8 +98,11 @@ def sign(secret: str, msg_id: str, body: str, at: float) -> dict[str, str]:
     """The Standard Webhooks headers of one attempt at `at` (each attempt is signed anew, so its
     timestamp is fresh; the webhook-id stays the message's)."""
     stamp = datetime.fromtimestamp(int(at), timezone.utc)
-    return {"webhook-id": msg_id, "webhook-timestamp": str(int(at)),
-            "webhook-signature": Webhook(secret).sign(msg_id, stamp, body)}
+    return {
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(at)),
+        "webhook-signature": Webhook(secret).sign(msg_id, stamp, body),
+    }
 
 
 class PinnedHttps(HTTPAdapter):
@@ -107,20 +114,31 @@ class PinnedHttps(HTTPAdapter):
         super().__init__()
 
     def init_poolmanager(self, *args, **kwargs):
-        super().init_poolmanager(*args, server_hostname=self.hostname,
-                                 assert_hostname=self.hostname, **kwargs)
+        super().init_poolmanager(
+            *args, server_hostname=self.hostname, assert_hostname=self.hostname, **kwargs
+        )
 
 
 def send(to: Target, headers: dict[str, str], body: str, policy: Policy) -> int:
     """POST `body` to the checked address; the response's status (its body is not read)."""
-    headers = {**headers, "Host": to.host, "Content-Type": "application/json",
-               "User-Agent": USER_AGENT}
+    headers = {
+        **headers,
+        "Host": to.host,
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+    }
     with requests.Session() as session:
         session.trust_env = False  # no proxy from the environment: the address is the one checked
         session.mount("https://", PinnedHttps(to.hostname))
-        response = session.post(to.url, data=body.encode(), headers=headers, stream=True,
-                                timeout=policy.timeout_s, allow_redirects=False,
-                                verify=policy.ca_bundle or True)
+        response = session.post(
+            to.url,
+            data=body.encode(),
+            headers=headers,
+            stream=True,
+            timeout=policy.timeout_s,
+            allow_redirects=False,
+            verify=policy.ca_bundle or True,
+        )
         response.close()
         return response.status_code
 
@@ -186,8 +204,9 @@ class Notifier:
             deliveries = [] if event is None else self.deliveries_for(event, time.time())
             self.store.fan_out(entry_id, deliveries, time.time(), self.policy.kept_s)
         self.running = {f: c for f, c in self.running.items() if not f.done()}
-        claimed = self.store.claim_due(time.time(), self.policy.lease_s,
-                                       self.policy.threads - len(self.running))
+        claimed = self.store.claim_due(
+            time.time(), self.policy.lease_s, self.policy.threads - len(self.running)
+        )
         for one in claimed:
             self.running[self.pool.submit(self.attempt, one)] = one
         return len(claimed)
@@ -205,12 +224,21 @@ class Notifier:
             return []
         if account["settings"].get("notify", {}).get(event["type"]) is False:
             return []
-        return [{"id": f"{event['id']}.{e['id']}", "msg": event["id"], "account": account["id"],
-                 "endpoint": e["id"], "type": event["type"], "game": event["game"],
-                 "body": event["body"], "first_ts": now, "attempts": 0}
-                for e in self.store.endpoints(account["id"])
-                if e["disabled"] is None and event["type"] in e["events"]] + \
-            self.fanout.deliveries(self.client, account, event, now)
+        return [
+            {
+                "id": f"{event['id']}.{e['id']}",
+                "msg": event["id"],
+                "account": account["id"],
+                "endpoint": e["id"],
+                "type": event["type"],
+                "game": event["game"],
+                "body": event["body"],
+                "first_ts": now,
+                "attempts": 0,
+            }
+            for e in self.store.endpoints(account["id"])
+            if e["disabled"] is None and event["type"] in e["events"]
+        ] + self.fanout.deliveries(self.client, account, event, now)
 
     def attempt(self, claimed: Claimed) -> None:
         """One attempt at a claimed delivery, logged; then done, owed again, or given up on."""
@@ -233,12 +261,20 @@ class Notifier:
         try:
             to = target(endpoint["url"])
             if fmt == "standard":
-                status = send(to, sign(endpoint["secret"], delivery["msg"], delivery["body"],
-                                       started), delivery["body"], self.policy)
+                status = send(
+                    to,
+                    sign(endpoint["secret"], delivery["msg"], delivery["body"], started),
+                    delivery["body"],
+                    self.policy,
+                )
             else:  # a chat app's incoming webhook: its own JSON, unsigned
                 account = self.accounts.load(delivery["account"]) or {"username": ""}
-                status = send(to, {}, chat_body(fmt, account["username"],
-                                                json.loads(delivery["body"])), self.policy)
+                status = send(
+                    to,
+                    {},
+                    chat_body(fmt, account["username"], json.loads(delivery["body"])),
+                    self.policy,
+                )
             if not 200 <= status < 300:
                 error = f"The endpoint answered HTTP {status}."
         except AddressRefused as refused:
@@ -249,23 +285,35 @@ class Notifier:
             error = f"Could not deliver: {failed.__class__.__name__}: {failed}"
         now = time.time()
         attempts = delivery["attempts"] = delivery["attempts"] + 1  # the doc owed again says so
-        entry = {"webhook_id": delivery["msg"], "type": delivery["type"],
-                 "game": delivery["game"], "attempt": attempts, "at": iso(started),
-                 "status": status, "latency_ms": round((now - started) * 1000, 1),
-                 "error": error}
-        next_at = None if error is None else self.policy.next_attempt(delivery["first_ts"],
-                                                                      attempts, now)
+        entry = {
+            "webhook_id": delivery["msg"],
+            "type": delivery["type"],
+            "game": delivery["game"],
+            "attempt": attempts,
+            "at": iso(started),
+            "status": status,
+            "latency_ms": round((now - started) * 1000, 1),
+            "error": error,
+        }
+        next_at = (
+            None if error is None else self.policy.next_attempt(delivery["first_ts"], attempts, now)
+        )
         outcome = "delivered" if error is None else "retrying" if next_at is not None else "failed"
         metrics.WEBHOOK_DELIVERIES.labels(event=delivery["type"], outcome=outcome).inc()
         if error is None:
             self.store.settle(claimed, {**entry, "outcome": outcome})
             return
         if next_at is not None:
-            self.store.settle(claimed, {**entry, "outcome": outcome,
-                                        "next_attempt_at": iso(next_at)}, next_at)
+            self.store.settle(
+                claimed, {**entry, "outcome": outcome, "next_attempt_at": iso(next_at)}, next_at
+            )
             return
         if self.store.settle(claimed, {**entry, "outcome": outcome}):
             hours = self.policy.window_s / 3600
-            self.store.disable(delivery["account"], delivery["endpoint"], now,
-                               f"Deliveries kept failing for {hours:g} hours (last: {error}); "
-                               f"delete this webhook and register it again to resume.")
+            self.store.disable(
+                delivery["account"],
+                delivery["endpoint"],
+                now,
+                f"Deliveries kept failing for {hours:g} hours (last: {error}); "
+                f"delete this webhook and register it again to resume.",
+            )

@@ -13,6 +13,7 @@ both run by the workers as due checks (`api.play.background`), with the `now` th
   the first time for that turn and threshold. Then the check is set for the next threshold's
   moment, unless the game changed meanwhile (its own write set the check anew).
 """
+
 from __future__ import annotations
 
 import json
@@ -61,43 +62,68 @@ def schedule_digest(mails: MailStore, account: dict, now: float) -> None:
     account has no verified address."""
     email = account.get("email")
     on = email is not None and email["verified"] and not account.get("deleted")
-    mails.set_due(account["id"], "digest", next_digest_ts(account["settings"], now) if on
-                  else None)
+    mails.set_due(account["id"], "digest", next_digest_ts(account["settings"], now) if on else None)
 
 
-def run_digest(accounts: AccountStore, games: GameStore, mails: MailStore, account_id: str,
-               now: float) -> None:
+def run_digest(
+    accounts: AccountStore, games: GameStore, mails: MailStore, account_id: str, now: float
+) -> None:
     """The digest check of an account (see the module's docstring)."""
     account = accounts.load(account_id)
     if account is None:
         return
     if mail.wants(account, "digest"):
-        waiting = [r for r in games.load_many(accounts.game_ids(account_id))
-                   if r.status is Status.ACTIVE and r.to_move is not None
-                   and r.seats[r.to_move].account == account_id]
+        waiting = [
+            r
+            for r in games.load_many(accounts.game_ids(account_id))
+            if r.status is Status.ACTIVE
+            and r.to_move is not None
+            and r.seats[r.to_move].account == account_id
+        ]
         if waiting:
             waiting.sort(key=lambda r: r.deadline() or float("inf"))
-            day = datetime.fromtimestamp(now, zone(account["settings"].get(
-                "timezone", DEFAULT_TIMEZONE))).date().isoformat()
-            mails.owe({"id": f"digest-{account_id}-{day}", "kind": "digest",
-                       "account": account_id, "attempts": 0,
-                       "data": {"games": [_listed(r, now) for r in waiting]}}, now)
+            day = (
+                datetime.fromtimestamp(
+                    now, zone(account["settings"].get("timezone", DEFAULT_TIMEZONE))
+                )
+                .date()
+                .isoformat()
+            )
+            mails.owe(
+                {
+                    "id": f"digest-{account_id}-{day}",
+                    "kind": "digest",
+                    "account": account_id,
+                    "attempts": 0,
+                    "data": {"games": [_listed(r, now) for r in waiting]},
+                },
+                now,
+            )
     schedule_digest(mails, account, now)
 
 
 def _listed(record: GameRecord, now: float) -> dict:
     game = game_view(record, now)
-    return {"id": record.id, "kind": record.kind, "seats": game["seats"],
-            "deadline": game.get("deadline")}
+    return {
+        "id": record.id,
+        "kind": record.kind,
+        "seats": game["seats"],
+        "deadline": game.get("deadline"),
+    }
 
 
-def run_reminders(accounts: AccountStore, games: GameStore, mails: MailStore, game_id: str,
-                  now: float) -> int:
+def run_reminders(
+    accounts: AccountStore, games: GameStore, mails: MailStore, game_id: str, now: float
+) -> int:
     """The reminder check of a game (see the module's docstring); how many reminders it fired."""
     record = games.load(game_id)
     deadline = None if record is None else record.deadline()
-    if record is None or deadline is None or "reminder" not in record.due_checks() \
-            or now >= deadline:
+    if (
+        record is None
+        or deadline is None
+        or "reminder" not in record.due_checks()
+        or now >= deadline
+    ):
         return 0
     mover = record.to_move
     assert mover is not None and record.clocks is not None  # a deadline: a seat to move, a clock
@@ -107,9 +133,14 @@ def run_reminders(accounts: AccountStore, games: GameStore, mails: MailStore, ga
         return 0
     tc, clock = record.time_control, record.clocks[mover]
     turn_s = clocks.time_left(tc, clock)
-    thresholds = sorted({m for m in account["settings"].get("reminder_minutes",
-                                                             DEFAULT_REMINDERS)
-                         if m * 60 < turn_s}, reverse=True)
+    thresholds = sorted(
+        {
+            m
+            for m in account["settings"].get("reminder_minutes", DEFAULT_REMINDERS)
+            if m * 60 < turn_s
+        },
+        reverse=True,
+    )
     fired, later = 0, []
     for minutes in thresholds:
         at = deadline - minutes * 60
@@ -122,20 +153,31 @@ def run_reminders(accounts: AccountStore, games: GameStore, mails: MailStore, ga
     return fired
 
 
-def _remind(mails: MailStore, account: dict, record: GameRecord, minutes: int, deadline: float,
-            now: float) -> int:
+def _remind(
+    mails: MailStore, account: dict, record: GameRecord, minutes: int, deadline: float, now: float
+) -> int:
     """The reminder `minutes` before the deadline, once per turn: the event and its mail."""
     game = game_view(record, now)
     event_id = f"msg_{uuid.uuid4().hex}"
-    event = {"id": event_id, "type": "reminder", "account": account["id"], "game": record.id,
-             "ts": now, "minutes": minutes, "deadline": iso(deadline),
-             "body": json.dumps({"type": "reminder", "timestamp": iso(now), "data": game},
-                                separators=(",", ":"))}
+    event = {
+        "id": event_id,
+        "type": "reminder",
+        "account": account["id"],
+        "game": record.id,
+        "ts": now,
+        "minutes": minutes,
+        "deadline": iso(deadline),
+        "body": json.dumps(
+            {"type": "reminder", "timestamp": iso(now), "data": game}, separators=(",", ":")
+        ),
+    }
     owed = None
     if mail.wants(account, "reminder"):
         # the mail's id names the turn and threshold: a repeat of this check owes no second one
-        reminder = mail.event_mail(event, f"reminder-{record.id}-{record.ply}-"
-                                          f"{int(record.turn_started_ts * 1000)}-{minutes}")
+        reminder = mail.event_mail(
+            event,
+            f"reminder-{record.id}-{record.ply}-{int(record.turn_started_ts * 1000)}-{minutes}",
+        )
         assert reminder is not None  # a reminder is mailed on its own
         owed = {**reminder, "account": account["id"]}
     mark = keys.reminded_key(record.id, record.turn_started_ts, minutes)

@@ -2,6 +2,7 @@
 list them (a disabled one says so, and why), delete one, read its delivery log. Every call needs
 the token's `webhooks` scope. The secret follows the Standard Webhooks form, `whsec_` and the
 base64 of 24 random bytes, which every Standard Webhooks library takes as it is."""
+
 from __future__ import annotations
 
 import base64
@@ -20,8 +21,14 @@ from api.store.webhooks import WebhookStore
 MAX_ENDPOINTS = 10
 
 
-def register(store: WebhookStore, who: Principal, url: str, events: list[str],
-             now: float | None = None, fmt: str = "standard") -> tuple[dict, str]:
+def register(
+    store: WebhookStore,
+    who: Principal,
+    url: str,
+    events: list[str],
+    now: float | None = None,
+    fmt: str = "standard",
+) -> tuple[dict, str]:
     """A new endpoint for `events` at `url`, posted in `fmt` ("standard", or a chat app's:
     "discord", "slack"): its view and its secret (shown only now)."""
     who.require("webhooks")
@@ -35,12 +42,16 @@ def register(store: WebhookStore, who: Principal, url: str, events: list[str],
     if fmt not in FORMATS:
         raise BadField("format", f"The formats are {', '.join(FORMATS)}.")
     if store.count(who.id) >= MAX_ENDPOINTS:
-        raise BadField("url", f"An account has at most {MAX_ENDPOINTS} webhooks: delete one "
-                              f"first.")
+        raise BadField("url", f"An account has at most {MAX_ENDPOINTS} webhooks: delete one first.")
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
-    endpoint = {"id": uuid.uuid4().hex[:12], "url": url, "events": list(dict.fromkeys(events)),
-                "secret": secret, "created_ts": time.time() if now is None else now,
-                "format": fmt}
+    endpoint = {
+        "id": uuid.uuid4().hex[:12],
+        "url": url,
+        "events": list(dict.fromkeys(events)),
+        "secret": secret,
+        "created_ts": time.time() if now is None else now,
+        "format": fmt,
+    }
     store.add(who.id, endpoint)
     return view({**endpoint, "disabled": None}), secret
 
@@ -72,8 +83,13 @@ def disabled(store: WebhookStore, account_id: str) -> list[dict]:
 def view(endpoint: dict) -> dict:
     """An endpoint as the API shows it: never its secret."""
     off = endpoint["disabled"]
-    return {"id": endpoint["id"], "url": endpoint["url"], "events": endpoint["events"],
-            "format": endpoint.get("format", "standard"),
-            "created_at": iso(endpoint["created_ts"]), "disabled": off is not None,
-            "disabled_at": None if off is None else iso(off["at"]),
-            "disabled_reason": None if off is None else off["reason"]}
+    return {
+        "id": endpoint["id"],
+        "url": endpoint["url"],
+        "events": endpoint["events"],
+        "format": endpoint.get("format", "standard"),
+        "created_at": iso(endpoint["created_ts"]),
+        "disabled": off is not None,
+        "disabled_at": None if off is None else iso(off["at"]),
+        "disabled_reason": None if off is None else off["reason"],
+    }

@@ -12,6 +12,7 @@ Each event is one row of `EVENTS`: its name and who is told, a function of the t
 >>> derive(before, after)
 [(<Event.TURN: 'turn'>, 'bob')]
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -59,9 +60,16 @@ class Moment:
         derived for it, so its state is not read for the seat to move)."""
         if not record.accounts and not record.invited:
             return None
-        return cls(record.status, record.ply, record.to_move,
-                   tuple(s.account for s in record.seats), frozenset(record.invited),
-                   dict(record.offers), record.chat_count, chat_author)
+        return cls(
+            record.status,
+            record.ply,
+            record.to_move,
+            tuple(s.account for s in record.seats),
+            frozenset(record.invited),
+            dict(record.offers),
+            record.chat_count,
+            chat_author,
+        )
 
     @property
     def mover_account(self) -> str | None:
@@ -82,14 +90,18 @@ def _turn(before: Moment | None, after: Moment) -> set[str]:
     if mover is None:
         return set()
     if before is not None and (before.ply, before.to_move, before.mover_account) == (
-            after.ply, after.to_move, mover):
+        after.ply,
+        after.to_move,
+        mover,
+    ):
         return set()
     return {mover}
 
 
 def _game_over(before: Moment | None, after: Moment) -> set[str]:
-    if after.status is not Status.FINISHED or (before is not None
-                                               and before.status is Status.FINISHED):
+    if after.status is not Status.FINISHED or (
+        before is not None and before.status is Status.FINISHED
+    ):
         return set()
     return after.accounts_but(None)
 
@@ -141,8 +153,9 @@ def derive(before: Moment | None, after: Moment | None) -> list[tuple[Event, str
     return [(event, account) for event, told in EVENTS for account in sorted(told(before, after))]
 
 
-def notices(before: Moment | None, record: GameRecord,
-            chat_author: int | None = None) -> list[dict]:
+def notices(
+    before: Moment | None, record: GameRecord, chat_author: int | None = None
+) -> list[dict]:
     """The outbox entries of a change that left the game as `record` (and wrote a chat message
     of `chat_author`'s, if any): one per event and account,
     `{"id", "type", "account", "game", "ts", "body"}`, where `body` is the exact JSON a webhook
@@ -152,12 +165,19 @@ def notices(before: Moment | None, record: GameRecord,
         return []
     ts = record.updated_ts
     game = game_view(record, ts)
-    return [{"id": f"msg_{uuid.uuid4().hex}", "type": event.value, "account": account,
-             "game": record.id, "ts": ts,
-             "body": json.dumps({"type": event.value, "timestamp": iso(ts), "data": game},
-                                separators=(",", ":"))}
-            for event, account in found]
-
+    return [
+        {
+            "id": f"msg_{uuid.uuid4().hex}",
+            "type": event.value,
+            "account": account,
+            "game": record.id,
+            "ts": ts,
+            "body": json.dumps(
+                {"type": event.value, "timestamp": iso(ts), "data": game}, separators=(",", ":")
+            ),
+        }
+        for event, account in found
+    ]
 
 
 # what every game store derives a change's events with: `GameStore(client, GAME_EVENTS)`

@@ -25,6 +25,7 @@ id), `ts` (when it happened), `title` (the game's title, "Ploid"), `text` (a lin
 in the daily digest) or `reminder` (mailed with the due check that fires it): `api.notify.digests`
 sends those, reading the same settings.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,12 +47,22 @@ from api.store.webhooks import Claimed, WebhookStore
 
 log = logging.getLogger(__name__)
 
-EVENTS = ("turn", "challenge", "draw-offer", "takeback", "chat", "game-over", "reminder",
-          "tournament")
+EVENTS = (
+    "turn",
+    "challenge",
+    "draw-offer",
+    "takeback",
+    "chat",
+    "game-over",
+    "reminder",
+    "tournament",
+)
 CHANNELS = ("push", "email", "inbox")
-DEFAULTS = {event: ["push", "inbox"] + (["email"] if event in ("turn", "challenge", "reminder",
-                                                                  "tournament") else [])
-            for event in EVENTS}
+DEFAULTS = {
+    event: ["push", "inbox"]
+    + (["email"] if event in ("turn", "challenge", "reminder", "tournament") else [])
+    for event in EVENTS
+}
 MAILED_ELSEWHERE = {"turn", "reminder"}  # the daily digest; the reminder's own due check
 QUIETED = {"push", "email"}  # not sent while the account is present
 PRESENT_S = 120
@@ -66,9 +77,13 @@ def send_email(client: redis.Redis, delivery: dict) -> None:
     """The `email` channel's sender: the event mailed at once (`api.notify.mail.send_now`,
     which sends nothing when e-mail is off, the address is not verified or the kind is
     unsubscribed), under a Message-ID made from the notification's id."""
-    event = {"type": delivery["type"], "account": delivery["account"],
-             "game": delivery["game"], "body": delivery["body"],
-             **{k: delivery[k] for k in ("minutes", "deadline") if k in delivery}}
+    event = {
+        "type": delivery["type"],
+        "account": delivery["account"],
+        "game": delivery["game"],
+        "body": delivery["body"],
+        **{k: delivery[k] for k in ("minutes", "deadline") if k in delivery},
+    }
     try:
         mail.send_now(client, delivery["account"], event, delivery["msg"])
     except (smtplib.SMTPException, OSError) as failed:
@@ -97,29 +112,50 @@ def chosen(settings: dict, event: str) -> list[str]:
 
 def deliveries(client: redis.Redis, account: dict, event: dict, now: float) -> list[dict]:
     """The channel deliveries one outbox event calls for, for its account."""
-    channels = [c for c in chosen(account["settings"], event["type"])
-                if not (c == "email" and event["type"] in MAILED_ELSEWHERE) and sender(c) is not None]
+    channels = [
+        c
+        for c in chosen(account["settings"], event["type"])
+        if not (c == "email" and event["type"] in MAILED_ELSEWHERE) and sender(c) is not None
+    ]
     if not channels:
         return []
     notices = NoticeStore(client)
-    if account["settings"].get("quiet_when_present", True) and \
-            notices.present(account["id"], event["game"]):
+    if account["settings"].get("quiet_when_present", True) and notices.present(
+        account["id"], event["game"]
+    ):
         channels = [c for c in channels if c not in QUIETED]
     body = json.loads(event["body"])
-    title, text = describe(event["type"], body["data"], account["username"],
-                           event.get("minutes"))
-    common = {"msg": event["id"], "account": account["id"], "type": event["type"],
-              "game": event["game"], "ts": event["ts"], "title": title, "text": text,
-              "url": game_url(event["game"]), "body": event["body"], "first_ts": now,
-              "attempts": 0, **{k: v for k, v in event.items() if k not in OWN}}
+    title, text = describe(event["type"], body["data"], account["username"], event.get("minutes"))
+    common = {
+        "msg": event["id"],
+        "account": account["id"],
+        "type": event["type"],
+        "game": event["game"],
+        "ts": event["ts"],
+        "title": title,
+        "text": text,
+        "url": game_url(event["game"]),
+        "body": event["body"],
+        "first_ts": now,
+        "attempts": 0,
+        **{k: v for k, v in event.items() if k not in OWN},
+    }
     owed = []
     for channel in channels:
         if channel == "push":
-            owed += [{**common, "id": f"{event['id']}.push.{s['id']}", "channel": "push",
-                      "target": s["id"]} for s in notices.subscriptions(account["id"])]
+            owed += [
+                {
+                    **common,
+                    "id": f"{event['id']}.push.{s['id']}",
+                    "channel": "push",
+                    "target": s["id"],
+                }
+                for s in notices.subscriptions(account["id"])
+            ]
         else:
-            owed.append({**common, "id": f"{event['id']}.{channel}", "channel": channel,
-                         "target": None})
+            owed.append(
+                {**common, "id": f"{event['id']}.{channel}", "channel": channel, "target": None}
+            )
     return owed
 
 
@@ -129,8 +165,7 @@ def game_url(game_id: str | None) -> str:
     return f"{base}/#/game/{game_id}" if game_id else f"{base}/#/"
 
 
-def describe(event: str, game: dict, username: str,
-             minutes: int | None = None) -> tuple[str, str]:
+def describe(event: str, game: dict, username: str, minutes: int | None = None) -> tuple[str, str]:
     """The game's title and a line telling `username` of `event` (a reminder `minutes` before
     the deadline)."""
     kind = GAMES.get(game["kind"])
@@ -138,9 +173,15 @@ def describe(event: str, game: dict, username: str,
     if "seats" not in game:  # a tournament's own news: its data is the tournament, no game
         return title, mail.tournament_news(game)
     seats = game["seats"]
-    mine = next((i for i, s in enumerate(seats)
-                 if username.lower() in (str(s.get("player", "")).lower(),
-                                         str(s.get("invited", "")).lower())), None)
+    mine = next(
+        (
+            i
+            for i, s in enumerate(seats)
+            if username.lower()
+            in (str(s.get("player", "")).lower(), str(s.get("invited", "")).lower())
+        ),
+        None,
+    )
     others = [s for i, s in enumerate(seats) if i != mine]
     opponent = others[0].get("player") or others[0].get("name") if others else "nobody"
     against = f"against {opponent} ({title})"
@@ -151,13 +192,23 @@ def describe(event: str, game: dict, username: str,
         "draw-offer": f"{opponent} offers a draw ({title})",
         "takeback": f"{opponent} asks to take back a move ({title})",
         "chat": f"{opponent} wrote in your game {against}",
-        "reminder": (f"{_left(minutes)} left for your move {against}" if minutes
-                     else f"Your clock is running {against}"),
-        "tournament": (f"A game of {game['tournament']['name']} {against}"
-                       if game.get("tournament") else f"A tournament game {against}"),
-        "game-over": (f"You won {against}" if result.get("winner") == mine and mine is not None
-                      else f"Your game {against} is over" if result.get("winner") is None
-                      else f"You lost {against}"),
+        "reminder": (
+            f"{_left(minutes)} left for your move {against}"
+            if minutes
+            else f"Your clock is running {against}"
+        ),
+        "tournament": (
+            f"A game of {game['tournament']['name']} {against}"
+            if game.get("tournament")
+            else f"A tournament game {against}"
+        ),
+        "game-over": (
+            f"You won {against}"
+            if result.get("winner") == mine and mine is not None
+            else f"Your game {against} is over"
+            if result.get("winner") is None
+            else f"You lost {against}"
+        ),
     }
     return title, lines.get(event, f"News of your game {against}")
 
@@ -192,10 +243,21 @@ def attempt(store: WebhookStore, client: redis.Redis, claimed: Claimed, policy) 
     attempts = delivery["attempts"] = delivery["attempts"] + 1
     next_at = policy.next_attempt(delivery["first_ts"], attempts, now) if retry else None
     outcome = "delivered" if error is None else "retrying" if next_at else "failed"
-    entry = {"id": delivery["msg"], "channel": delivery["channel"], "type": delivery["type"],
-             "game": delivery["game"], "attempt": attempts, "at": iso(started),
-             "latency_ms": round((now - started) * 1000, 1), "error": error,
-             "outcome": outcome}
-    store.settle(claimed, entry, next_at,
-                 log_key=keys.notify_log_key(delivery["account"], delivery["channel"]),
-                 log_kept=LOG_KEPT)
+    entry = {
+        "id": delivery["msg"],
+        "channel": delivery["channel"],
+        "type": delivery["type"],
+        "game": delivery["game"],
+        "attempt": attempts,
+        "at": iso(started),
+        "latency_ms": round((now - started) * 1000, 1),
+        "error": error,
+        "outcome": outcome,
+    }
+    store.settle(
+        claimed,
+        entry,
+        next_at,
+        log_key=keys.notify_log_key(delivery["account"], delivery["channel"]),
+        log_kept=LOG_KEPT,
+    )

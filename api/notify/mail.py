@@ -15,6 +15,7 @@ by e-mail at once, on the worker that calls it: nothing when e-mail is off, the 
 verified address or switched that kind of mail off; `smtplib.SMTPException` or `OSError` when
 the server failed, for the caller to retry under the same `message_id`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,8 +33,7 @@ from email.utils import formatdate
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 import redis
-from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, \
-    URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
 
 from api.games import get_game
 from api.store.accounts import AccountStore
@@ -51,8 +51,12 @@ RETRY_MAX_S = 3600.0
 TICK_S = 0.2
 # the kinds of mail, each but the verification one a kind an account can switch off; the event
 # each tells of (the digest tells of turns)
-KINDS = {"digest": "turn", "challenge": "challenge", "reminder": "reminder",
-         "tournament": "tournament"}
+KINDS = {
+    "digest": "turn",
+    "challenge": "challenge",
+    "reminder": "reminder",
+    "tournament": "tournament",
+}
 UNVERIFIED = "address"  # the verification mail's unsubscribe: forget the address
 
 
@@ -93,9 +97,15 @@ class Smtp:
             raise ValueError("POSTPLAY_SMTP_URL is smtp://host[:port] or smtps://host[:port].")
         tls = parts.scheme == "smtps"
         starttls = parse_qs(parts.query).get("starttls", ["0"])[0] in ("1", "true")
-        return cls(parts.hostname, parts.port or (465 if tls else 587 if starttls else 25), tls,
-                   starttls, unquote(parts.username) if parts.username else None,
-                   unquote(parts.password) if parts.password else None, sender)
+        return cls(
+            parts.hostname,
+            parts.port or (465 if tls else 587 if starttls else 25),
+            tls,
+            starttls,
+            unquote(parts.username) if parts.username else None,
+            unquote(parts.password) if parts.password else None,
+            sender,
+        )
 
     def send(self, message: EmailMessage) -> None:
         """One SMTP conversation that hands `message` over; raises when the server refuses."""
@@ -124,6 +134,7 @@ def public_url() -> str:
 
 # -- signed links ----------------------------------------------------------------------------
 
+
 def verify_token(secret: bytes, account_id: str, address: str) -> str:
     return URLSafeTimedSerializer(secret, salt="email-verify").dumps([account_id, address])
 
@@ -133,7 +144,8 @@ def read_verify_token(secret: bytes, token: str) -> tuple[str, str]:
     than a day."""
     try:
         account_id, address = URLSafeTimedSerializer(secret, salt="email-verify").loads(
-            token, max_age=VERIFY_S)
+            token, max_age=VERIFY_S
+        )
     except SignatureExpired:
         raise BadLink("This verification link has expired: ask for a new one.") from None
     except (BadSignature, ValueError, TypeError):
@@ -148,14 +160,14 @@ def unsubscribe_token(secret: bytes, account_id: str, kind: str, address: str) -
 def read_unsubscribe_token(secret: bytes, token: str) -> tuple[str, str, str]:
     """(account id, kind, address) of an unsubscribe token; BadLink when it is not one."""
     try:
-        account_id, kind, address = URLSafeSerializer(secret, salt="email-unsubscribe").loads(
-            token)
+        account_id, kind, address = URLSafeSerializer(secret, salt="email-unsubscribe").loads(token)
     except (BadSignature, ValueError, TypeError):
         raise BadLink("This is not an unsubscribe link of this server.") from None
     return account_id, kind, address
 
 
 # -- who gets what ---------------------------------------------------------------------------
+
 
 def wants(account: dict, kind: str) -> bool:
     """Whether the account is to be sent a mail of `kind` ("digest", "challenge", "reminder",
@@ -177,12 +189,14 @@ def address_of(account: dict, mail: dict) -> str | None:
     if email is None:
         return None
     if mail["kind"] == "verify":
-        return email["address"] if email["address"] == mail["to"] and not email["verified"] \
-            else None
+        return (
+            email["address"] if email["address"] == mail["to"] and not email["verified"] else None
+        )
     return email["address"] if wants(account, mail["kind"]) else None
 
 
 # -- the messages ----------------------------------------------------------------------------
+
 
 def game_link(game_id: str | None) -> str:
     """The game's page; the site's home for a mail with no game (a tournament started)."""
@@ -192,8 +206,10 @@ def game_link(game_id: str | None) -> str:
 def opponent(game: dict, account_name: str) -> str:
     """The name of the first seat of a game object (as the API shows it) that is not
     `account_name`'s."""
-    names = [s.get("player") or s.get("name") or s.get("invited") or "an open seat"
-             for s in game.get("seats", [])]
+    names = [
+        s.get("player") or s.get("name") or s.get("invited") or "an open seat"
+        for s in game.get("seats", [])
+    ]
     others = [n for n in names if n != account_name]
     return others[0] if others else "your opponent"
 
@@ -211,26 +227,35 @@ def tournament_news(data: dict) -> str:
     data `{"id", "kind", "name", "status", "tournament": {"id", "name", "event"}}`)."""
     named = data.get("tournament", {}).get("name") or data.get("name") or "Your tournament"
     what = data.get("tournament", {}).get("event")
-    return {"started": f"{named} has started", "finished": f"{named} is over",
-            "cancelled": f"{named} was cancelled"}.get(what, f"News of {named}")
+    return {
+        "started": f"{named} has started",
+        "finished": f"{named} is over",
+        "cancelled": f"{named} was cancelled",
+    }.get(what, f"News of {named}")
 
 
 def compose(kind: str, account: dict, data: dict) -> tuple[str, str]:
     """The subject and plain text of a mail of `kind` to `account`."""
     name = account["username"]
     if kind == "verify":
-        return ("Confirm your e-mail address for Postplay",
-                f"Hello {name},\n\nTo have Postplay e-mail you, confirm this address by opening "
-                f"this link within 24 hours:\n\n{data['link']}\n\nIf you did not ask for this, "
-                f"ignore this mail: nothing more will be sent to you.\n")
+        return (
+            "Confirm your e-mail address for Postplay",
+            f"Hello {name},\n\nTo have Postplay e-mail you, confirm this address by opening "
+            f"this link within 24 hours:\n\n{data['link']}\n\nIf you did not ask for this, "
+            f"ignore this mail: nothing more will be sent to you.\n",
+        )
     if kind == "digest":
-        lines = [f"- {title(g)} against {opponent(g, name)}: "
-                 f"{'no deadline' if not g.get('deadline') else 'deadline ' + g['deadline']}\n"
-                 f"  {game_link(g['id'])}" for g in data["games"]]
+        lines = [
+            f"- {title(g)} against {opponent(g, name)}: "
+            f"{'no deadline' if not g.get('deadline') else 'deadline ' + g['deadline']}\n"
+            f"  {game_link(g['id'])}"
+            for g in data["games"]
+        ]
         count = len(data["games"])
-        return (f"Your move in {count} game{'s' if count != 1 else ''} on Postplay",
-                f"Hello {name},\n\nThese games wait for your move:\n\n" + "\n".join(lines)
-                + "\n")
+        return (
+            f"Your move in {count} game{'s' if count != 1 else ''} on Postplay",
+            f"Hello {name},\n\nThese games wait for your move:\n\n" + "\n".join(lines) + "\n",
+        )
     game = data["game"]
     if kind == "tournament" and "seats" not in game:  # its data is the tournament, no game
         news = tournament_news(game)
@@ -238,16 +263,21 @@ def compose(kind: str, account: dict, data: dict) -> tuple[str, str]:
     named, other, link = title(game), opponent(game, name), game_link(game["id"])
     if kind == "reminder":
         left = _duration(data["minutes"])
-        return (f"{left} left in {named} against {other}",
-                f"Hello {name},\n\nYour time to move in {named} against {other} runs out in "
-                f"{left} (at {data['deadline']}).\n\n{link}\n")
+        return (
+            f"{left} left in {named} against {other}",
+            f"Hello {name},\n\nYour time to move in {named} against {other} runs out in "
+            f"{left} (at {data['deadline']}).\n\n{link}\n",
+        )
     if kind == "challenge":
-        return (f"{other} challenges you to {named}",
-                f"Hello {name},\n\n{other} challenges you to a game of {named}.\n\n{link}\n")
+        return (
+            f"{other} challenges you to {named}",
+            f"Hello {name},\n\n{other} challenges you to a game of {named}.\n\n{link}\n",
+        )
     cup = game.get("tournament", {}).get("name", "a tournament")
-    return (f"Your game of {cup} against {other}",
-            f"Hello {name},\n\nYou are paired against {other} in {cup} ({named}).\n\n"
-            f"{link}\n")
+    return (
+        f"Your game of {cup} against {other}",
+        f"Hello {name},\n\nYou are paired against {other} in {cup} ({named}).\n\n{link}\n",
+    )
 
 
 def message(smtp: Smtp, secret: bytes, account: dict, mail: dict, to: str) -> EmailMessage:
@@ -256,7 +286,8 @@ def message(smtp: Smtp, secret: bytes, account: dict, mail: dict, to: str) -> Em
     subject, text = compose(mail["kind"], account, mail["data"])
     kind = UNVERIFIED if mail["kind"] == "verify" else mail["kind"]
     link = f"{public_url()}/api/v1/email/unsubscribe?" + urlencode(
-        {"token": unsubscribe_token(secret, account["id"], kind, to)})
+        {"token": unsubscribe_token(secret, account["id"], kind, to)}
+    )
     out = EmailMessage()
     out["From"] = smtp.sender
     out["To"] = to
@@ -272,8 +303,7 @@ def message(smtp: Smtp, secret: bytes, account: dict, mail: dict, to: str) -> Em
 
 def _domain(sender: str) -> str:
     try:
-        return Address(addr_spec=sender.rpartition("<")[2].rstrip(">").strip()).domain or \
-            "postplay"
+        return Address(addr_spec=sender.rpartition("<")[2].rstrip(">").strip()).domain or "postplay"
     except (ValueError, IndexError, HeaderParseError):
         return "postplay"
 
@@ -290,17 +320,24 @@ def _duration(minutes: int) -> str:
 
 # -- sending ---------------------------------------------------------------------------------
 
+
 def event_mail(event: dict, message_id: str) -> dict | None:
     """The mail an outbox event calls for (None: the event is not mailed one by one)."""
-    kind = {"challenge": "challenge", "reminder": "reminder",
-            "tournament": "tournament"}.get(event["type"])
+    kind = {"challenge": "challenge", "reminder": "reminder", "tournament": "tournament"}.get(
+        event["type"]
+    )
     if kind is None:
         return None
     data = {"game": json.loads(event["body"])["data"]}
     if kind == "reminder":
         data.update(minutes=event["minutes"], deadline=event["deadline"])
-    return {"id": message_id, "kind": kind, "account": event["account"], "data": data,
-            "attempts": 0}
+    return {
+        "id": message_id,
+        "kind": kind,
+        "account": event["account"],
+        "data": data,
+        "attempts": 0,
+    }
 
 
 def send_now(redis_conn: redis.Redis, account_id: str, event: dict, message_id: str) -> None:
@@ -367,4 +404,3 @@ class Mailer:
             return False
         self.store.settle(claimed)
         return True
-

@@ -3,6 +3,7 @@ remove it, verify it from the link, and the one-click unsubscribe of each kind o
 account keeps `email: {"address", "verified", "off": [kinds unsubscribed]}`; nothing here sends
 a mail: each is owed to the workers (`api.notify.mail`).
 """
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,10 @@ from api.store.mail import MailStore
 
 MAX_ADDRESS = 254  # RFC 5321's longest path, less its brackets
 # a dot in the domain: mail to a bare host name goes nowhere a player reads
-DOMAIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*"
-                    r"[A-Za-z0-9])?)+")
+DOMAIN = re.compile(
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*"
+    r"[A-Za-z0-9])?)+"
+)
 
 
 def check_address(address: str) -> str:
@@ -38,8 +41,9 @@ def check_address(address: str) -> str:
     return address
 
 
-def set_address(accounts: AccountStore, mails: MailStore, who: Principal, address: str,
-                now: float | None = None) -> dict:
+def set_address(
+    accounts: AccountStore, mails: MailStore, who: Principal, address: str, now: float | None = None
+) -> dict:
     """Give the account `address`, not yet verified, and owe it the verification mail; the
     account."""
     who.require_session()
@@ -47,10 +51,20 @@ def set_address(accounts: AccountStore, mails: MailStore, who: Principal, addres
     now = time.time() if now is None else now
     account = {**who.account, "email": {"address": address, "verified": False, "off": []}}
     accounts.save(account)
-    link = f"{mail.public_url()}/#/email/verify/" + mail.verify_token(mails.secret(), who.id,
-                                                                        address)
-    mails.owe({"id": f"verify-{uuid.uuid4().hex}", "kind": "verify", "account": who.id,
-               "to": address, "data": {"link": link}, "attempts": 0}, now)
+    link = f"{mail.public_url()}/#/email/verify/" + mail.verify_token(
+        mails.secret(), who.id, address
+    )
+    mails.owe(
+        {
+            "id": f"verify-{uuid.uuid4().hex}",
+            "kind": "verify",
+            "account": who.id,
+            "to": address,
+            "data": {"link": link},
+            "attempts": 0,
+        },
+        now,
+    )
     schedule_digest(mails, account, now)
     return account
 
@@ -64,8 +78,7 @@ def remove_address(accounts: AccountStore, mails: MailStore, who: Principal) -> 
     schedule_digest(mails, account, time.time())
 
 
-def verify(accounts: AccountStore, mails: MailStore, token: str,
-           now: float | None = None) -> None:
+def verify(accounts: AccountStore, mails: MailStore, token: str, now: float | None = None) -> None:
     """Mark the address the link was sent to verified, while the account still has it."""
     try:
         account_id, address = mail.read_verify_token(mails.secret(), token)
@@ -104,5 +117,8 @@ def unsubscribe(accounts: AccountStore, mails: MailStore, token: str) -> None:
 def view(account: dict) -> dict | None:
     """The address as `GET /me` shows it."""
     email = account.get("email")
-    return None if not email else {"address": email["address"], "verified": email["verified"],
-                                   "off": email["off"]}
+    return (
+        None
+        if not email
+        else {"address": email["address"], "verified": email["verified"], "off": email["off"]}
+    )

@@ -1,6 +1,7 @@
 """How a channel's sender (`api.notify.fanout.SENDERS`) says a delivery did not go: `Retry`
 (for now: tried again with backoff, within the retry window) or `GiveUp` (for good: dropped).
 Returning is delivered; anything else it raises is logged and retried as `Retry` is."""
+
 from __future__ import annotations
 
 

@@ -15,6 +15,7 @@ worker shows it under the same tag. The push service answering 404 or 410 means 
 subscription is gone: it is removed. 429 and 5xx (or no answer) are retried with backoff, as
 webhooks are; any other answer gives up on that push.
 """
+
 from __future__ import annotations
 
 import base64
@@ -68,15 +69,18 @@ def _new_pem() -> str:
 
 def public_key(store: NoticeStore) -> str:
     """The public key as `PushManager.subscribe` takes it: base64url of the uncompressed point."""
-    raw = vapid(store).public_key.public_bytes(serialization.Encoding.X962,
-                                               serialization.PublicFormat.UncompressedPoint)
+    raw = vapid(store).public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
 # -- subscriptions ------------------------------------------------------------------------------
 
-def subscribe(store: NoticeStore, who: Principal, subscription: dict, device: str,
-              now: float | None = None) -> dict:
+
+def subscribe(
+    store: NoticeStore, who: Principal, subscription: dict, device: str, now: float | None = None
+) -> dict:
     """Keep a device's subscription (the same endpoint again replaces it); its view."""
     who.require("read")
     endpoint = subscription["endpoint"]
@@ -87,17 +91,22 @@ def subscribe(store: NoticeStore, who: Principal, subscription: dict, device: st
         except (ValueError, TypeError):
             decoded = b""
         if len(decoded) != (65 if name == "p256dh" else 16):
-            raise BadField(f"subscription.keys.{name}",
-                           "That is not the key PushSubscription.toJSON() gives.")
+            raise BadField(
+                f"subscription.keys.{name}", "That is not the key PushSubscription.toJSON() gives."
+            )
     existing = {s["endpoint"]: s for s in store.subscriptions(who.id)}
     if endpoint not in existing and len(existing) >= MAX_SUBSCRIPTIONS:
-        raise BadField("subscription", f"An account has at most {MAX_SUBSCRIPTIONS} devices "
-                                       f"with push: remove one first.")
-    kept = {"id": existing[endpoint]["id"] if endpoint in existing else uuid.uuid4().hex[:12],
-            "device": device, "endpoint": endpoint,
-            "keys": {"p256dh": subscription["keys"]["p256dh"],
-                     "auth": subscription["keys"]["auth"]},
-            "created_ts": time.time() if now is None else now}
+        raise BadField(
+            "subscription",
+            f"An account has at most {MAX_SUBSCRIPTIONS} devices with push: remove one first.",
+        )
+    kept = {
+        "id": existing[endpoint]["id"] if endpoint in existing else uuid.uuid4().hex[:12],
+        "device": device,
+        "endpoint": endpoint,
+        "keys": {"p256dh": subscription["keys"]["p256dh"], "auth": subscription["keys"]["auth"]},
+        "created_ts": time.time() if now is None else now,
+    }
     store.add_subscription(who.id, kept)
     return view(kept)
 
@@ -109,9 +118,12 @@ def _check_endpoint(endpoint: str) -> None:
             raise AddressRefused("A push endpoint must be https://.")
         target(endpoint)
     except AddressRefused as refused:
-        raise BadField("subscription.endpoint",
-                       refused.message.replace("webhooks go", "push goes")
-                       .replace("webhook URL", "push endpoint")) from None
+        raise BadField(
+            "subscription.endpoint",
+            refused.message.replace("webhooks go", "push goes").replace(
+                "webhook URL", "push endpoint"
+            ),
+        ) from None
 
 
 def listing(store: NoticeStore, who: Principal) -> list[dict]:
@@ -127,11 +139,15 @@ def unsubscribe(store: NoticeStore, who: Principal, subscription_id: str) -> Non
 
 def view(subscription: dict) -> dict:
     """A subscription as the API shows it: its id, device and when; not its keys."""
-    return {"id": subscription["id"], "device": subscription["device"],
-            "created_at": iso(subscription["created_ts"])}
+    return {
+        "id": subscription["id"],
+        "device": subscription["device"],
+        "created_at": iso(subscription["created_ts"]),
+    }
 
 
 # -- sending ------------------------------------------------------------------------------------
+
 
 def topic(notification_id: str) -> str:
     """The push's Topic: at most 32 characters of the base64url alphabet, one per notification."""
@@ -141,17 +157,25 @@ def topic(notification_id: str) -> str:
 
 def payload(delivery: dict) -> bytes:
     """What the service worker gets, decrypted: `{"id", "type", "game", "title", "body", "url"}`."""
-    return json.dumps({"id": delivery["msg"], "type": delivery["type"],
-                       "game": delivery["game"], "title": delivery["title"],
-                       "body": delivery["text"], "url": delivery["url"]},
-                      separators=(",", ":")).encode()
+    return json.dumps(
+        {
+            "id": delivery["msg"],
+            "type": delivery["type"],
+            "game": delivery["game"],
+            "title": delivery["title"],
+            "body": delivery["text"],
+            "url": delivery["url"],
+        },
+        separators=(",", ":"),
+    ).encode()
 
 
 def subject() -> str:
     """The VAPID `sub` claim: how a push service reaches the operator."""
     public = os.environ.get("POSTPLAY_PUBLIC_URL", "")
     return os.environ.get("POSTPLAY_VAPID_SUBJECT") or (
-        public.rstrip("/") if public.startswith("https://") else SUBJECT)
+        public.rstrip("/") if public.startswith("https://") else SUBJECT
+    )
 
 
 def push(keys: Vapid, subscription: dict, data: bytes, push_topic: str, policy: Policy) -> int:
@@ -159,15 +183,18 @@ def push(keys: Vapid, subscription: dict, data: bytes, push_topic: str, policy: 
     have, signed with VAPID; the push service's status."""
     to = target(subscription["endpoint"])
     parts = urlsplit(subscription["endpoint"])
-    claims = {"sub": subject(),
-              "aud": f"{parts.scheme}://{parts.netloc}", "exp": int(time.time()) + 12 * 3600}
+    claims = {
+        "sub": subject(),
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "exp": int(time.time()) + 12 * 3600,
+    }
     headers = {**keys.sign(claims), "Host": to.host, "Topic": push_topic, "Urgency": "normal"}
     with requests.Session() as session:
         session.trust_env = False  # no proxy from the environment: the address is the one checked
         session.mount("https://", PinnedHttps(to.hostname))
-        response = WebPusher({"endpoint": to.url, "keys": subscription["keys"]},
-                             requests_session=session).send(data, headers, ttl=TTL_S,
-                                                            timeout=policy.timeout_s)
+        response = WebPusher(
+            {"endpoint": to.url, "keys": subscription["keys"]}, requests_session=session
+        ).send(data, headers, ttl=TTL_S, timeout=policy.timeout_s)
         response.close()
         return response.status_code
 
@@ -179,8 +206,7 @@ def send(client: redis.Redis, delivery: dict) -> None:
     if subscription is None:
         raise GiveUp("The subscription was removed.")
     try:
-        status = push(vapid(store), subscription, payload(delivery), topic(delivery["msg"]),
-                      policy)
+        status = push(vapid(store), subscription, payload(delivery), topic(delivery["msg"]), policy)
     except AddressRefused as refused:
         raise Retry(refused.message) from None
     except requests.Timeout:

@@ -3,6 +3,7 @@ and a finished game's document read back as a new game, checked by replaying eve
 engine. The imported game is marked `imported`: finished, unrated, on no clock, owed nothing by
 the workers (its record is finished, so the store writes no due check and no bot to move).
 The chat stays out of the document: it is the players'."""
+
 from __future__ import annotations
 
 import time
@@ -24,8 +25,9 @@ VERSION = 1
 MAX_PLIES = PLY_LIMIT  # as long as a game between two bots may last
 # the ways the server (not the moves alone) ends a game, and whom each lets win: a seat, nobody,
 # either
-SERVER_ENDINGS = {reason: ending.winner for reason, ending in REASONS.items()
-                  if not ending.by_moves}
+SERVER_ENDINGS = {
+    reason: ending.winner for reason, ending in REASONS.items() if not ending.by_moves
+}
 
 
 def export(store: GameStore, game_id: str, seat: int | None = None) -> dict:
@@ -34,15 +36,27 @@ def export(store: GameStore, game_id: str, seat: int | None = None) -> dict:
     record = store.load(game_id)
     if record is None:
         raise NotFound(f"There is no game {game_id!r}.")
-    notes = {} if seat is None else {"notes": correspondence.get_notes(store, game_id,
-                                                                       seat)["text"]}
-    return {**notes, "format": FORMAT, "version": VERSION, "id": record.id, "kind": record.kind,
-            "options": record.options, "seed": record.seed, "first": record.first,
-            "seats": [{"name": s.name, "bot": s.bot} for s in record.seats],
-            "time_control": record.time_control.to_dict(), "status": record.status.value,
-            "result": None if record.result is None else record.result.to_dict(),
-            "imported": record.imported, "created_at": iso(record.created_ts),
-            "updated_at": iso(record.updated_ts), "moves": store.moves(game_id)}
+    notes = (
+        {} if seat is None else {"notes": correspondence.get_notes(store, game_id, seat)["text"]}
+    )
+    return {
+        **notes,
+        "format": FORMAT,
+        "version": VERSION,
+        "id": record.id,
+        "kind": record.kind,
+        "options": record.options,
+        "seed": record.seed,
+        "first": record.first,
+        "seats": [{"name": s.name, "bot": s.bot} for s in record.seats],
+        "time_control": record.time_control.to_dict(),
+        "status": record.status.value,
+        "result": None if record.result is None else record.result.to_dict(),
+        "imported": record.imported,
+        "created_at": iso(record.created_ts),
+        "updated_at": iso(record.updated_ts),
+        "moves": store.moves(game_id),
+    }
 
 
 def import_game(store: GameStore, document: dict, now: float | None = None) -> GameRecord:
@@ -59,11 +73,21 @@ def import_game(store: GameStore, document: dict, now: float | None = None) -> G
     _check_bots(game, seats, options)
     if document["result"] is None:
         raise BadField("result", "Only a finished game can be imported: this one has no result.")
-    state, entries = _replay(game, options, document["first"], document["seed"],
-                             document["moves"])
+    state, entries = _replay(game, options, document["first"], document["seed"], document["moves"])
     outcome = _result(state, document["result"])
-    record = GameRecord.create(uuid.uuid4().hex[:12], game.slug, options, document["seed"],
-                               document["first"], seats, state, len(entries), tc, None, now)
+    record = GameRecord.create(
+        uuid.uuid4().hex[:12],
+        game.slug,
+        options,
+        document["seed"],
+        document["first"],
+        seats,
+        state,
+        len(entries),
+        tc,
+        None,
+        now,
+    )
     if record.status is not Status.FINISHED:
         record.finish(outcome)
     record.imported = True
@@ -72,21 +96,26 @@ def import_game(store: GameStore, document: dict, now: float | None = None) -> G
     return record
 
 
-def _replay(game: type[Game], options: dict, first: int, seed: int,
-            moves: list[dict]) -> tuple[State, list[dict]]:
+def _replay(
+    game: type[Game], options: dict, first: int, seed: int, moves: list[dict]
+) -> tuple[State, list[dict]]:
     """The state after every entry, each checked against the rules, and the history to store."""
     state = game.new(options, first, seed)
     entries = []
     for ply, entry in enumerate(moves):
         where = f"moves.{ply}"
         if entry["ply"] != ply:
-            raise BadField(f"{where}.ply", f"Ply {ply}: the entry says ply {entry['ply']}; "
-                                           f"entries count from 0, one per ply.")
+            raise BadField(
+                f"{where}.ply",
+                f"Ply {ply}: the entry says ply {entry['ply']}; entries count from 0, one per ply.",
+            )
         if state.is_over():
             raise BadField(where, f"Ply {ply}: the game was over before this entry.")
         if entry["seat"] != state.to_move:
-            raise BadField(f"{where}.seat", f"Ply {ply}: seat {state.to_move} is to move, not "
-                                            f"seat {entry['seat']}.")
+            raise BadField(
+                f"{where}.seat",
+                f"Ply {ply}: seat {state.to_move} is to move, not seat {entry['seat']}.",
+            )
         move = _move(game, state, entry["move"], ply, where)
         try:
             state = state.apply(move)
@@ -95,8 +124,9 @@ def _replay(game: type[Game], options: dict, first: int, seed: int,
         try:
             at = iso(parse_iso(entry["at"]))
         except (ValueError, OverflowError, OSError):
-            raise BadField(f"{where}.at", f"Ply {ply}: 'at' must be a time such as "
-                                          f"2026-01-31T12:00:00.000Z.") from None
+            raise BadField(
+                f"{where}.at", f"Ply {ply}: 'at' must be a time such as 2026-01-31T12:00:00.000Z."
+            ) from None
         entries.append({"ply": ply, "seat": entry["seat"], "move": move.to_dict(), "at": at})
     return state, entries
 
@@ -106,13 +136,18 @@ def _move(game: type[Game], state: State, given, ply: int, where: str):
     forced = state.forced_move()
     is_pass = isinstance(given, dict) and given.get("type") == "pass"
     if forced is not None and not is_pass:
-        raise BadField(f"{where}.move", f"Ply {ply}: seat {state.to_move} has no legal move "
-                                        f"here, so the server passes for them.")
+        raise BadField(
+            f"{where}.move",
+            f"Ply {ply}: seat {state.to_move} has no legal move "
+            f"here, so the server passes for them.",
+        )
     if forced is not None:
         return forced
     if is_pass:
-        raise BadField(f"{where}.move", f"Ply {ply}: seat {state.to_move} has a legal move, so "
-                                        f"there is no pass here.")
+        raise BadField(
+            f"{where}.move",
+            f"Ply {ply}: seat {state.to_move} has a legal move, so there is no pass here.",
+        )
     try:
         return game.parse_move(given)
     except ValueError as malformed:
@@ -125,23 +160,35 @@ def _result(state: State, given: dict) -> Outcome:
     try:
         reason = Reason(given["reason"])
     except ValueError:
-        raise BadField("result.reason", f"There is no result reason {given['reason']!r}; they "
-                                        f"are {', '.join(r.value for r in Reason)}.") from None
+        raise BadField(
+            "result.reason",
+            f"There is no result reason {given['reason']!r}; they "
+            f"are {', '.join(r.value for r in Reason)}.",
+        ) from None
     outcome = Outcome(given["winner"], reason, given.get("scores"))
     final = state.outcome()
     if final is not None:
         if final != outcome:
-            raise BadField("result", f"The moves end the game with {final.to_dict()}, not "
-                                     f"with the record's result {outcome.to_dict()}.")
+            raise BadField(
+                "result",
+                f"The moves end the game with {final.to_dict()}, not "
+                f"with the record's result {outcome.to_dict()}.",
+            )
         return final
     wins = SERVER_ENDINGS.get(reason)
     if wins is None:
-        raise BadField("result.reason", f"The moves do not end the game, so it cannot have "
-                                        f"ended by {reason.value!r}.")
-    if (wins == "seat" and outcome.winner is None) or (wins == "nobody"
-                                                       and outcome.winner is not None):
-        raise BadField("result.winner", f"A game ended by {reason.value!r} has "
-                                        f"{'a winner' if wins == 'seat' else 'no winner'}.")
+        raise BadField(
+            "result.reason",
+            f"The moves do not end the game, so it cannot have ended by {reason.value!r}.",
+        )
+    if (wins == "seat" and outcome.winner is None) or (
+        wins == "nobody" and outcome.winner is not None
+    ):
+        raise BadField(
+            "result.winner",
+            f"A game ended by {reason.value!r} has "
+            f"{'a winner' if wins == 'seat' else 'no winner'}.",
+        )
     return outcome
 
 

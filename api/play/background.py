@@ -15,6 +15,7 @@ owed is lost when a process dies:
 
 Checks and jobs carry what they expect (the deadline, the ply), so one run twice acts once.
 """
+
 from __future__ import annotations
 
 import logging
@@ -91,8 +92,9 @@ class Background:
                             next_gc = now + GC_S
                     next_reconcile = now + RECONCILE_S
             except redis.RedisError:
-                log.warning("Redis is unreachable; the worker's background thread waits",
-                            exc_info=True)
+                log.warning(
+                    "Redis is unreachable; the worker's background thread waits", exc_info=True
+                )
                 stop.wait(1.0)
             stop.wait(TICK_S)
         self.redis.srem(keys.workers_key(), self.name)
@@ -118,7 +120,8 @@ class Background:
                 return ran
             # how late it runs: late when claimed, and later still behind the checks before it
             metrics.DUE_LATENESS.labels(check.check.partition(":")[0]).observe(
-                max(0.0, now - check.due) + time.monotonic() - claimed_at)
+                max(0.0, now - check.due) + time.monotonic() - claimed_at
+            )
             try:
                 self.run_check(check, now)
             except Exception:  # a bug in one check must not stop the others: its lease runs out
@@ -129,8 +132,9 @@ class Background:
 
     def run_check(self, check: DueCheck, now: float) -> None:
         if check.check == "deadline":
-            vacation.end_on_time(self.store, self.accounts, self.followups, check.game_id,
-                                 check.due, now)
+            vacation.end_on_time(
+                self.store, self.accounts, self.followups, check.game_id, check.due, now
+            )
         elif check.check == "abandoned":
             service.abort_abandoned(self.store, self.followups, check.game_id, now)
         elif check.check == "reminder":
@@ -140,8 +144,9 @@ class Background:
         elif check.check == events.STEP:  # a tournament's check: its "game id" is the event's
             events.advance(self.tournaments, self.store, self.followups, check.game_id, now)
         elif check.check.startswith("rule:"):
-            service.check_background_rule(self.store, self.followups, check.game_id,
-                                          check.check.removeprefix("rule:"), now)
+            service.check_background_rule(
+                self.store, self.followups, check.game_id, check.check.removeprefix("rule:"), now
+            )
 
     def elected(self) -> bool:
         """Whether this worker holds the reconciler's lock (taking it when it is free)."""

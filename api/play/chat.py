@@ -2,6 +2,7 @@
 everyone reads it once the game is over, the players at any time. Messages are kept beside the
 record, appended in the same script that counts them on it (`GameRecord.chat_count`), so the
 count is the chat's length and a new message shows as a new version of the game."""
+
 from __future__ import annotations
 
 import time
@@ -16,8 +17,7 @@ MAX_TEXT = 500
 MAX_MESSAGES = 1000  # per game: a chat is for a game's players, not a channel
 
 
-def post(store: GameStore, game_id: str, seat: int, text: str,
-         now: float | None = None) -> dict:
+def post(store: GameStore, game_id: str, seat: int, text: str, now: float | None = None) -> dict:
     """`seat` says `text` in the game's chat; the message as `read` shows it."""
     now = time.time() if now is None else now
 
@@ -37,8 +37,10 @@ def read(store: GameStore, game_id: str, seat: int | None) -> list[dict]:
     if record is None:
         raise NotFound(f"There is no game {game_id!r}.")
     if seat is None and record.status is not Status.FINISHED:
-        raise Forbidden("The chat is the players' while the game runs: everyone may read it "
-                        "once the game is over.")
+        raise Forbidden(
+            "The chat is the players' while the game runs: everyone may read it "
+            "once the game is over."
+        )
     return [_shown(record, message) for message in store.chat(game_id)]
 
 

@@ -15,6 +15,7 @@ game). Bots never read a tree.
 >>> tree_size([{"if": 1, "then": 2, "next": [{"if": 3, "then": 4}]}, {"if": 5, "then": 6}])
 (3, 2)
 """
+
 from __future__ import annotations
 
 import json
@@ -38,17 +39,23 @@ class BadTree(BadField):
 
 # --- conditional moves ---
 
+
 def set_tree(store: GameStore, game_id: str, seat: int, ply: int, tree: list[dict]) -> dict:
     """`seat`'s conditional moves from `ply` on (the game's ply as it saw it, its opponent to
     move), replacing any it had; what `get_tree` then shows. Written only while the game is as
     it was read to check the tree: a move landing first makes the ply stale (409)."""
     count, depth = tree_size(tree)
     if count > MAX_NODES:
-        raise BadTree("tree", f"A conditional tree holds at most {MAX_NODES} moves to answer; "
-                              f"this one holds {count}.")
+        raise BadTree(
+            "tree",
+            f"A conditional tree holds at most {MAX_NODES} moves to answer; "
+            f"this one holds {count}.",
+        )
     if depth > MAX_LEVELS:
-        raise BadTree("tree", f"A conditional tree goes at most {MAX_LEVELS} levels deep; this "
-                              f"one goes {depth}.")
+        raise BadTree(
+            "tree",
+            f"A conditional tree goes at most {MAX_LEVELS} levels deep; this one goes {depth}.",
+        )
     while True:
         record, read = _load(store, game_id)
         _check_owner(record, seat, ply)
@@ -64,8 +71,7 @@ def get_tree(store: GameStore, game_id: str, seat: int) -> dict:
     """`seat`'s conditional moves as they stand: `{"ply", "tree"}` (an empty tree when it has
     none, or none that still counts)."""
     record, _ = _load(store, game_id)
-    return _shown(_standing(record, store.seat_part(game_id, keys.conditional_key, seat)),
-                  record)
+    return _shown(_standing(record, store.seat_part(game_id, keys.conditional_key, seat)), record)
 
 
 def drop_tree(store: GameStore, game_id: str, seat: int) -> None:
@@ -74,8 +80,9 @@ def drop_tree(store: GameStore, game_id: str, seat: int) -> None:
     store.set_seat_part(game_id, keys.conditional_key, seat, None)
 
 
-def answer(store: GameStore, record: GameRecord, mover: int, move: Move,
-           now: float) -> tuple[list[dict], dict[str, bytes], list[list]]:
+def answer(
+    store: GameStore, record: GameRecord, mover: int, move: Move, now: float
+) -> tuple[list[dict], dict[str, bytes], list[list]]:
     """Within the change of `mover`'s `move`, already applied to `record`: the opponent's
     conditional reply, if its tree holds one for this move, applied to `record` too. Returns the
     reply's history entries, the key the change read (a guard: an edit of the tree landing first
@@ -97,8 +104,11 @@ def answer(store: GameStore, record: GameRecord, mover: int, move: Move,
         return [], {key: raw}, [["DEL", key]]
     if record.to_move == mover:  # the opponent's turn goes on: the tree follows it
         rest = [{**node, "if": _one_or_many(_moves(node["if"])[1:])} for node in matching]
-        return [], {key: raw}, [["SET", key, json.dumps({**stored, "ply": record.ply,
-                                                         "tree": rest})]]
+        return (
+            [],
+            {key: raw},
+            [["SET", key, json.dumps({**stored, "ply": record.ply, "tree": rest})]],
+        )
     node = matching[0]
     game = get_game(record.kind)
     state = record.state()
@@ -111,8 +121,9 @@ def answer(store: GameStore, record: GameRecord, mover: int, move: Move,
             state = state.apply(typed)
             entries.append(history_entry(record.ply + len(entries), owner, typed, now))
             state, forced = play_forced(state)
-            entries += [history_entry(record.ply + len(entries), seat, m, now)
-                        for seat, m in forced]
+            entries += [
+                history_entry(record.ply + len(entries), seat, m, now) for seat, m in forced
+            ]
     except (IllegalMove, MalformedMove):  # the position changed under the tree
         return [], {key: raw}, [["DEL", key]]
     record.end_turn(owner, state.to_move, now)
@@ -121,8 +132,11 @@ def answer(store: GameStore, record: GameRecord, mover: int, move: Move,
     following = node.get("next") or []
     if not following or record.status is not Status.ACTIVE:
         return entries, {key: raw}, [["DEL", key]]
-    return entries, {key: raw}, [["SET", key, json.dumps({**stored, "ply": record.ply,
-                                                           "tree": following})]]
+    return (
+        entries,
+        {key: raw},
+        [["SET", key, json.dumps({**stored, "ply": record.ply, "tree": following})]],
+    )
 
 
 def check_tree(state: State, owner: int, tree: list[dict], where: str = "tree") -> list[dict]:
@@ -138,19 +152,29 @@ def check_tree(state: State, owner: int, tree: list[dict], where: str = "tree") 
             raise BadTree(f"{at}.if", f"Branch {at}: another branch above it has the same 'if'.")
         seen.add(key)
         if after.is_over():
-            raise BadTree(f"{at}.then", f"Branch {at}: the game is over after its 'if': there "
-                                        f"is nothing to answer.")
+            raise BadTree(
+                f"{at}.then",
+                f"Branch {at}: the game is over after its 'if': there is nothing to answer.",
+            )
         if after.to_move != owner:
-            raise BadTree(f"{at}.if", f"Branch {at}: after its 'if' your opponent is still to "
-                                      f"move: list the rest of their turn in 'if'.")
+            raise BadTree(
+                f"{at}.if",
+                f"Branch {at}: after its 'if' your opponent is still to "
+                f"move: list the rest of their turn in 'if'.",
+            )
         after, thens = _checked_moves(game, after, owner, node["then"], f"{at}.then")
         if not after.is_over() and after.to_move == owner:
-            raise BadTree(f"{at}.then", f"Branch {at}: after its 'then' it is still your turn: "
-                                        f"list the rest of your turn in 'then'.")
+            raise BadTree(
+                f"{at}.then",
+                f"Branch {at}: after its 'then' it is still your turn: "
+                f"list the rest of your turn in 'then'.",
+            )
         following = node.get("next") or []
         if following and after.is_over():
-            raise BadTree(f"{at}.next", f"Branch {at}: the game is over after its 'then': it "
-                                        f"has no branch below.")
+            raise BadTree(
+                f"{at}.next",
+                f"Branch {at}: the game is over after its 'then': it has no branch below.",
+            )
         out = {"if": ifs, "then": thens}
         if following:
             out["next"] = check_tree(after, owner, following, f"{at}.next")
@@ -163,8 +187,9 @@ def tree_size(tree: list[dict], depth: int = 1) -> tuple[int, int]:
     are read, so an oversized tree costs no engine work)."""
     count, deepest = 0, depth if tree else 0
     for node in tree:
-        below, levels = tree_size(node.get("next") or [], depth + 1) \
-            if isinstance(node, dict) else (0, 0)
+        below, levels = (
+            tree_size(node.get("next") or [], depth + 1) if isinstance(node, dict) else (0, 0)
+        )
         count, deepest = count + 1 + below, max(deepest, levels)
     return count, deepest
 
@@ -174,14 +199,16 @@ def _checked_moves(game, state: State, seat: int, given: Any, at: str) -> tuple[
     the state after them (and the server's passes) and the moves as the engine writes them."""
     moves = _moves(given)
     if not moves:
-        raise BadTree(at, f"Branch {at.rsplit('.', 1)[0]}: its '{at.rsplit('.', 1)[1]}' holds "
-                          f"no move.")
+        raise BadTree(
+            at, f"Branch {at.rsplit('.', 1)[0]}: its '{at.rsplit('.', 1)[1]}' holds no move."
+        )
     out = []
     for j, raw in enumerate(moves):
         field = at if isinstance(given, dict) else f"{at}.{j}"
         if state.is_over() or state.to_move != seat:
-            raise BadTree(field, f"Branch {at.rsplit('.', 1)[0]}: {field} comes after the "
-                                 f"turn is over.")
+            raise BadTree(
+                field, f"Branch {at.rsplit('.', 1)[0]}: {field} comes after the turn is over."
+            )
         try:
             typed = game.parse_move(raw)
         except MalformedMove as malformed:
@@ -189,8 +216,9 @@ def _checked_moves(game, state: State, seat: int, given: Any, at: str) -> tuple[
         try:
             state = state.apply(typed)
         except IllegalMove as illegal:
-            raise BadTree(field, f"Branch {at.rsplit('.', 1)[0]}: {field} is illegal there: "
-                                 f"{illegal.message}") from None
+            raise BadTree(
+                field, f"Branch {at.rsplit('.', 1)[0]}: {field} is illegal there: {illegal.message}"
+            ) from None
         state, _ = play_forced(state)
         out.append(typed.to_dict())
     return state, out[0] if isinstance(given, dict) else out
@@ -216,8 +244,10 @@ def _standing(record: GameRecord, raw: bytes) -> dict | None:
 
 
 def _shown(stored: dict | None, record: GameRecord) -> dict:
-    return {"ply": record.ply if stored is None else stored["ply"],
-            "tree": [] if stored is None else stored["tree"]}
+    return {
+        "ply": record.ply if stored is None else stored["ply"],
+        "tree": [] if stored is None else stored["tree"],
+    }
 
 
 def _check_owner(record: GameRecord, seat: int, ply: int) -> None:
@@ -227,11 +257,15 @@ def _check_owner(record: GameRecord, seat: int, ply: int) -> None:
     if record.status is not Status.ACTIVE:
         raise Conflict("The game has not started: a seat is still open.")
     if record.ply != ply:
-        raise MovedOn(f"The game has moved on: it is at ply {record.ply}, and your conditional "
-                      f"moves were made at ply {ply}. Reload and try again.")
+        raise MovedOn(
+            f"The game has moved on: it is at ply {record.ply}, and your conditional "
+            f"moves were made at ply {ply}. Reload and try again."
+        )
     if record.to_move == seat:
-        raise NotYourTurn("It is your turn: conditional moves are set after your move, while "
-                          "your opponent is to move.")
+        raise NotYourTurn(
+            "It is your turn: conditional moves are set after your move, while "
+            "your opponent is to move."
+        )
 
 
 def _load(store: GameStore, game_id: str) -> tuple[GameRecord, bytes]:
@@ -243,6 +277,7 @@ def _load(store: GameStore, game_id: str) -> tuple[GameRecord, bytes]:
 
 # --- private notes ---
 
+
 def get_notes(store: GameStore, game_id: str, seat: int) -> dict:
     """`seat`'s private notes on the game (`{"text"}`, "" when it has none)."""
     _load(store, game_id)
@@ -252,8 +287,9 @@ def get_notes(store: GameStore, game_id: str, seat: int) -> dict:
 def set_notes(store: GameStore, game_id: str, seat: int, text: str) -> dict:
     """`seat` replaces its notes (at most MAX_NOTES characters; empty removes them)."""
     if len(text) > MAX_NOTES:
-        raise BadField("text", f"Notes hold at most {MAX_NOTES:,} characters; these have "
-                               f"{len(text):,}.")
+        raise BadField(
+            "text", f"Notes hold at most {MAX_NOTES:,} characters; these have {len(text):,}."
+        )
     _load(store, game_id)
     store.set_seat_part(game_id, keys.notes_key, seat, text.encode() or None)
     return {"text": text}

@@ -2,6 +2,7 @@
 a game only to find the position to start from, writes nothing, and answers the positions the
 engine reaches, the legal moves and the outcome, never a verdict or a bot's move (a running
 game's analysis stays the solver's, once it is over)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,9 +16,15 @@ from api.store.games import GameStore
 MAX_MOVES = 200
 
 
-def explore(store: GameStore, kind: str, moves: list[Any], options: dict | None = None,
-            state: dict | None = None, game_id: str | None = None, ply: int | None = None
-            ) -> dict:
+def explore(
+    store: GameStore,
+    kind: str,
+    moves: list[Any],
+    options: dict | None = None,
+    state: dict | None = None,
+    game_id: str | None = None,
+    ply: int | None = None,
+) -> dict:
     """`moves` played from `state` (a state of `kind`, as a game object shows it), from game
     `game_id` at `ply` (its current one when None), or else from the start of a game of `kind`
     with `options` (the first seat to move): `{"positions": [{"ply", "state", "to_move",
@@ -26,8 +33,9 @@ def explore(store: GameStore, kind: str, moves: list[Any], options: dict | None 
     if kind not in GAMES:
         raise NotFound(f"There is no game {kind!r}; the games are {', '.join(sorted(GAMES))}.")
     if len(moves) > MAX_MOVES:
-        raise BadField("moves", f"Explore at most {MAX_MOVES} moves at once; these are "
-                                f"{len(moves)}.")
+        raise BadField(
+            "moves", f"Explore at most {MAX_MOVES} moves at once; these are {len(moves)}."
+        )
     game = GAMES[kind]
     start, at = _start(store, game, options, state, game_id, ply)
     positions = [_position(at, start, None)]
@@ -46,12 +54,19 @@ def explore(store: GameStore, kind: str, moves: list[Any], options: dict | None 
         for _, passed in forced:
             at += 1
             positions.append(_position(at, current := current.apply(passed), passed.to_dict()))
-    listing = current.legal_moves_listing() if not current.is_over() else {
-        "moves": [], "complete": True, "note": "The game is over."}
+    listing = (
+        current.legal_moves_listing()
+        if not current.is_over()
+        else {"moves": [], "complete": True, "note": "The game is over."}
+    )
     outcome = current.outcome()
-    return {"positions": positions, "legal_moves": listing["moves"],
-            "complete": listing["complete"], "note": listing["note"],
-            "outcome": None if outcome is None else outcome.to_dict()}
+    return {
+        "positions": positions,
+        "legal_moves": listing["moves"],
+        "complete": listing["complete"],
+        "note": listing["note"],
+        "outcome": None if outcome is None else outcome.to_dict(),
+    }
 
 
 def _apply(state: State, move, i: int) -> tuple[State, list]:
@@ -66,8 +81,14 @@ def _apply(state: State, move, i: int) -> tuple[State, list]:
     return after, play_forced(after)[1]
 
 
-def _start(store: GameStore, game, options: dict | None, state: dict | None,
-           game_id: str | None, ply: int | None) -> tuple[State, int]:
+def _start(
+    store: GameStore,
+    game,
+    options: dict | None,
+    state: dict | None,
+    game_id: str | None,
+    ply: int | None,
+) -> tuple[State, int]:
     """The position to start from, and its ply."""
     if game_id is not None:
         record = store.load(game_id)

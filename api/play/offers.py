@@ -13,6 +13,7 @@ follow-ups enqueue the bot's job (the reconciler enqueues it again if it is lost
 draws, except a perfect bot in a position its solver proves drawn; they grant takebacks in casual
 games and refuse them in rated ones.
 """
+
 from __future__ import annotations
 
 import enum
@@ -36,9 +37,10 @@ class Action(str, enum.Enum):
 
 
 # the API's words for each action, per offer (`{"action": "offer"}` to the draw, "ask" to a takeback)
-WORDS = {Offer.DRAW: {"offer": Action.PROPOSE, "accept": Action.ACCEPT, "decline": Action.DECLINE},
-         Offer.TAKEBACK: {"ask": Action.PROPOSE, "grant": Action.ACCEPT,
-                          "refuse": Action.DECLINE}}
+WORDS = {
+    Offer.DRAW: {"offer": Action.PROPOSE, "accept": Action.ACCEPT, "decline": Action.DECLINE},
+    Offer.TAKEBACK: {"ask": Action.PROPOSE, "grant": Action.ACCEPT, "refuse": Action.DECLINE},
+}
 
 
 def is_rated(record: GameRecord) -> bool:
@@ -46,8 +48,16 @@ def is_rated(record: GameRecord) -> bool:
     return bool(record.rated)
 
 
-def act(store: GameStore, followups: Followups, accounts: AccountStore, game_id: str,
-        seat: int, offer: Offer, word: str, now: float | None = None) -> GameRecord:
+def act(
+    store: GameStore,
+    followups: Followups,
+    accounts: AccountStore,
+    game_id: str,
+    seat: int,
+    offer: Offer,
+    word: str,
+    now: float | None = None,
+) -> GameRecord:
     """`seat` does `word` ("offer", "accept", "decline"; "ask", "grant", "refuse") with the
     game's `offer`; the game after it."""
     now = time.time() if now is None else now
@@ -64,8 +74,9 @@ def act(store: GameStore, followups: Followups, accounts: AccountStore, game_id:
     return record
 
 
-def answer(store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: bool,
-           now: float) -> Change:
+def answer(
+    store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: bool, now: float
+) -> Change:
     """The change of `seat` answering the opponent's standing `offer`."""
     offered = record.offers[offer.value]
     what = "draw offer" if offer is Offer.DRAW else "takeback request"
@@ -86,8 +97,9 @@ def answer(store: GameStore, record: GameRecord, seat: int, offer: Offer, yes: b
     return Change(record, at=now)
 
 
-def answer_as_bot(store: GameStore, followups: Followups, game_id: str, ply: int,
-                  now_fn=time.time) -> GameRecord | None:
+def answer_as_bot(
+    store: GameStore, followups: Followups, game_id: str, ply: int, now_fn=time.time
+) -> GameRecord | None:
     """The worker's answers of a server bot to the offers standing at `ply`; None (a no-op)
     when none stands or the game has moved on. The bot judges before the update, which applies
     the answer only while the same offer still stands. An answer calls for no new bot job: a bot
@@ -102,8 +114,7 @@ def answer_as_bot(store: GameStore, followups: Followups, game_id: str, ply: int
         level = None if offered is None else record.seats[1 - offered].bot
         if level is None:
             continue
-        yes = (accepts_draw(record.state(), level) if offer is Offer.DRAW
-               else not is_rated(record))
+        yes = accepts_draw(record.state(), level) if offer is Offer.DRAW else not is_rated(record)
 
         def change(current: GameRecord, offer=offer, offered=offered, yes=yes) -> Change:
             if current.ply != ply or current.offers[offer.value] != offered:
@@ -119,8 +130,9 @@ def answer_as_bot(store: GameStore, followups: Followups, game_id: str, ply: int
     return answered
 
 
-def bot_turn(store: GameStore, followups: Followups, game_id: str, ply: int, budget_s: float,
-             ply_limit: int) -> GameRecord | None:
+def bot_turn(
+    store: GameStore, followups: Followups, game_id: str, ply: int, budget_s: float, ply_limit: int
+) -> GameRecord | None:
     """A bot-move job: answer what waits for the bot, then move if it is still the bot's turn
     at `ply` (a takeback it granted has moved the game back to its opponent). An offer made
     while the bot thinks lapses with its move, as any offer does."""
@@ -128,8 +140,9 @@ def bot_turn(store: GameStore, followups: Followups, game_id: str, ply: int, bud
     return play_bot_move(store, followups, game_id, ply, budget_s, ply_limit=ply_limit)
 
 
-def _propose(accounts: AccountStore, record: GameRecord, seat: int, offer: Offer,
-             now: float) -> Change:
+def _propose(
+    accounts: AccountStore, record: GameRecord, seat: int, offer: Offer, now: float
+) -> Change:
     if record.offers[offer.value] == seat:
         raise Conflict("You have asked already: your opponent has not answered yet.")
     if offer is Offer.DRAW and record.to_move != seat:
@@ -138,8 +151,10 @@ def _propose(accounts: AccountStore, record: GameRecord, seat: int, offer: Offer
         if record.undo is None or record.undo["seat"] != seat:
             raise Conflict("There is nothing to take back: the last move is not yours.")
         if is_rated(record) and not _takebacks_allowed(accounts, record):
-            raise Conflict("This is a rated game: takebacks are allowed only when both "
-                           "players allow them in their settings.")
+            raise Conflict(
+                "This is a rated game: takebacks are allowed only when both "
+                "players allow them in their settings."
+            )
     record.offers[offer.value] = seat
     return Change(record, at=now)
 

@@ -3,6 +3,7 @@ moves and verdicts the workers make (bots, clocks, background rules). Web routes
 both call these functions; they know nothing of HTTP and raise the refusals of `errors`.
 Data flows one way: engine -> record -> store -> follow-up jobs.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -20,12 +21,23 @@ from api.bots import levels as bot_levels
 from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
-from api.games import (GAMES, BadOption, Game, IllegalMove, Move, Outcome, Reason, State,
-                       get_game)
+from api.games import GAMES, BadOption, Game, IllegalMove, Move, Outcome, Reason, State, get_game
 from api.games.base import play_forced
 from api.play import correspondence
-from api.record.errors import (Busy, Conflict, GameOver, MovedOn, NoOpenSeat, NotFound, NoToken,
-                               NotStarted, NotYourTurn, OtherGamesToken, Stale, TimeRanOut)
+from api.record.errors import (
+    Busy,
+    Conflict,
+    GameOver,
+    MovedOn,
+    NoOpenSeat,
+    NotFound,
+    NoToken,
+    NotStarted,
+    NotYourTurn,
+    OtherGamesToken,
+    Stale,
+    TimeRanOut,
+)
 from api.record import GameRecord, Seat, Status, history_entry
 from api.players import ratings as ratings_of
 from api.players.accounts import Principal, profile
@@ -61,12 +73,20 @@ class Invite:
     username: str
 
 
-def create_game(store: GameStore, followups: Followups, kind: str, options: dict | None,
-                seats: list[Seat | Me | Invite], first: int | str = "random",
-                time_control: dict | clocks.TimeControl | None = None, now: float | None = None,
-                client: str | None = None, account: Principal | None = None,
-                accounts: AccountStore | None = None, rated: bool | None = None
-                ) -> tuple[GameRecord, dict[str, str]]:
+def create_game(
+    store: GameStore,
+    followups: Followups,
+    kind: str,
+    options: dict | None,
+    seats: list[Seat | Me | Invite],
+    first: int | str = "random",
+    time_control: dict | clocks.TimeControl | None = None,
+    now: float | None = None,
+    client: str | None = None,
+    account: Principal | None = None,
+    accounts: AccountStore | None = None,
+    rated: bool | None = None,
+) -> tuple[GameRecord, dict[str, str]]:
     """A new game and the tokens of its anonymous human seats (`{"0": token}`). `Me` and
     `Invite` seats need the creator's `account`. A game between two server bots counts against
     its `client`'s bot games running (Busy past the limit). `rated` as asked, or by default when
@@ -84,22 +104,45 @@ def create_game(store: GameStore, followups: Followups, kind: str, options: dict
     assert isinstance(first, int)  # the schema allows a seat number or "random"
     seed = secrets.randbits(32)
     state, forced = _forced_moves(game.new(checked, first, seed), 0, now)
-    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, first, seated, state,
-                               len(forced), tc, clocks.start(tc), now, rated=rated)
+    record = GameRecord.create(
+        uuid.uuid4().hex[:12],
+        kind,
+        checked,
+        seed,
+        first,
+        seated,
+        state,
+        len(forced),
+        tc,
+        clocks.start(tc),
+        now,
+        rated=rated,
+    )
     counted = client if record.all_bots and record.status is Status.ACTIVE else None
     if counted is not None and store.running_bot_games(counted) >= MAX_BOT_GAMES_PER_CLIENT:
-        raise Busy(f"You have {MAX_BOT_GAMES_PER_CLIENT} games between bots running; start "
-                   f"another when one of them ends.")
-    tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seated)
-              if not s.open and s.bot is None and s.account is None}
+        raise Busy(
+            f"You have {MAX_BOT_GAMES_PER_CLIENT} games between bots running; start "
+            f"another when one of them ends."
+        )
+    tokens = {
+        i: secrets.token_urlsafe(24)
+        for i, s in enumerate(seated)
+        if not s.open and s.bot is None and s.account is None
+    }
     store.create(record, tokens, forced, bot_games_of=counted)
     followups.after_change(record)
     return record, {str(i): t for i, t in tokens.items()}
 
 
-def join(store: GameStore, followups: Followups, game_id: str, name: str,
-         now: float | None = None, account: Principal | None = None,
-         ratings: RatingStore | None = None) -> tuple[GameRecord, str, int]:
+def join(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    name: str,
+    now: float | None = None,
+    account: Principal | None = None,
+    ratings: RatingStore | None = None,
+) -> tuple[GameRecord, str, int]:
     """Take the first open seat; return the game, the seat's token and its index. Signed in
     (`account`), the seat is the account's; a rated game, or a seat with a rating range, takes
     only an account that fits (`ratings.check_joiner`)."""
@@ -113,8 +156,11 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
         if not joinable:
             raise NoOpenSeat("This game has no open seat left.")
         ratings_of.check_joiner(ratings, record, record.seats[joinable[0]], account)
-        record.take_seat(joinable[0], Seat.human(name) if account is None else
-                         Seat.for_account(account.id, account.username), now)
+        record.take_seat(
+            joinable[0],
+            Seat.human(name) if account is None else Seat.for_account(account.id, account.username),
+            now,
+        )
         return Change(record, tokens={joinable[0]: token}, at=now)
 
     written = _update(store, game_id, change)
@@ -123,8 +169,13 @@ def join(store: GameStore, followups: Followups, game_id: str, name: str,
     return written.record, token, seat
 
 
-def accept(store: GameStore, followups: Followups, game_id: str, account: Principal,
-           now: float | None = None) -> GameRecord:
+def accept(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    account: Principal,
+    now: float | None = None,
+) -> GameRecord:
     """The challenged account takes its seat; the game starts when no seat is left open."""
     now = time.time() if now is None else now
     account.require("challenge")
@@ -139,8 +190,13 @@ def accept(store: GameStore, followups: Followups, game_id: str, account: Princi
     return record
 
 
-def decline(store: GameStore, followups: Followups, game_id: str, account: Principal,
-            now: float | None = None) -> GameRecord:
+def decline(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    account: Principal,
+    now: float | None = None,
+) -> GameRecord:
     """The challenged account says no: the game is aborted."""
     now = time.time() if now is None else now
     account.require("challenge")
@@ -152,8 +208,9 @@ def decline(store: GameStore, followups: Followups, game_id: str, account: Princ
     return _update(store, game_id, change).record
 
 
-def claim(store: GameStore, game_id: str, seat_token: str, account: Principal,
-          now: float | None = None) -> GameRecord:
+def claim(
+    store: GameStore, game_id: str, seat_token: str, account: Principal, now: float | None = None
+) -> GameRecord:
     """Bind the anonymous seat `seat_token` holds to the account, which then plays it (the seat
     token still works too)."""
     now = time.time() if now is None else now
@@ -164,17 +221,22 @@ def claim(store: GameStore, game_id: str, seat_token: str, account: Principal,
         held = record.seats[seat]
         if held.account not in (None, account.id):
             raise Conflict("That seat is another account's already.")
-        record.seats[seat] = dataclasses.replace(held, name=account.username,
-                                                 account=account.id)
+        record.seats[seat] = dataclasses.replace(held, name=account.username, account=account.id)
         return Change(record, at=now)
 
     return _update(store, game_id, change).record
 
 
-def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
-            account: Principal | None = None, accounts: AccountStore | None = None,
-            client: str | None = None, now: float | None = None
-            ) -> tuple[GameRecord, dict[str, str], bool]:
+def rematch(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    seat: int,
+    account: Principal | None = None,
+    accounts: AccountStore | None = None,
+    client: str | None = None,
+    now: float | None = None,
+) -> tuple[GameRecord, dict[str, str], bool]:
     """A finished game's rematch, same kind, options and time control, the seats swapped: the
     asker keeps their place as they hold it; a bot stays a bot; another account is challenged;
     another anonymous player gets an open seat to join by the link. A game has one rematch:
@@ -198,8 +260,9 @@ def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
             return Seat.for_bot(held.bot)
         if i == seat:
             assert held.name is not None  # the seat asking for the rematch was a player's
-            return Me() if held.account is not None and account is not None else Seat.human(
-                held.name)
+            return (
+                Me() if held.account is not None and account is not None else Seat.human(held.name)
+            )
         if held.account is not None and account is not None:
             assert held.name is not None  # an account's seat carries its username
             return Invite(held.name)
@@ -207,9 +270,20 @@ def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
 
     seats = [again(i, held) for i, held in enumerate(old.seats)][::-1]
     try:
-        record, tokens = create_game(store, followups, old.kind, old.options, seats, old.first,
-                                     old.time_control, now, client, account, accounts,
-                                     rated=False if old.rated is False else None)  # casual stays
+        record, tokens = create_game(
+            store,
+            followups,
+            old.kind,
+            old.options,
+            seats,
+            old.first,
+            old.time_control,
+            now,
+            client,
+            account,
+            accounts,
+            rated=False if old.rated is False else None,
+        )  # casual stays
     except BaseException:
         store.link_rematch(game_id, None)  # refused (a bot busy, an account gone): ask again
         raise
@@ -217,8 +291,13 @@ def rematch(store: GameStore, followups: Followups, game_id: str, seat: int,
     return record, tokens, True
 
 
-def games_of(store: GameStore, accounts: AccountStore, account: Principal,
-             status: str | None = None, game_ids: list[str] | None = None) -> list[GameRecord]:
+def games_of(
+    store: GameStore,
+    accounts: AccountStore,
+    account: Principal,
+    status: str | None = None,
+    game_ids: list[str] | None = None,
+) -> list[GameRecord]:
     """The account's games: running ones where it is to move first (soonest deadline first),
     then its other running games, those waiting, and the finished, newest first. `game_ids`:
     the account's games as the caller has just listed them (else they are listed here)."""
@@ -231,25 +310,36 @@ def games_of(store: GameStore, accounts: AccountStore, account: Principal,
         mine = record.to_move is not None and record.seats[record.to_move].account == account.id
         rank = {Status.ACTIVE: 1, Status.WAITING: 2, Status.FINISHED: 3}[record.status]
         deadline = record.deadline()
-        return (0 if mine else rank, deadline if mine and deadline else float("inf"),
-                -record.updated_ts)
+        return (
+            0 if mine else rank,
+            deadline if mine and deadline else float("inf"),
+            -record.updated_ts,
+        )
 
     return sorted(records, key=order)
 
 
-def challenges_of(store: GameStore, accounts: AccountStore,
-                  account: Principal) -> dict[str, list[GameRecord]]:
+def challenges_of(
+    store: GameStore, accounts: AccountStore, account: Principal
+) -> dict[str, list[GameRecord]]:
     """The challenges waiting for the account, and those it made that still wait."""
     account.require("read")
-    incoming = [r for r in store.load_many(accounts.game_ids(account.id, "challenges"))
-                if r.status is Status.WAITING and account.id in r.invited]
-    outgoing = [r for r in store.load_many(accounts.game_ids(account.id))
-                if r.status is Status.WAITING and r.invited]
+    incoming = [
+        r
+        for r in store.load_many(accounts.game_ids(account.id, "challenges"))
+        if r.status is Status.WAITING and account.id in r.invited
+    ]
+    outgoing = [
+        r
+        for r in store.load_many(accounts.game_ids(account.id))
+        if r.status is Status.WAITING and r.invited
+    ]
     return {"incoming": incoming, "outgoing": outgoing}
 
 
-def forget_account(store: GameStore, accounts: AccountStore, account_id: str,
-                   now: float | None = None) -> None:
+def forget_account(
+    store: GameStore, accounts: AccountStore, account_id: str, now: float | None = None
+) -> None:
     """After an account is deleted: its seats keep their moves, under the name "deleted"."""
     now = time.time() if now is None else now
 
@@ -272,15 +362,17 @@ def _invitation(record: GameRecord, account: Principal) -> int:
     raise OtherGamesToken("This game is not a challenge to you.")
 
 
-def seat_of(store: GameStore, game_id: str, token: str | None,
-            account: Principal | None = None) -> int:
+def seat_of(
+    store: GameStore, game_id: str, token: str | None, account: Principal | None = None
+) -> int:
     """The seat `token` holds in `game_id`; or, for a signed-in `account` (whose token it is),
     its seat there (the one to move, when it holds both)."""
     return seat_and_read(store, game_id, token, account)[0]
 
 
-def seat_and_read(store: GameStore, game_id: str, token: str | None,
-                  account: Principal | None = None) -> tuple[int, bytes]:
+def seat_and_read(
+    store: GameStore, game_id: str, token: str | None, account: Principal | None = None
+) -> tuple[int, bytes]:
     """`seat_of`, and the game as it was read to find the seat: a change made next (a move)
     starts from it rather than reading the game again."""
     if account is not None:
@@ -314,8 +406,16 @@ def _seat_refusals(game_id: str) -> Iterator[None]:
         raise OtherGamesToken("That token belongs to a seat of another game.") from None
 
 
-def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, move: Move | Any,
-              ply: int, now: float | None = None, read: bytes | None = None) -> GameRecord:
+def play_move(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    seat: int,
+    move: Move | Any,
+    ply: int,
+    now: float | None = None,
+    read: bytes | None = None,
+) -> GameRecord:
     """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
     move given as the API's JSON object is parsed first, against the game as it is read for the
     update (MalformedMove names the field at fault). A move that arrives after the mover's time
@@ -326,17 +426,25 @@ def play_move(store: GameStore, followups: Followups, game_id: str, seat: int, m
     return _moved(followups, _update(store, game_id, change, read), ply)
 
 
-def move_by_token(store: GameStore, followups: Followups, game_id: str, token: str | None,
-                  account: Principal | None, move: Any, ply: int,
-                  now: float | None = None) -> GameRecord:
+def move_by_token(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    token: str | None,
+    account: Principal | None,
+    move: Any,
+    ply: int,
+    now: float | None = None,
+) -> GameRecord:
     """A move (the API's JSON object) by the seat `token` holds, or the signed-in `account`'s
     (`seat_and_read`), made from the game as it was read to find the seat (`play_move`)."""
     seat, read = seat_and_read(store, game_id, token, account)
     return play_move(store, followups, game_id, seat, move, ply, now, read=read)
 
 
-def _move_change(store: GameStore, seat: int, move: Move | Any, ply: int, now: float
-                 ) -> Callable[[GameRecord], Change]:
+def _move_change(
+    store: GameStore, seat: int, move: Move | Any, ply: int, now: float
+) -> Callable[[GameRecord], Change]:
     """`play_move`'s change to the game, with the opponent's conditional reply to it when its
     tree holds one (`correspondence.answer`)."""
 
@@ -381,8 +489,9 @@ def check_move(record: GameRecord, move: Any) -> dict:
     return {"moves": [typed.to_dict()], "complete": True, "note": None}
 
 
-def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
-           now: float | None = None) -> GameRecord:
+def resign(
+    store: GameStore, followups: Followups, game_id: str, seat: int, now: float | None = None
+) -> GameRecord:
     now = time.time() if now is None else now
 
     def change(record: GameRecord) -> Change:
@@ -395,8 +504,13 @@ def resign(store: GameStore, followups: Followups, game_id: str, seat: int,
     return record
 
 
-def end_on_time(store: GameStore, followups: Followups, game_id: str, deadline_ts: float,
-                now: float | None = None) -> GameRecord | None:
+def end_on_time(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    deadline_ts: float,
+    now: float | None = None,
+) -> GameRecord | None:
     """The worker's deadline: end the game on time if its turn with that deadline is still
     pending; None (a no-op) when the game has moved on."""
     now = time.time() if now is None else now
@@ -410,8 +524,9 @@ def end_on_time(store: GameStore, followups: Followups, game_id: str, deadline_t
     return _update_unless_stale(store, followups, game_id, change)
 
 
-def abort_abandoned(store: GameStore, followups: Followups, game_id: str,
-                    now: float | None = None) -> GameRecord | None:
+def abort_abandoned(
+    store: GameStore, followups: Followups, game_id: str, now: float | None = None
+) -> GameRecord | None:
     """The worker's check of an abandoned game: abort it if still nobody came (RULES.md,
     "Abandoned games"); None (a no-op) when somebody did."""
     now = time.time() if now is None else now
@@ -424,8 +539,9 @@ def abort_abandoned(store: GameStore, followups: Followups, game_id: str,
     return _update_unless_stale(store, followups, game_id, change)
 
 
-def check_background_rule(store: GameStore, followups: Followups, game_id: str, name: str,
-                          now: float | None = None) -> GameRecord | None:
+def check_background_rule(
+    store: GameStore, followups: Followups, game_id: str, name: str, now: float | None = None
+) -> GameRecord | None:
     """The worker's check of the game's background rule `name`: end the game if the rule now
     gives an outcome; None (a no-op) when it gives none or the game has moved on."""
     now = time.time() if now is None else now
@@ -438,13 +554,19 @@ def check_background_rule(store: GameStore, followups: Followups, game_id: str, 
 
     def change(current: GameRecord) -> Change:
         start = rule.starts_at(current.options, current.first_move_ts)
-        if current.status is not Status.ACTIVE or current.ply != ply or start is None \
-                or now < start:
+        if (
+            current.status is not Status.ACTIVE
+            or current.ply != ply
+            or start is None
+            or now < start
+        ):
             raise Stale
         first_move_ts = current.first_move_ts
         assert first_move_ts is not None  # the rule starts counting at the first move
-        turns = [(parse_iso(entry["at"]) - first_move_ts, state)
-                 for entry, state in zip(history, replay(current, history))]
+        turns = [
+            (parse_iso(entry["at"]) - first_move_ts, state)
+            for entry, state in zip(history, replay(current, history))
+        ]
         outcome = rule.verdict(current.options, turns)
         if outcome is None:
             raise Stale
@@ -453,9 +575,15 @@ def check_background_rule(store: GameStore, followups: Followups, game_id: str, 
     return _update_unless_stale(store, followups, game_id, change)
 
 
-def play_bot_move(store: GameStore, followups: Followups, game_id: str, ply: int,
-                  budget_s: float, now_fn=time.time,
-                  ply_limit: int = PLY_LIMIT) -> GameRecord | None:
+def play_bot_move(
+    store: GameStore,
+    followups: Followups,
+    game_id: str,
+    ply: int,
+    budget_s: float,
+    now_fn=time.time,
+    ply_limit: int = PLY_LIMIT,
+) -> GameRecord | None:
     """The worker's bot move for the game at `ply`; None (a no-op) when the game has moved on.
     A game between two bots that reaches `ply_limit` is aborted instead."""
     record = store.load(game_id)
@@ -481,8 +609,9 @@ def replay(record: GameRecord, history: list[dict]) -> Iterator[State]:
     return (state for _, state, _ in positions(record, history, start=1))
 
 
-def positions(record: GameRecord, history: list[dict],
-              start: int = 0) -> Iterator[tuple[int, State, dict | None]]:
+def positions(
+    record: GameRecord, history: list[dict], start: int = 0
+) -> Iterator[tuple[int, State, dict | None]]:
     """(ply, state after it, the history entry that led there) for every ply from `start` to
     the game's last; ply 0 is the start position, reached by no entry."""
     game = get_game(record.kind)
@@ -490,8 +619,11 @@ def positions(record: GameRecord, history: list[dict],
     if start == 0:
         yield 0, state, None
     for ply, entry in enumerate(history, start=1):
-        move = state.forced_move() if entry["move"]["type"] == "pass" else game.parse_move(
-            entry["move"])
+        move = (
+            state.forced_move()
+            if entry["move"]["type"] == "pass"
+            else game.parse_move(entry["move"])
+        )
         assert move is not None  # a pass in the history was the forced move
         state = state.apply(move)
         if ply >= start:
@@ -511,8 +643,9 @@ def position(store: GameStore, record: GameRecord, ply: int | None) -> State:
     return state
 
 
-def _abort_at_ply_limit(store: GameStore, followups: Followups, game_id: str, ply: int,
-                        now: float) -> GameRecord | None:
+def _abort_at_ply_limit(
+    store: GameStore, followups: Followups, game_id: str, ply: int, now: float
+) -> GameRecord | None:
     def change(record: GameRecord) -> Change:
         if record.status is not Status.ACTIVE or record.ply != ply:
             raise Stale
@@ -533,21 +666,25 @@ def _check_turn(record: GameRecord, seat: int, ply: int) -> None:
     if record.status is Status.WAITING:
         raise NotStarted("The game has not started: a seat is still open.")
     if record.ply != ply:
-        raise MovedOn(f"The game has moved on: it is at ply {record.ply}, and your move was "
-                      f"made at ply {ply}. Reload and try again.")
+        raise MovedOn(
+            f"The game has moved on: it is at ply {record.ply}, and your move was "
+            f"made at ply {ply}. Reload and try again."
+        )
     if record.to_move != seat:
         raise NotYourTurn("It is not your turn.")
 
 
 def _game_for(kind: str) -> type[Game]:
     if kind not in GAMES:
-        raise BadOption("kind", f"There is no game {kind!r}; the games are "
-                                f"{', '.join(sorted(GAMES))}.")
+        raise BadOption(
+            "kind", f"There is no game {kind!r}; the games are {', '.join(sorted(GAMES))}."
+        )
     return GAMES[kind]
 
 
-def _account_seat(seat: Seat | Me | Invite, index: int, account: Principal | None,
-                  accounts: AccountStore | None) -> Seat:
+def _account_seat(
+    seat: Seat | Me | Invite, index: int, account: Principal | None, accounts: AccountStore | None
+) -> Seat:
     """The seat a `Me` or `Invite` stands for, on behalf of the creating account."""
     if isinstance(seat, Seat):
         return seat
@@ -571,8 +708,11 @@ def _check_bots(game: type[Game], seats: list[Seat], options: dict) -> None:
     levels = bot_levels(game.slug)
     for i, seat in enumerate(seats):
         if seat.bot is not None and seat.bot not in levels:
-            raise BadOption(f"seats.{i}.bot", f"{game.title} has no bot {seat.bot!r}; its bots "
-                                              f"are {', '.join(levels) or 'none yet'}.")
+            raise BadOption(
+                f"seats.{i}.bot",
+                f"{game.title} has no bot {seat.bot!r}; its bots "
+                f"are {', '.join(levels) or 'none yet'}.",
+            )
         if seat.bot is not None and (why := bot_unavailable(game.slug, seat.bot, options)):
             raise BadOption(f"seats.{i}.bot", why)
 
@@ -583,16 +723,21 @@ def _forced_moves(state: State, ply: int, now: float) -> tuple[State, list[dict]
     return state, [history_entry(ply + i, seat, move, now) for i, (seat, move) in enumerate(played)]
 
 
-def _update(store: GameStore, game_id: str, change: Callable[[GameRecord], Change],
-            read: bytes | None = None) -> Change:
+def _update(
+    store: GameStore,
+    game_id: str,
+    change: Callable[[GameRecord], Change],
+    read: bytes | None = None,
+) -> Change:
     try:
         return store.update(game_id, change, read)
     except KeyError:
         raise NotFound(f"There is no game {game_id!r}.") from None
 
 
-def _update_unless_stale(store: GameStore, followups: Followups, game_id: str,
-                         change: Callable[[GameRecord], Change]) -> GameRecord | None:
+def _update_unless_stale(
+    store: GameStore, followups: Followups, game_id: str, change: Callable[[GameRecord], Change]
+) -> GameRecord | None:
     """A worker's change: None when the game has moved on (or is gone), else the follow-ups."""
     try:
         record = store.update(game_id, change).record
@@ -602,8 +747,15 @@ def _update_unless_stale(store: GameStore, followups: Followups, game_id: str,
     return record
 
 
-def event_game(kind: str, options: dict | None, seats: list[Seat], time_control: dict | None,
-               rated: bool, event: dict, now: float) -> tuple[GameRecord, list[dict]]:
+def event_game(
+    kind: str,
+    options: dict | None,
+    seats: list[Seat],
+    time_control: dict | None,
+    rated: bool,
+    event: dict,
+    now: float,
+) -> tuple[GameRecord, list[dict]]:
     """A new game of an event (`event`: its tournament and round, or its ladder) between
     accounts' and server bots' seats, seat 0 moving first, not yet stored: the event stores it
     in its own transaction (`GameStore.new_game_writes`). Its history so far: the server's forced
@@ -616,8 +768,19 @@ def event_game(kind: str, options: dict | None, seats: list[Seat], time_control:
         checked = rule.settle(checked, tc.to_dict())
     seed = secrets.randbits(32)
     state, forced = _forced_moves(game.new(checked, 0, seed), 0, now)
-    record = GameRecord.create(uuid.uuid4().hex[:12], kind, checked, seed, 0, seats, state,
-                               len(forced), tc, clocks.start(tc), now,
-                               rated=rated and not all(s.bot for s in seats))
+    record = GameRecord.create(
+        uuid.uuid4().hex[:12],
+        kind,
+        checked,
+        seed,
+        0,
+        seats,
+        state,
+        len(forced),
+        tc,
+        clocks.start(tc),
+        now,
+        rated=rated and not all(s.bot for s in seats),
+    )
     record.event = event
     return record, forced

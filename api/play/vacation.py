@@ -13,6 +13,7 @@ the allowance first, then tells each game; should the web process die between th
 worker learns the vacation when the game's deadline falls due, before it lets the flag fall
 (`end_on_time`), and switching again tells every game again.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -56,12 +57,20 @@ class Allowance:
         if stored is None:
             return cls(0.0, 0, created_ts)
         last = stored.get("last")
-        return cls(stored["left_s"], stored["months"], stored["settled_ts"],
-                   None if last is None else (last[0], last[1]))
+        return cls(
+            stored["left_s"],
+            stored["months"],
+            stored["settled_ts"],
+            None if last is None else (last[0], last[1]),
+        )
 
     def to_dict(self) -> dict:
-        return {"left_s": self.left_s, "months": self.months, "settled_ts": self.settled_ts,
-                "last": None if self.last is None else list(self.last)}
+        return {
+            "left_s": self.left_s,
+            "months": self.months,
+            "settled_ts": self.settled_ts,
+            "last": None if self.last is None else list(self.last),
+        }
 
     def on(self, now: float) -> bool:
         return self.last is not None and self.last[0] <= now < self.last[1]
@@ -74,8 +83,9 @@ class Allowance:
             left = min(MAX_BANKED_S, left - self._spent(at, credit_at) + CREDIT_S)
             months, at = months + 1, max(at, credit_at)
         left -= self._spent(at, now)
-        return dataclasses.replace(self, left_s=max(0.0, left), months=months,
-                                   settled_ts=max(at, now))
+        return dataclasses.replace(
+            self, left_s=max(0.0, left), months=months, settled_ts=max(at, now)
+        )
 
     def runs_out(self, created_ts: float, since: float) -> float:
         """When a vacation from `since` (this allowance settled at `since`) uses it up, counting
@@ -99,7 +109,8 @@ class Allowance:
 def allowance(accounts: AccountStore, account: dict, now: float) -> Allowance:
     """The account's allowance, settled at `now`."""
     return Allowance.of(accounts.vacation(account["id"]), account["created_ts"]).settled(
-        account["created_ts"], now)
+        account["created_ts"], now
+    )
 
 
 def view(accounts: AccountStore, account: dict, now: float | None = None) -> dict:
@@ -108,15 +119,20 @@ def view(accounts: AccountStore, account: dict, now: float | None = None) -> dic
     held = allowance(accounts, account, now)
     on = held.on(now)
     last = held.last if on else None
-    return {"on": on, "days_left": round(held.left_s / DAY_S, 2),
-            "since": None if last is None else iso(last[0]),
-            "until": None if last is None else iso(last[1]),
-            "next_days_at": iso(held.next_credit_at(account["created_ts"])),
-            "days_per_year": DAYS_PER_YEAR, "max_days": MAX_BANKED_DAYS}
+    return {
+        "on": on,
+        "days_left": round(held.left_s / DAY_S, 2),
+        "since": None if last is None else iso(last[0]),
+        "until": None if last is None else iso(last[1]),
+        "next_days_at": iso(held.next_credit_at(account["created_ts"])),
+        "days_per_year": DAYS_PER_YEAR,
+        "max_days": MAX_BANKED_DAYS,
+    }
 
 
-def switch(store: GameStore, accounts: AccountStore, who: Principal, on: bool,
-           now: float | None = None) -> dict:
+def switch(
+    store: GameStore, accounts: AccountStore, who: Principal, on: bool, now: float | None = None
+) -> dict:
     """Switch the account's vacation on or off (again: a no-op for the allowance, and every
     game is told once more); the vacation as `view` shows it."""
     now = time.time() if now is None else now
@@ -131,8 +147,10 @@ def switch(store: GameStore, accounts: AccountStore, who: Principal, on: bool,
             assert held.last is not None  # it is on now, so it has a latest vacation
             return dataclasses.replace(held, last=(held.last[0], now)).to_dict()
         if held.left_s <= 0:
-            raise NoAllowance(f"You have no vacation days left: {CREDIT_S / DAY_S:g} more come "
-                              f"on {iso(held.next_credit_at(created))[:10]}.")
+            raise NoAllowance(
+                f"You have no vacation days left: {CREDIT_S / DAY_S:g} more come "
+                f"on {iso(held.next_credit_at(created))[:10]}."
+            )
         return dataclasses.replace(held, last=(now, held.runs_out(created, now))).to_dict()
 
     last = Allowance.of(accounts.update_vacation(who.id, change), created).last
@@ -142,8 +160,14 @@ def switch(store: GameStore, accounts: AccountStore, who: Principal, on: bool,
     return view(accounts, who.account, now)
 
 
-def end_on_time(store: GameStore, accounts: AccountStore, followups: service.Followups,
-                game_id: str, deadline_ts: float, now: float | None = None) -> GameRecord | None:
+def end_on_time(
+    store: GameStore,
+    accounts: AccountStore,
+    followups: service.Followups,
+    game_id: str,
+    deadline_ts: float,
+    now: float | None = None,
+) -> GameRecord | None:
     """The worker's deadline check: first, a player's vacation the game has not learned (its
     switch died half way, or the game started during it) stands its clock still, and the game
     learns it (its deadline moves on); otherwise as `service.end_on_time`."""
@@ -154,16 +178,18 @@ def end_on_time(store: GameStore, accounts: AccountStore, followups: service.Fol
         for account_id in sorted(record.accounts):
             account = accounts.load(account_id)
             if account is not None:
-                lasts[account_id] = Allowance.of(accounts.vacation(account_id),
-                                                 account["created_ts"]).last
+                lasts[account_id] = Allowance.of(
+                    accounts.vacation(account_id), account["created_ts"]
+                ).last
         learned = _tell(store, game_id, lasts, now)
         if learned is not None:
             return learned
     return service.end_on_time(store, followups, game_id, deadline_ts, now)
 
 
-def _tell(store: GameStore, game_id: str, lasts: dict[str, tuple[float, float] | None],
-          now: float) -> GameRecord | None:
+def _tell(
+    store: GameStore, game_id: str, lasts: dict[str, tuple[float, float] | None], now: float
+) -> GameRecord | None:
     """Let a running correspondence game learn its players' latest vacations; None when it
     knew them all (or is no such game)."""
 
@@ -179,22 +205,23 @@ def _tell(store: GameStore, game_id: str, lasts: dict[str, tuple[float, float] |
         return None
 
 
-def _learn(record: GameRecord, account_id: str, last: tuple[float, float] | None,
-           dry_run: bool = False) -> bool:
+def _learn(
+    record: GameRecord, account_id: str, last: tuple[float, float] | None, dry_run: bool = False
+) -> bool:
     """Note the account's latest vacation in a correspondence game it plays, where it matters
     (it lasts into the running turn, or the game knows it with another end: switched off since,
     or not yet); spans over before the turn began are dropped. Whether that changes the
     record."""
     if record.time_control.type not in PAUSED_CLOCKS or account_id not in record.accounts:
         return False
-    known = [span for span in record.vacations.get(account_id, [])
-             if span[1] > record.turn_started_ts]
+    known = [
+        span for span in record.vacations.get(account_id, []) if span[1] > record.turn_started_ts
+    ]
     if last is None or list(last) in known:
         return False
     same = [span for span in known if span[0] == last[0]]  # the same vacation, with a new end
     if not same and last[1] <= record.turn_started_ts:
         return False
     if not dry_run:
-        record.vacations[account_id] = [span for span in known if span[0] != last[0]] + [
-            list(last)]
+        record.vacations[account_id] = [span for span in known if span[0] != last[0]] + [list(last)]
     return True

@@ -9,6 +9,7 @@ owner out: per (name, address) and per address; per name only to hold back addre
 already failed for it; recovery codes apart from passwords; a signed-in account's password (to
 change it or delete the account) per account and per address.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,9 +33,15 @@ RECOVERY_CODES = 10
 TOKEN_PREFIX = "pp."  # '.' is never in a seat token (token_urlsafe), so the two never mix
 # reminder_minutes, digest_hour and timezone: the reminders before a deadline and the daily
 # e-mail (api.notify.digests), read with these defaults from accounts made before them
-DEFAULT_SETTINGS = {"allow_takebacks": True, "notify": {}, "bot": False,
-                    "reminder_minutes": [1440, 60], "digest_hour": 8, "timezone": "UTC",
-                    "quiet_when_present": True}
+DEFAULT_SETTINGS = {
+    "allow_takebacks": True,
+    "notify": {},
+    "bot": False,
+    "reminder_minutes": [1440, 60],
+    "digest_hour": 8,
+    "timezone": "UTC",
+    "quiet_when_present": True,
+}
 # failed checks in a window that starts with the first failure, then that check waits until the
 # window ends (a 429 with Retry-After): each limit counts one kind of check on its own
 FAILURE_WINDOW_S = 15 * 60
@@ -82,15 +89,21 @@ def is_account_token(token: str | None) -> TypeGuard[str]:
     return token is not None and token.startswith(TOKEN_PREFIX)
 
 
-def sign_up(store: AccountStore, username: str, password: str,
-            now: float | None = None) -> tuple[dict, str, list[str]]:
+def sign_up(
+    store: AccountStore, username: str, password: str, now: float | None = None
+) -> tuple[dict, str, list[str]]:
     """A new account, a sign-in token for this device, and its ten recovery codes (shown once)."""
     now = time.time() if now is None else now
     _check_username(username)
     passwords.check_new(password, "password", (username,))
-    account = {"id": uuid.uuid4().hex[:16], "username": username, "created_ts": now,
-               "password_hash": passwords.hash_password(password),
-               "settings": dict(DEFAULT_SETTINGS), "deleted": False}
+    account = {
+        "id": uuid.uuid4().hex[:16],
+        "username": username,
+        "created_ts": now,
+        "password_hash": passwords.hash_password(password),
+        "settings": dict(DEFAULT_SETTINGS),
+        "deleted": False,
+    }
     codes = new_recovery_codes()
     try:
         store.create(account, [_normal_code(c) for c in codes])
@@ -99,15 +112,19 @@ def sign_up(store: AccountStore, username: str, password: str,
     return account, _issue(store, account, "session", SCOPES, "sign-up", now), codes
 
 
-def sign_in(store: AccountStore, username: str, password: str, client: str,
-            now: float | None = None) -> tuple[dict, str]:
+def sign_in(
+    store: AccountStore, username: str, password: str, client: str, now: float | None = None
+) -> tuple[dict, str]:
     """A sign-in token for this device; WrongCredentials alike for a wrong name or password."""
     now = time.time() if now is None else now
     counters = _guesses("password", username, client)
     _hold_back(store, counters, "Too many failed sign-ins")
     account = store.find(username) if USERNAME.fullmatch(username) else None
-    if account is None or account["deleted"] or not passwords.verify(account["password_hash"],
-                                                                     password):
+    if (
+        account is None
+        or account["deleted"]
+        or not passwords.verify(account["password_hash"], password)
+    ):
         if account is None or account["deleted"]:
             passwords.verify(None, password)  # the same work as for a real account
         store.count_failures(counters, FAILURE_WINDOW_S)
@@ -116,8 +133,14 @@ def sign_in(store: AccountStore, username: str, password: str, client: str,
     return account, _issue(store, account, "session", SCOPES, "sign-in", now)
 
 
-def recover(store: AccountStore, username: str, code: str, new_password: str, client: str,
-            now: float | None = None) -> tuple[dict, str]:
+def recover(
+    store: AccountStore,
+    username: str,
+    code: str,
+    new_password: str,
+    client: str,
+    now: float | None = None,
+) -> tuple[dict, str]:
     """Spend a recovery code to set a new password: every other token is signed out."""
     now = time.time() if now is None else now
     # counted apart from passwords: failed sign-ins never hold back a recovery code
@@ -125,8 +148,11 @@ def recover(store: AccountStore, username: str, code: str, new_password: str, cl
     _hold_back(store, counters, "Too many wrong recovery codes")
     passwords.check_new(new_password, "new_password", (username,))
     account = store.find(username) if USERNAME.fullmatch(username) else None
-    if account is None or account["deleted"] or not store.spend_recovery_code(
-            account["id"], _normal_code(code)):
+    if (
+        account is None
+        or account["deleted"]
+        or not store.spend_recovery_code(account["id"], _normal_code(code))
+    ):
         store.count_failures(counters, FAILURE_WINDOW_S)
         raise WrongCredentials("Wrong username or recovery code.")
     account = {**account, "password_hash": passwords.hash_password(new_password)}
@@ -144,8 +170,9 @@ def authenticate(store: AccountStore, token: str, now: float | None = None) -> P
     return who
 
 
-def authenticate_with_games(store: AccountStore, token: str,
-                            present_s: int = 0) -> tuple[Principal, list[list]]:
+def authenticate_with_games(
+    store: AccountStore, token: str, present_s: int = 0
+) -> tuple[Principal, list[list]]:
     """`authenticate`, and [game id, version] of each of the account's games, newest first, in
     one round trip to Redis (the poll of `GET /me/games`), which marks the account present at
     its games for `present_s` seconds (`api.notify.fanout`)."""
@@ -164,8 +191,9 @@ def sign_out(store: AccountStore, who: Principal) -> None:
     store.revoke(who.id, who.token["id"])
 
 
-def change_password(store: AccountStore, who: Principal, password: str, new_password: str,
-                    client: str) -> None:
+def change_password(
+    store: AccountStore, who: Principal, password: str, new_password: str, client: str
+) -> None:
     """A new password; every other sign-in of the account is signed out."""
     who.require_session()
     _confirm_password(store, who, password, client)
@@ -191,16 +219,28 @@ def update_settings(store: AccountStore, who: Principal, changes: dict) -> dict:
     return account
 
 
-def create_personal_token(store: AccountStore, who: Principal, description: str,
-                          scopes: list[str], now: float | None = None) -> tuple[dict, str]:
+def create_personal_token(
+    store: AccountStore,
+    who: Principal,
+    description: str,
+    scopes: list[str],
+    now: float | None = None,
+) -> tuple[dict, str]:
     """A personal API token with `scopes` (shown once) and its entry."""
     who.require_session()
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown:
-        raise BadField("scopes", f"Unknown scope {unknown[0]!r}; the scopes are "
-                                     f"{', '.join(SCOPES)}.")
-    token = _issue(store, who.account, "personal", tuple(dict.fromkeys(scopes)), description,
-                   time.time() if now is None else now)
+        raise BadField(
+            "scopes", f"Unknown scope {unknown[0]!r}; the scopes are {', '.join(SCOPES)}."
+        )
+    token = _issue(
+        store,
+        who.account,
+        "personal",
+        tuple(dict.fromkeys(scopes)),
+        description,
+        time.time() if now is None else now,
+    )
     entry = store.token(token)
     assert entry is not None  # issued just above
     return entry, token
@@ -223,12 +263,21 @@ def new_recovery_codes() -> list[str]:
     return [f"{secrets.token_hex(3)}-{secrets.token_hex(3)}" for _ in range(RECOVERY_CODES)]
 
 
-def _issue(store: AccountStore, account: dict, kind: str, scopes, description: str,
-           now: float) -> str:
+def _issue(
+    store: AccountStore, account: dict, kind: str, scopes, description: str, now: float
+) -> str:
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    store.add_token(token, {"id": uuid.uuid4().hex[:12], "account": account["id"], "kind": kind,
-                            "scopes": list(scopes), "description": description,
-                            "created_ts": now})
+    store.add_token(
+        token,
+        {
+            "id": uuid.uuid4().hex[:12],
+            "account": account["id"],
+            "kind": kind,
+            "scopes": list(scopes),
+            "description": description,
+            "created_ts": now,
+        },
+    )
     return token
 
 
@@ -236,8 +285,7 @@ def _guesses(check: str, username: str, client: str) -> list[str]:
     """The counters of one kind of `check` from `client` at `username`: the pair, the address,
     the name (in the order `_hold_back` reads them)."""
     name = username.lower()
-    return [f"{check}:pair:{name}:{client}", f"{check}:client:{client}",
-            f"{check}:name:{name}"]
+    return [f"{check}:pair:{name}:{client}", f"{check}:client:{client}", f"{check}:name:{name}"]
 
 
 def _hold_back(store: AccountStore, counters: list[str], what: str) -> None:
@@ -259,10 +307,17 @@ def _confirm_password(store: AccountStore, who: Principal, password: str, client
     per address (the address's count is the one sign-in keeps)."""
     counters = [f"password:account:{who.id}", f"password:client:{client}"]
     (by_account, account_left), (by_client, client_left) = store.failures(counters)
-    _wait("Too many wrong passwords",
-          [left for count, limit, left in ((by_account, MAX_ACCOUNT_FAILURES, account_left),
-                                           (by_client, MAX_CLIENT_FAILURES, client_left))
-           if count >= limit])
+    _wait(
+        "Too many wrong passwords",
+        [
+            left
+            for count, limit, left in (
+                (by_account, MAX_ACCOUNT_FAILURES, account_left),
+                (by_client, MAX_CLIENT_FAILURES, client_left),
+            )
+            if count >= limit
+        ],
+    )
     if not passwords.verify(who.account["password_hash"], password):
         store.count_failures(counters, FAILURE_WINDOW_S)
         raise WrongCredentials("Wrong password.")
@@ -273,8 +328,9 @@ def _wait(what: str, waits: list[int]) -> None:
     if waits:
         wait_s = max(1, *waits)
         minutes = -(-wait_s // 60)
-        raise Busy(f"{what}: wait {minutes} minute{'s' if minutes != 1 else ''} and try again.",
-                   wait_s)
+        raise Busy(
+            f"{what}: wait {minutes} minute{'s' if minutes != 1 else ''} and try again.", wait_s
+        )
 
 
 def _rehash_if_needed(store: AccountStore, account: dict, password: str) -> None:
@@ -290,8 +346,9 @@ def _check_username(username: str) -> None:
     if not USERNAME.fullmatch(username):
         raise BadField("username", "A username is 3 to 20 letters, digits, '_' or '-'.")
     if username.lower().startswith(BOT_PREFIX):
-        raise BadField("username", f"Names starting with {BOT_PREFIX!r} are kept for the "
-                                   f"server's bots.")
+        raise BadField(
+            "username", f"Names starting with {BOT_PREFIX!r} are kept for the server's bots."
+        )
 
 
 def _normal_code(code: str) -> str:

@@ -8,6 +8,7 @@ at once in a process; a request that finds no slot free within `WAIT_S` is answe
 Retry-After, so a flood of guesses costs the server at most those slots and never holds every
 request thread waiting in a queue.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -55,8 +56,9 @@ _UNKNOWN_NAME_HASH = _hasher.hash(secrets.token_urlsafe(16))
 @contextlib.contextmanager
 def _slot():
     if not SLOTS.acquire(timeout=WAIT_S):
-        raise Overloaded("The server is busy checking passwords: try again in a second.",
-                         RETRY_AFTER_S)
+        raise Overloaded(
+            "The server is busy checking passwords: try again in a second.", RETRY_AFTER_S
+        )
     try:
         yield
     finally:
@@ -73,8 +75,10 @@ def verify(password_hash: str | None, password: str) -> bool:
     work is done against a hash made at start, so the answer takes about the same time."""
     with _slot():
         try:
-            return _hasher.verify(password_hash or _UNKNOWN_NAME_HASH,
-                                  password[:MAX_LENGTH]) and password_hash is not None
+            return (
+                _hasher.verify(password_hash or _UNKNOWN_NAME_HASH, password[:MAX_LENGTH])
+                and password_hash is not None
+            )
         except (VerificationError, InvalidHashError):
             return False
 

@@ -12,6 +12,7 @@ done) land in one script with both ratings, their histories and the leaderboard,
 none of them changed since they were read, so a job run twice, or two games of one account
 ending together, can neither apply a game twice nor lose an update.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -79,20 +80,28 @@ class Rating:
 
     def view(self) -> dict:
         """The rating as the API shows it."""
-        return {"rating": round(self.rating), "rd": round(self.rd, 1),
-                "volatility": round(self.vol, 6), "games": self.games,
-                "provisional": self.provisional}
+        return {
+            "rating": round(self.rating),
+            "rd": round(self.rd, 1),
+            "volatility": round(self.vol, 6),
+            "games": self.games,
+            "provisional": self.provisional,
+        }
 
     def to_dict(self, now: float) -> dict:
-        return {"rating": self.rating, "rd": self.rd, "vol": self.vol, "games": self.games,
-                "updated_ts": now}
+        return {
+            "rating": self.rating,
+            "rd": self.rd,
+            "vol": self.vol,
+            "games": self.games,
+            "updated_ts": now,
+        }
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "Rating":
         if data is None:
             return cls()
-        return cls(data["rating"], data["rd"], data["vol"], data["games"],
-                   data.get("updated_ts"))
+        return cls(data["rating"], data["rd"], data["vol"], data["games"], data.get("updated_ts"))
 
     @classmethod
     def from_raw(cls, raw: bytes) -> "Rating":
@@ -107,9 +116,13 @@ class Rating:
 VOLATILITY_EPSILON = 0.000001  # the convergence tolerance of step 5
 
 
-def glicko2_step(rating: float, rd: float, vol: float,
-                 results: list[tuple[float, float, float]], tau: float = TAU
-                 ) -> tuple[float, float, float]:
+def glicko2_step(
+    rating: float,
+    rd: float,
+    vol: float,
+    results: list[tuple[float, float, float]],
+    tau: float = TAU,
+) -> tuple[float, float, float]:
     """Rating, RD and volatility after one rating period of `results` (the opponent's rating
     and RD before the period, the player's score), on the usual scale.
 
@@ -125,24 +138,29 @@ def glicko2_step(rating: float, rd: float, vol: float,
     """
     # step 2: the Glicko-2 scale
     mu, phi = (rating - START_RATING) / GLICKO2_SCALE, rd / GLICKO2_SCALE
-    opponents = [((r - START_RATING) / GLICKO2_SCALE, 1 / math.sqrt(
-        1 + 3 * (d / GLICKO2_SCALE) ** 2 / math.pi ** 2), score) for r, d, score in results]
+    opponents = [
+        (
+            (r - START_RATING) / GLICKO2_SCALE,
+            1 / math.sqrt(1 + 3 * (d / GLICKO2_SCALE) ** 2 / math.pi**2),
+            score,
+        )
+        for r, d, score in results
+    ]
     expected = [1 / (1 + math.exp(-g * (mu - mu_j))) for mu_j, g, _ in opponents]
     # steps 3 and 4: the estimated variance, and the improvement the results show
-    v = 1 / sum(g ** 2 * e * (1 - e) for (_, g, _), e in zip(opponents, expected))
+    v = 1 / sum(g**2 * e * (1 - e) for (_, g, _), e in zip(opponents, expected))
     gains = sum(g * (score - e) for (_, g, score), e in zip(opponents, expected))
     delta = v * gains
     # step 5: the new volatility, by the Illinois algorithm
-    a = math.log(vol ** 2)
+    a = math.log(vol**2)
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return ex * (delta ** 2 - phi ** 2 - v - ex) / (2 * (phi ** 2 + v + ex) ** 2) \
-            - (x - a) / tau ** 2
+        return ex * (delta**2 - phi**2 - v - ex) / (2 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
 
     big_a = a
-    if delta ** 2 > phi ** 2 + v:
-        big_b = math.log(delta ** 2 - phi ** 2 - v)
+    if delta**2 > phi**2 + v:
+        big_b = math.log(delta**2 - phi**2 - v)
     else:
         k = 1
         while f(a - k * tau) < 0:
@@ -159,9 +177,9 @@ def glicko2_step(rating: float, rd: float, vol: float,
         big_b, f_b = big_c, f_c
     new_vol = math.exp(big_a / 2)
     # steps 6 to 8: the pre-period RD, the new RD and rating, back on the usual scale
-    phi_star = math.sqrt(phi ** 2 + new_vol ** 2)
-    new_phi = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)
-    new_mu = mu + new_phi ** 2 * gains
+    phi_star = math.sqrt(phi**2 + new_vol**2)
+    new_phi = 1 / math.sqrt(1 / phi_star**2 + 1 / v)
+    new_mu = mu + new_phi**2 * gains
     return new_mu * GLICKO2_SCALE + START_RATING, new_phi * GLICKO2_SCALE, new_vol
 
 
@@ -173,8 +191,9 @@ def rate(player: Rating, results: list[tuple[Rating, float]]) -> Rating:
     >>> round(after.rating), after.games
     (1492, 2)
     """
-    rating, rd, vol = glicko2_step(player.rating, player.rd, player.vol,
-                                   [(o.rating, o.rd, score) for o, score in results])
+    rating, rd, vol = glicko2_step(
+        player.rating, player.rd, player.vol, [(o.rating, o.rd, score) for o, score in results]
+    )
     return Rating(rating, rd, vol, player.games + len(results), player.updated_ts)
 
 
@@ -190,6 +209,7 @@ def score_of_first(winner: int | None) -> float:
 
 # -- bot accounts ------------------------------------------------------------------------------
 
+
 def bot_account_id(kind: str, level: str) -> str:
     """The account of a server bot level: its id and its username."""
     return f"{BOT_PREFIX}{kind}-{level}"
@@ -198,9 +218,15 @@ def bot_account_id(kind: str, level: str) -> str:
 def bot_account(kind: str, level: str, now: float) -> dict:
     """A server bot level's account: flagged bot, and with no password it cannot sign in."""
     name = bot_account_id(kind, level)
-    return {"id": name, "username": name, "created_ts": now, "password_hash": None,
-            "settings": {**DEFAULT_SETTINGS, "bot": True}, "deleted": False,
-            "server_bot": {"kind": kind, "level": level}}
+    return {
+        "id": name,
+        "username": name,
+        "created_ts": now,
+        "password_hash": None,
+        "settings": {**DEFAULT_SETTINGS, "bot": True},
+        "deleted": False,
+        "server_bot": {"kind": kind, "level": level},
+    }
 
 
 def seat_account(kind: str, seat: Seat) -> str | None:
@@ -211,6 +237,7 @@ def seat_account(kind: str, seat: Seat) -> str | None:
 
 
 # -- rated or casual, and who may join -----------------------------------------------------------
+
 
 def decide_rated(seats: list[Seat], asked: bool | None) -> bool:
     """Whether a new game with these seats is rated: as `asked`, by default when every person's
@@ -224,26 +251,34 @@ def decide_rated(seats: list[Seat], asked: bool | None) -> bool:
     if not asked:
         return False
     if not people:
-        raise BadOption("rated", "A game between two bots is not rated: the bots' ratings "
-                                 "come from their ladders (postplay seed-ratings).")
+        raise BadOption(
+            "rated",
+            "A game between two bots is not rated: the bots' ratings "
+            "come from their ladders (postplay seed-ratings).",
+        )
     if not all(h or s.open for h, s in zip(held, people)):
-        raise BadOption("rated", "A rated game needs an account in every seat a person plays: "
-                                 "sign in, challenge a player by name, or leave the seat open.")
+        raise BadOption(
+            "rated",
+            "A rated game needs an account in every seat a person plays: "
+            "sign in, challenge a player by name, or leave the seat open.",
+        )
     if yourself:
         raise BadOption("rated", "You cannot play yourself in a rated game.")
     return True
 
 
-def check_joiner(ratings: RatingStore | None, record: GameRecord, seat: Seat,
-                 account: Principal | None) -> None:
+def check_joiner(
+    ratings: RatingStore | None, record: GameRecord, seat: Seat, account: Principal | None
+) -> None:
     """Refuse (NotEligible) a player who may not take the open `seat`: a rated game needs an
     account, and a seat with a rating range a rating inside it."""
     if account is None:
         if record.rated:
             raise NotEligible("This game is rated: sign in to take its seat.")
         if seat.rating_range is not None:
-            raise NotEligible("This seat asks for a rating range: sign in, so that your rating "
-                              "can be checked.")
+            raise NotEligible(
+                "This seat asks for a rating range: sign in, so that your rating can be checked."
+            )
         return
     if record.rated and account.id in record.accounts:
         raise NotEligible("You cannot play yourself in a rated game.")
@@ -253,14 +288,18 @@ def check_joiner(ratings: RatingStore | None, record: GameRecord, seat: Seat,
         (raw,) = ratings.read(record.kind, [account.id])
         mine = round(Rating.from_raw(raw).rating)
         if not lo <= mine <= hi:
-            raise NotEligible(f"This seat is for players rated {lo} to {hi} in "
-                              f"{GAMES[record.kind].title}; your rating there is {mine}.")
+            raise NotEligible(
+                f"This seat is for players rated {lo} to {hi} in "
+                f"{GAMES[record.kind].title}; your rating there is {mine}."
+            )
 
 
 # -- applying a game's ratings (the worker) ----------------------------------------------------
 
-def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
-               now: float | None = None) -> list[dict] | None:
+
+def apply_game(
+    games: GameStore, ratings: RatingStore, game_id: str, now: float | None = None
+) -> list[dict] | None:
     """Apply a rated game's ratings: the game's `rating_changes`, or None (a no-op) when they
     are applied already or the game is not rated, not over or gone."""
     now = time.time() if now is None else now
@@ -273,17 +312,31 @@ def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
             account_id = seat_account(record.kind, s)
             assert account_id is not None  # a rated game has an account or a bot in every seat
             ids.append(account_id)
-        names = [s.name if s.bot is None else bot_account_id(record.kind, s.bot)
-                 for s in record.seats]
+        names = [
+            s.name if s.bot is None else bot_account_id(record.kind, s.bot) for s in record.seats
+        ]
         result = record.result
         assert result is not None  # the ratings are due once the game is over
         before, after, guards, writes = _game_writes(
-            ratings, record.kind, ids, names, score_of_first(result.winner), record.id,
-            _bots(record), now)
+            ratings,
+            record.kind,
+            ids,
+            names,
+            score_of_first(result.winner),
+            record.id,
+            _bots(record),
+            now,
+        )
         record.rating_changes = [
-            {"before": round(b.rating, 1), "after": round(a.rating, 1),
-             "rd_before": round(b.rd, 1), "rd_after": round(a.rd, 1),
-             "provisional": a.provisional} for b, a in zip(before, after)]
+            {
+                "before": round(b.rating, 1),
+                "after": round(a.rating, 1),
+                "rd_before": round(b.rd, 1),
+                "rd_after": round(a.rd, 1),
+                "provisional": a.provisional,
+            }
+            for b, a in zip(before, after)
+        ]
         return Change(record, guards=guards, writes=writes, at=now)
 
     try:
@@ -294,18 +347,26 @@ def apply_game(games: GameStore, ratings: RatingStore, game_id: str,
 
 def rate_on_worker(connection, game_id: str) -> bool:
     """The rating job: apply the game's ratings; True when this run applied them."""
-    return apply_game(GameStore(connection, GAME_EVENTS), RatingStore(connection), game_id) is not None
+    return (
+        apply_game(GameStore(connection, GAME_EVENTS), RatingStore(connection), game_id) is not None
+    )
 
 
-def rate_ladder_game(ratings: RatingStore, kind: str, levels: tuple[str, str],
-                     winner: int | None, now: float | None = None) -> tuple[Rating, Rating]:
+def rate_ladder_game(
+    ratings: RatingStore,
+    kind: str,
+    levels: tuple[str, str],
+    winner: int | None,
+    now: float | None = None,
+) -> tuple[Rating, Rating]:
     """Rate one ladder game between two bot levels (seat 0 played levels[0]); their ratings
     after it. Retried on a newer rating, so two ladders at once lose no game."""
     now = time.time() if now is None else now
     ids = [bot_account_id(kind, level) for level in levels]
     while True:
-        _, after, guards, writes = _game_writes(ratings, kind, ids, ids, score_of_first(winner),
-                                                None, list(levels), now)
+        _, after, guards, writes = _game_writes(
+            ratings, kind, ids, ids, score_of_first(winner), None, list(levels), now
+        )
         if ratings.commit(guards, writes):
             return after
 
@@ -314,8 +375,16 @@ def _bots(record: GameRecord) -> list[str | None]:
     return [s.bot for s in record.seats]
 
 
-def _game_writes(ratings: RatingStore, kind: str, ids: list[str], names: Sequence[str | None],
-                 score: float, game_id: str | None, bots: list[str | None], now: float):
+def _game_writes(
+    ratings: RatingStore,
+    kind: str,
+    ids: list[str],
+    names: Sequence[str | None],
+    score: float,
+    game_id: str | None,
+    bots: list[str | None],
+    now: float,
+):
     """Both players' ratings before and after one game, what was read, and the writes that
     store the new ratings (creating a bot level's account the first time it is rated)."""
     raws = ratings.read(kind, ids)
@@ -326,16 +395,29 @@ def _game_writes(ratings: RatingStore, kind: str, ids: list[str], names: Sequenc
         level = bots[seat]
         if level is not None:
             writes += ratings.account_writes(bot_account(kind, level, now))
-        entry = {"ts": now, "rating": rating.rating, "rd": rating.rd, "game": game_id,
-                 "opponent": names[1 - seat], "score": score if seat == 0 else 1 - score}
+        entry = {
+            "ts": now,
+            "rating": rating.rating,
+            "rd": rating.rd,
+            "game": game_id,
+            "opponent": names[1 - seat],
+            "score": score if seat == 0 else 1 - score,
+        }
         writes += ratings.writes(kind, account_id, rating.to_dict(now), entry)
     return before, after, ratings.guards(kind, ids, raws), writes
 
 
 # -- the ladders that seed the bots' ratings ---------------------------------------------------
 
-def seed_ladders(ratings: RatingStore, kinds: list[str], games: int, budget_s: float,
-                 seed: int = 0, progress=None) -> dict[str, dict[str, Rating]]:
+
+def seed_ladders(
+    ratings: RatingStore,
+    kinds: list[str],
+    games: int,
+    budget_s: float,
+    seed: int = 0,
+    progress=None,
+) -> dict[str, dict[str, Rating]]:
     """Seed the bot levels' ratings: `games` rounds per kind, each round one game of every
     pair of its levels (seats and first move alternating), each game rated as it ends. The
     ratings after, per kind and level."""
@@ -348,9 +430,15 @@ def seed_ladders(ratings: RatingStore, kinds: list[str], games: int, budget_s: f
         for round_ in range(games):
             for pair_index, (a, b) in enumerate(itertools.combinations(names, 2)):
                 levels = (a, b) if round_ % 2 == 0 else (b, a)
-                played = play_game(kind, {}, levels, seed + round_ * 1000 + pair_index,
-                                   first=(round_ // 2) % 2, budget_s=budget_s,
-                                   max_plies=PLY_LIMIT)
+                played = play_game(
+                    kind,
+                    {},
+                    levels,
+                    seed + round_ * 1000 + pair_index,
+                    first=(round_ // 2) % 2,
+                    budget_s=budget_s,
+                    max_plies=PLY_LIMIT,
+                )
                 if played.outcome.reason == "aborted":
                     continue  # a game that cycled to the ply limit says nothing of strength
                 rate_ladder_game(ratings, kind, levels, played.outcome.winner)
@@ -369,33 +457,49 @@ def bot_ratings(ratings: RatingStore, kind: str) -> dict[str, Rating]:
 
 def bot_table(ratings: RatingStore, kind: str) -> str:
     """The rules page's section on the bots' ratings (Markdown), as they stand now."""
-    rows = [f"| {level} | [{bot_account_id(kind, level)}](#/player/{bot_account_id(kind, level)})"
-            f" | {round(r.rating)}{'?' if r.provisional else ''} | {round(r.rd)} | {r.games} |"
-            for level, r in bot_ratings(ratings, kind).items()]
+    rows = [
+        f"| {level} | [{bot_account_id(kind, level)}](#/player/{bot_account_id(kind, level)})"
+        f" | {round(r.rating)}{'?' if r.provisional else ''} | {round(r.rd)} | {r.games} |"
+        for level, r in bot_ratings(ratings, kind).items()
+    ]
     if not rows:
         return ""
-    return ("\n\n## The bots' ratings\n\n"
-            "Each bot level has an account of its own and a Glicko-2 rating, seeded by ladder "
-            "games between the levels and moved by every rated game it plays. As they stand "
-            "now (a rating marked ? is provisional: its RD is above 110):\n\n"
-            "| bot | account | rating | RD | games |\n|---|---|---|---|---|\n"
-            + "\n".join(rows) + "\n")
+    return (
+        "\n\n## The bots' ratings\n\n"
+        "Each bot level has an account of its own and a Glicko-2 rating, seeded by ladder "
+        "games between the levels and moved by every rated game it plays. As they stand "
+        "now (a rating marked ? is provisional: its RD is above 110):\n\n"
+        "| bot | account | rating | RD | games |\n|---|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
 
 
 # -- what the API shows ------------------------------------------------------------------------
 
+
 def ratings_view(ratings: RatingStore, account_id: str) -> dict[str, dict]:
     """The account's ratings per kind it has played rated games of."""
-    return {kind: Rating.from_dict(doc).view()
-            for kind, doc in ratings.of_account(account_id, list(GAMES)).items()}
+    return {
+        kind: Rating.from_dict(doc).view()
+        for kind, doc in ratings.of_account(account_id, list(GAMES)).items()
+    }
 
 
 def history_view(ratings: RatingStore, account_id: str, kinds: list[str]) -> dict[str, list]:
     """Per kind, the account's rating after each of its last rated games: a chart's points."""
-    return {kind: [{"at": iso(e["ts"]), "rating": round(e["rating"], 1), "rd": round(e["rd"], 1),
-                    "game": e["game"], "opponent": e["opponent"], "score": e["score"]}
-                   for e in ratings.history(account_id, kind, HISTORY_SHOWN)]
-            for kind in kinds}
+    return {
+        kind: [
+            {
+                "at": iso(e["ts"]),
+                "rating": round(e["rating"], 1),
+                "rd": round(e["rd"], 1),
+                "game": e["game"],
+                "opponent": e["opponent"],
+                "score": e["score"],
+            }
+            for e in ratings.history(account_id, kind, HISTORY_SHOWN)
+        ]
+        for kind in kinds
+    }
 
 
 def seat_ratings(ratings: RatingStore, records: list[GameRecord]) -> dict[str, list]:
@@ -404,12 +508,13 @@ def seat_ratings(ratings: RatingStore, records: list[GameRecord]) -> dict[str, l
     wanted = {r.id: [seat_account(r.kind, s) for s in r.seats] for r in records}
     kinds = {r.id: r.kind for r in records}
     docs = ratings.many(sorted({(a, kinds[g]) for g, ids in wanted.items() for a in ids if a}))
-    return {g: [None if a is None else Rating.from_dict(docs.get((a, kinds[g]))).view()
-                for a in ids] for g, ids in wanted.items()}
+    return {
+        g: [None if a is None else Rating.from_dict(docs.get((a, kinds[g]))).view() for a in ids]
+        for g, ids in wanted.items()
+    }
 
 
-def leaderboard(ratings: RatingStore, accounts: AccountStore, kind: str,
-                limit: int) -> list[dict]:
+def leaderboard(ratings: RatingStore, accounts: AccountStore, kind: str, limit: int) -> list[dict]:
     """The `limit` best rated accounts of `kind` (deleted ones left out), best first."""
     ids = ratings.top(kind, limit)
     docs = ratings.many([(a, kind) for a in ids])
@@ -419,6 +524,12 @@ def leaderboard(ratings: RatingStore, accounts: AccountStore, kind: str,
         account, doc = found.get(account_id), docs.get((account_id, kind))
         if account is None or account["deleted"] or doc is None:
             continue
-        rows.append({"rank": len(rows) + 1, "username": account["username"],
-                     "bot": account["settings"]["bot"], **Rating.from_dict(doc).view()})
+        rows.append(
+            {
+                "rank": len(rows) + 1,
+                "username": account["username"],
+                "bot": account["settings"]["bot"],
+                **Rating.from_dict(doc).view(),
+            }
+        )
     return rows

@@ -12,6 +12,7 @@ four games cover each bot in each seat, moving first and second. Its seed is der
 batch seed and `i` alone, so the same seed gives the same games whichever worker plays them
 (bots that search against the clock may still choose differently from run to run).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,9 +37,16 @@ HISTOGRAM_BINS = 20
 Z_95 = 1.959963984540054
 
 
-def check_request(kind: str, options: dict | None, bots: list[str], games: int,
-                  seed: int | None = None, budget_s: float = DEFAULT_BUDGET_S,
-                  chunk_games: int = DEFAULT_CHUNK_GAMES, samples: int = DEFAULT_SAMPLES) -> dict:
+def check_request(
+    kind: str,
+    options: dict | None,
+    bots: list[str],
+    games: int,
+    seed: int | None = None,
+    budget_s: float = DEFAULT_BUDGET_S,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    samples: int = DEFAULT_SAMPLES,
+) -> dict:
     """The batch's spec, checked, with defaults filled (a random seed when none is given);
     BadOption names the field at fault."""
     game = game_of(kind)
@@ -46,31 +54,50 @@ def check_request(kind: str, options: dict | None, bots: list[str], games: int,
     known = bot_levels(kind)
     for i, level in enumerate(bots):
         if level not in known:
-            raise BadOption(f"bots.{i}", f"{game.title} has no bot {level!r}; its bots are "
-                                         f"{', '.join(known) or 'none yet'}.")
+            raise BadOption(
+                f"bots.{i}",
+                f"{game.title} has no bot {level!r}; its bots are "
+                f"{', '.join(known) or 'none yet'}.",
+            )
         if why := bot_unavailable(kind, level, checked):
             raise BadOption(f"bots.{i}", why)
     check_range("games", games, 1, MAX_GAMES, "A playtest plays {lo} to {hi} games")
-    check_range("chunk_games", chunk_games, 1, MAX_CHUNK_GAMES,
-                 "A chunk (one worker job) plays {lo} to {hi} games")
-    check_range("samples", samples, 0, MAX_SAMPLES,
-                 "A playtest keeps {lo} to {hi} sample games to replay")
+    check_range(
+        "chunk_games",
+        chunk_games,
+        1,
+        MAX_CHUNK_GAMES,
+        "A chunk (one worker job) plays {lo} to {hi} games",
+    )
+    check_range(
+        "samples", samples, 0, MAX_SAMPLES, "A playtest keeps {lo} to {hi} sample games to replay"
+    )
     if not 0 < budget_s <= MAX_BUDGET_S:
-        raise BadOption("budget_s", f"budget_s must be more than 0 and at most {MAX_BUDGET_S} "
-                                    f"seconds a move.")
-    if seed is not None and not 0 <= seed < 2 ** 63:
+        raise BadOption(
+            "budget_s", f"budget_s must be more than 0 and at most {MAX_BUDGET_S} seconds a move."
+        )
+    if seed is not None and not 0 <= seed < 2**63:
         raise BadOption("seed", "seed must be a whole number from 0 to 2**63 - 1.")
     seed = secrets.randbits(32) if seed is None else seed
-    return {"kind": kind, "options": checked, "bots": list(bots), "games": games, "seed": seed,
-            "budget_s": float(budget_s), "chunk_games": chunk_games,
-            "samples": min(samples, games), "chunks": plan_chunks(games, chunk_games)}
+    return {
+        "kind": kind,
+        "options": checked,
+        "bots": list(bots),
+        "games": games,
+        "seed": seed,
+        "budget_s": float(budget_s),
+        "chunk_games": chunk_games,
+        "samples": min(samples, games),
+        "chunks": plan_chunks(games, chunk_games),
+    }
 
 
 def game_of(kind: str) -> type[Game]:
     """The game of slug `kind`; BadOption naming `kind` when there is none."""
     if kind not in GAMES:
-        raise BadOption("kind", f"There is no game {kind!r}; the games are "
-                                f"{', '.join(sorted(GAMES))}.")
+        raise BadOption(
+            "kind", f"There is no game {kind!r}; the games are {', '.join(sorted(GAMES))}."
+        )
     return GAMES[kind]
 
 
@@ -107,15 +134,29 @@ def game_seed(seed: int, index: int) -> int:
 def play(spec: dict, index: int) -> PlayedGame:
     """Game `index` of the batch, played in process."""
     levels, first = seating(spec["bots"], index)
-    return play_game(spec["kind"], spec["options"], levels, game_seed(spec["seed"], index),
-                     first=first, budget_s=spec["budget_s"], max_plies=PLY_LIMIT)
+    return play_game(
+        spec["kind"],
+        spec["options"],
+        levels,
+        game_seed(spec["seed"], index),
+        first=first,
+        budget_s=spec["budget_s"],
+        max_plies=PLY_LIMIT,
+    )
 
 
 def record_of(index: int, game: PlayedGame, game_id: str | None = None) -> dict:
     """What the report needs of one game (`game_id` when the game was stored to replay)."""
-    return {"index": index, "levels": list(game.levels), "first": game.first,
-            "winner": game.outcome.winner, "reason": game.outcome.reason.value,
-            "scores": game.outcome.scores, "plies": len(game.history), "game_id": game_id}
+    return {
+        "index": index,
+        "levels": list(game.levels),
+        "first": game.first,
+        "winner": game.outcome.winner,
+        "reason": game.outcome.reason.value,
+        "scores": game.outcome.scores,
+        "plies": len(game.history),
+        "game_id": game_id,
+    }
 
 
 def report(spec: dict, records: list[dict]) -> dict:
@@ -134,17 +175,34 @@ def report(spec: dict, records: list[dict]) -> dict:
     return {
         "games": n,
         "budget_s": spec["budget_s"],
-        "wins": {"by_seat": by_seat, "ci95_by_seat": [wilson(wins, n) for wins in by_seat],
-                 "by_bot": [line["wins"] for line in by_bot], "draws": draws},
+        "wins": {
+            "by_seat": by_seat,
+            "ci95_by_seat": [wilson(wins, n) for wins in by_seat],
+            "by_bot": [line["wins"] for line in by_bot],
+            "draws": draws,
+        },
         "bots": by_bot,
-        "first_player": {"wins": first_wins, "losses": first_losses, "draws": draws,
-                         **_rate(first_wins, n)},
+        "first_player": {
+            "wins": first_wins,
+            "losses": first_losses,
+            "draws": draws,
+            **_rate(first_wins, n),
+        },
         "reasons": dict(sorted(reasons.items())),
         "length": {**summary(lengths), "histogram": histogram(lengths)} if n else None,
         "scores": _scores(records),
-        "samples": [{"game_id": r["game_id"], "index": r["index"], "levels": r["levels"],
-                     "first": r["first"], "winner": r["winner"], "plies": r["plies"]}
-                    for r in records if r["game_id"]],
+        "samples": [
+            {
+                "game_id": r["game_id"],
+                "index": r["index"],
+                "levels": r["levels"],
+                "first": r["first"],
+                "winner": r["winner"],
+                "plies": r["plies"],
+            }
+            for r in records
+            if r["game_id"]
+        ],
     }
 
 
@@ -172,12 +230,16 @@ def summary(values: list[float]) -> dict:
     {'mean': 4.0, 'median': 2.5, 'stdev': 4.082, 'min': 1, 'max': 10, 'p25': 1.75, 'p75': 4.75}
     """
     many = len(values) > 1
-    quartiles = (statistics.quantiles(values, n=4, method="inclusive") if many
-                 else [values[0]] * 3)
-    return {"mean": round(statistics.fmean(values), 3), "median": statistics.median(values),
-            "stdev": round(statistics.stdev(values), 3) if many else 0.0,
-            "min": min(values), "max": max(values),
-            "p25": round(quartiles[0], 3), "p75": round(quartiles[2], 3)}
+    quartiles = statistics.quantiles(values, n=4, method="inclusive") if many else [values[0]] * 3
+    return {
+        "mean": round(statistics.fmean(values), 3),
+        "median": statistics.median(values),
+        "stdev": round(statistics.stdev(values), 3) if many else 0.0,
+        "min": min(values),
+        "max": max(values),
+        "p25": round(quartiles[0], 3),
+        "p75": round(quartiles[2], 3),
+    }
 
 
 def histogram(values: list[int], bins: int = HISTOGRAM_BINS) -> list[dict]:
@@ -200,8 +262,10 @@ def histogram(values: list[int], bins: int = HISTOGRAM_BINS) -> list[dict]:
     counts = [0] * count
     for v in values:
         counts[(v - start) // width] += 1
-    return [{"from": start + i * width, "to": start + (i + 1) * width - 1, "count": c}
-            for i, c in enumerate(counts)]
+    return [
+        {"from": start + i * width, "to": start + (i + 1) * width - 1, "count": c}
+        for i, c in enumerate(counts)
+    ]
 
 
 def check_range(field: str, value: int, lo: int, hi: int, rule: str) -> None:
@@ -216,14 +280,21 @@ def _rate(wins: int, games: int) -> dict:
 
 def _bot_line(level: str, which: int, records: list[dict]) -> dict:
     """Wins, losses and draws of `bots[which]` (the request's first or second bot)."""
+
     def seat(r: dict) -> int:
         return seat_of_first_bot(r["index"]) ^ which
 
     wins_by_seat = [sum(seat(r) == s and r["winner"] == s for r in records) for s in (0, 1)]
     wins = sum(wins_by_seat)
     draws = sum(r["winner"] is None for r in records)
-    return {"bot": level, "wins": wins, "losses": len(records) - wins - draws, "draws": draws,
-            "wins_by_seat": wins_by_seat, **_rate(wins, len(records))}
+    return {
+        "bot": level,
+        "wins": wins,
+        "losses": len(records) - wins - draws,
+        "draws": draws,
+        "wins_by_seat": wins_by_seat,
+        **_rate(wins, len(records)),
+    }
 
 
 def _scores(records: list[dict]) -> dict | None:
@@ -233,9 +304,13 @@ def _scores(records: list[dict]) -> dict | None:
     if not scored:
         return None
     seats = [[r["scores"][s] for r in scored] for s in (0, 1)]
-    bots = [[r["scores"][seat_of_first_bot(r["index"]) ^ which] for r in scored]
-            for which in (0, 1)]
+    bots = [
+        [r["scores"][seat_of_first_bot(r["index"]) ^ which] for r in scored] for which in (0, 1)
+    ]
     margins = [a - b for a, b in zip(*bots)]
-    return {"games": len(scored), "by_seat": [summary(s) for s in seats],
-            "by_bot": [summary(b) for b in bots],
-            "margin": {**summary(margins), "histogram": histogram(margins)}}
+    return {
+        "games": len(scored),
+        "by_seat": [summary(s) for s in seats],
+        "by_bot": [summary(b) for b in bots],
+        "margin": {**summary(margins), "histogram": histogram(margins)},
+    }

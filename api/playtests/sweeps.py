@@ -22,6 +22,7 @@ games where the variants disagree are small. The p-values are adjusted with Holm
 the variants compared, so "differs at 95 %" holds for the sweep as a whole, however many
 variants it has.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -36,37 +37,57 @@ from api.store.sweeps import status_of
 
 MAX_VARIANTS = 24
 ALPHA = 0.05
-TEST = ("exact two-sided sign test on paired games (first player's result, win > draw > "
-        "loss; McNemar's exact test when there are no draws) against the most balanced "
-        "variant, Holm-adjusted over the variants compared")
+TEST = (
+    "exact two-sided sign test on paired games (first player's result, win > draw > "
+    "loss; McNemar's exact test when there are no draws) against the most balanced "
+    "variant, Holm-adjusted over the variants compared"
+)
 
 
-def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict[str, list],
-                  options: dict | None = None, seed: int | None = None,
-                  budget_s: float = playtests.DEFAULT_BUDGET_S,
-                  chunk_games: int = playtests.DEFAULT_CHUNK_GAMES,
-                  samples: int = playtests.DEFAULT_SAMPLES) -> dict:
+def check_request(
+    kind: str,
+    bots: list[str],
+    games_per_variant: int,
+    vary: dict[str, list],
+    options: dict | None = None,
+    seed: int | None = None,
+    budget_s: float = playtests.DEFAULT_BUDGET_S,
+    chunk_games: int = playtests.DEFAULT_CHUNK_GAMES,
+    samples: int = playtests.DEFAULT_SAMPLES,
+) -> dict:
     """The sweep's spec, checked: every variant's playtest spec (`api.playtests.check_request`)
     with the same seed. BadOption names the field at fault: `vary.<option>.<i>` for the i-th
     value of a varied option, with the message game creation gives."""
     game = playtests.game_of(kind)
-    playtests.check_range("games_per_variant", games_per_variant, 1, playtests.MAX_GAMES,
-                          "A sweep plays {lo} to {hi} games per variant")
+    playtests.check_range(
+        "games_per_variant",
+        games_per_variant,
+        1,
+        playtests.MAX_GAMES,
+        "A sweep plays {lo} to {hi} games per variant",
+    )
     fixed = dict(options or {})
     if not vary:
-        raise BadOption("vary", "A sweep needs at least one option to vary, with its values: "
-                                'vary is empty (e.g. {"singleton_rule": [true, false]}).')
+        raise BadOption(
+            "vary",
+            "A sweep needs at least one option to vary, with its values: "
+            'vary is empty (e.g. {"singleton_rule": [true, false]}).',
+        )
     for name, values in vary.items():
         if not values:
             raise BadOption(f"vary.{name}", f"Option {name} has no values to vary over.")
         if name in fixed:
-            raise BadOption(f"options.{name}", f"Option {name} is both fixed (options) and "
-                                               "varied (vary): give it in one place.")
+            raise BadOption(
+                f"options.{name}",
+                f"Option {name} is both fixed (options) and varied (vary): give it in one place.",
+            )
     count = math.prod(len(values) for values in vary.values())
     if count > MAX_VARIANTS:
         sizes = " x ".join(str(len(values)) for values in vary.values())
-        raise BadOption("vary", f"A sweep runs at most {MAX_VARIANTS} variants; these values "
-                                f"make {count} ({sizes}).")
+        raise BadOption(
+            "vary",
+            f"A sweep runs at most {MAX_VARIANTS} variants; these values make {count} ({sizes}).",
+        )
     known = [option.name for option in game.options]
     # JSON objects have no order: the variants follow the game's own order of its options
     names = sorted(vary, key=lambda name: known.index(name) if name in known else len(known))
@@ -76,16 +97,20 @@ def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict
     for index, picks in enumerate(itertools.product(*(range(len(vary[n])) for n in names))):
         picked = dict(zip(names, picks))
         try:
-            spec = playtests.check_request(kind, {**fixed, **{n: vary[n][i]
-                                                              for n, i in picked.items()}},
-                                           bots, games_per_variant, seed=seed,
-                                           budget_s=budget_s, chunk_games=chunk_games,
-                                           samples=samples)
+            spec = playtests.check_request(
+                kind,
+                {**fixed, **{n: vary[n][i] for n, i in picked.items()}},
+                bots,
+                games_per_variant,
+                seed=seed,
+                budget_s=budget_s,
+                chunk_games=chunk_games,
+                samples=samples,
+            )
         except BadOption as exc:
             raise _into_vary(exc, picked, known) from None
         chosen = {name: spec["options"][name] for name in names}
-        variants.append({"index": index, "values": chosen, "label": label(chosen),
-                         "spec": spec})
+        variants.append({"index": index, "values": chosen, "label": label(chosen), "spec": spec})
         picked_of.append(picked)
     checked = {name: [None] * len(vary[name]) for name in names}  # each value as the game reads it
     for variant, picked in zip(variants, picked_of):
@@ -94,11 +119,18 @@ def check_request(kind: str, bots: list[str], games_per_variant: int, vary: dict
     for name, values in checked.items():
         _refuse_repeats(name, values)
     first = variants[0]["spec"]
-    return {"kind": kind, "bots": first["bots"], "games_per_variant": games_per_variant,
-            "vary": checked,
-            "options": {k: v for k, v in first["options"].items() if k not in vary},
-            "seed": seed, "budget_s": first["budget_s"], "chunk_games": first["chunk_games"],
-            "samples": first["samples"], "variants": variants}
+    return {
+        "kind": kind,
+        "bots": first["bots"],
+        "games_per_variant": games_per_variant,
+        "vary": checked,
+        "options": {k: v for k, v in first["options"].items() if k not in vary},
+        "seed": seed,
+        "budget_s": first["budget_s"],
+        "chunk_games": first["chunk_games"],
+        "samples": first["samples"],
+        "variants": variants,
+    }
 
 
 def view(sweep: dict, playtests_of: list[dict], records: list[list[dict]] | None) -> dict:
@@ -108,16 +140,39 @@ def view(sweep: dict, playtests_of: list[dict], records: list[list[dict]] | None
     status = status_of([p["status"] for p in playtests_of])
     over = status not in RUNNING_STATUSES
     return {
-        **{k: sweep.get(k) for k in ("id", "kind", "bots", "games_per_variant", "vary", "options",
-                                     "seed", "budget_s", "chunk_games", "samples",
-                                     "created_at")},
-        "owner": sweep.get("owner_name"), "status": status,
+        **{
+            k: sweep.get(k)
+            for k in (
+                "id",
+                "kind",
+                "bots",
+                "games_per_variant",
+                "vary",
+                "options",
+                "seed",
+                "budget_s",
+                "chunk_games",
+                "samples",
+                "created_at",
+            )
+        },
+        "owner": sweep.get("owner_name"),
+        "status": status,
         "done": sum(p["done"] for p in playtests_of),
         "total": sum(p["total"] for p in playtests_of),
-        "variants": [{"index": v["index"], "values": v["values"], "label": v["label"],
-                      "playtest_id": p["id"], "status": p["status"], "done": p["done"],
-                      "total": p["total"], "report": p["report"]}
-                     for v, p in zip(sweep["variants"], playtests_of)],
+        "variants": [
+            {
+                "index": v["index"],
+                "values": v["values"],
+                "label": v["label"],
+                "playtest_id": p["id"],
+                "status": p["status"],
+                "done": p["done"],
+                "total": p["total"],
+                "report": p["report"],
+            }
+            for v, p in zip(sweep["variants"], playtests_of)
+        ],
         "comparison": compare(records) if over and records is not None else None,
     }
 
@@ -128,8 +183,9 @@ def label(values: dict) -> str:
     >>> label({"singleton_rule": False, "n": 60})
     'singleton_rule=false, n=60'
     """
-    return ", ".join(f"{name}={json.dumps(value, separators=(',', ':'))}"
-                     for name, value in values.items())
+    return ", ".join(
+        f"{name}={json.dumps(value, separators=(',', ':'))}" for name, value in values.items()
+    )
 
 
 def first_result(record: dict) -> float:
@@ -148,8 +204,9 @@ def compare(records_by_variant: list[list[dict]]) -> dict:
     played = [row for row in rows if row["games"]]
     if not played:
         return {"balanced": None, "alpha": ALPHA, "test": TEST, "variants": rows}
-    balanced = min(played, key=lambda row: (abs(row["first_player"]["score"] - 0.5),
-                                            row["variant"]))["variant"]
+    balanced = min(
+        played, key=lambda row: (abs(row["first_player"]["score"] - 0.5), row["variant"])
+    )["variant"]
     by_index = [{r["index"]: first_result(r) for r in records} for records in records_by_variant]
     others = [row for row in played if row["variant"] != balanced]
     for row in others:
@@ -166,8 +223,13 @@ def paired(results: dict[int, float], baseline: dict[int, float]) -> dict:
     common = sorted(results.keys() & baseline.keys())
     better = sum(results[i] > baseline[i] for i in common)
     worse = sum(results[i] < baseline[i] for i in common)
-    return {"paired_games": len(common), "better": better, "worse": worse,
-            "ties": len(common) - better - worse, "p_value": round(sign_test(better, worse), 6)}
+    return {
+        "paired_games": len(common),
+        "better": better,
+        "worse": worse,
+        "ties": len(common) - better - worse,
+        "p_value": round(sign_test(better, worse), 6),
+    }
 
 
 def sign_test(better: int, worse: int) -> float:
@@ -184,7 +246,7 @@ def sign_test(better: int, worse: int) -> float:
     """
     n = better + worse
     low = min(better, worse)
-    tail = sum(math.comb(n, k) for k in range(low + 1)) / 2 ** n
+    tail = sum(math.comb(n, k) for k in range(low + 1)) / 2**n
     return min(1.0, 2 * tail)
 
 
@@ -209,14 +271,20 @@ def _row(variant: int, records: list[dict]) -> dict:
     n = len(records)
     wins = sum(first_result(r) == 1.0 for r in records)
     draws = sum(r["winner"] is None for r in records)
-    margins = [r["scores"][r["first"]] - r["scores"][1 - r["first"]]
-               for r in records if r["scores"]]
+    margins = [
+        r["scores"][r["first"]] - r["scores"][1 - r["first"]] for r in records if r["scores"]
+    ]
     return {
-        "variant": variant, "games": n,
-        "first_player": {"wins": wins, "losses": n - wins - draws, "draws": draws,
-                         "win_rate": round(wins / n, 4) if n else None,
-                         "ci95": playtests.wilson(wins, n),
-                         "score": round((wins + draws / 2) / n, 4) if n else None},
+        "variant": variant,
+        "games": n,
+        "first_player": {
+            "wins": wins,
+            "losses": n - wins - draws,
+            "draws": draws,
+            "win_rate": round(wins / n, 4) if n else None,
+            "ci95": playtests.wilson(wins, n),
+            "score": round((wins + draws / 2) / n, 4) if n else None,
+        },
         "draw_rate": round(draws / n, 4) if n else None,
         "draw_ci95": playtests.wilson(draws, n),
         "length": playtests.summary([r["plies"] for r in records]) if n else None,
@@ -231,8 +299,7 @@ def _into_vary(exc: BadOption, picks: dict[str, int], known: list[str]) -> BadOp
     name = exc.field.removeprefix("options.")
     if not exc.field.startswith("options.") or name not in picks:
         return exc
-    return BadOption(f"vary.{name}.{picks[name]}" if name in known else f"vary.{name}",
-                     exc.message)
+    return BadOption(f"vary.{name}.{picks[name]}" if name in known else f"vary.{name}", exc.message)
 
 
 def _refuse_repeats(name: str, values: list) -> None:
@@ -242,7 +309,10 @@ def _refuse_repeats(name: str, values: list) -> None:
     for i, value in enumerate(values):
         key = json.dumps(value, sort_keys=True)
         if key in seen:
-            raise BadOption(f"vary.{name}.{i}", f"Option {name}: value {i + 1} is the same as "
-                                                f"value {seen[key] + 1}; each variant must "
-                                                "differ.")
+            raise BadOption(
+                f"vary.{name}.{i}",
+                f"Option {name}: value {i + 1} is the same as "
+                f"value {seen[key] + 1}; each variant must "
+                "differ.",
+            )
         seen[key] = i

@@ -7,6 +7,7 @@ engines and the clocks.
 The record serialises to the JSON document the store keeps, key for key as earlier versions
 stored it, so games saved before this class existed still load.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -114,9 +115,16 @@ class Seat:
     @classmethod
     def from_dict(cls, data: dict) -> "Seat":
         rating_range = data.get("rating_range")
-        return cls(data["name"], data["bot"], data["open"], data.get("listed", True),
-                   data.get("account"), data.get("invited"), data.get("invited_name"),
-                   None if rating_range is None else tuple(rating_range))
+        return cls(
+            data["name"],
+            data["bot"],
+            data["open"],
+            data.get("listed", True),
+            data.get("account"),
+            data.get("invited"),
+            data.get("invited_name"),
+            None if rating_range is None else tuple(rating_range),
+        )
 
 
 # RULES.md, "Abandoned games": a lobby game nobody joins, and an untimed game whose first move
@@ -169,18 +177,45 @@ class GameRecord:
     _mover: int | None | EllipsisType = dataclasses.field(default=..., repr=False, compare=False)
 
     @classmethod
-    def create(cls, game_id: str, kind: str, options: dict, seed: int, first: int,
-               seats: list[Seat], state: State, ply: int,
-               time_control: TimeControl | dict,
-               clocks: list[dict] | None, now: float, playtest: dict | None = None,
-               rated: bool | None = None) -> "GameRecord":
+    def create(
+        cls,
+        game_id: str,
+        kind: str,
+        options: dict,
+        seed: int,
+        first: int,
+        seats: list[Seat],
+        state: State,
+        ply: int,
+        time_control: TimeControl | dict,
+        clocks: list[dict] | None,
+        now: float,
+        playtest: dict | None = None,
+        rated: bool | None = None,
+    ) -> "GameRecord":
         """A new game at `state`, `ply` moves in (the server's forced moves at the start, or a
         whole game for a playtest's sample): waiting while a seat is open, else active, and
         finished at once when `state` is over."""
-        record = cls(game_id, kind, options, seed, first, seats,
-                     Status.WAITING if any(s.open for s in seats) else Status.ACTIVE, ply, 1,
-                     state.to_dict(), check_time_control(time_control), clocks, now, now, now,
-                     playtest=playtest, rated=rated, _state=state)
+        record = cls(
+            game_id,
+            kind,
+            options,
+            seed,
+            first,
+            seats,
+            Status.WAITING if any(s.open for s in seats) else Status.ACTIVE,
+            ply,
+            1,
+            state.to_dict(),
+            check_time_control(time_control),
+            clocks,
+            now,
+            now,
+            now,
+            playtest=playtest,
+            rated=rated,
+            _state=state,
+        )
         record.finish_if_over()
         return record
 
@@ -220,8 +255,7 @@ class GameRecord:
         check the game could have (`possible_checks`) is not due."""
         due: dict[str, float] = {}
         if self.status is Status.WAITING:
-            return {"abandoned": self.created_ts + (UNANSWERED_S if self.invited
-                                                    else UNJOINED_S)}
+            return {"abandoned": self.created_ts + (UNANSWERED_S if self.invited else UNJOINED_S)}
         if self.status is not Status.ACTIVE:
             return due
         if self.first_move_ts is None and isinstance(self.time_control, NoClock):
@@ -280,9 +314,14 @@ class GameRecord:
     def rating_due(self) -> bool:
         """A rated game that ended with a move made (an abort rates nobody) and whose ratings
         the worker has not applied yet."""
-        return bool(self.rated) and self.status is Status.FINISHED \
-            and self.rating_changes is None and self.first_move_ts is not None \
-            and self.result is not None and self.result.reason != Reason.ABORTED
+        return (
+            bool(self.rated)
+            and self.status is Status.FINISHED
+            and self.rating_changes is None
+            and self.first_move_ts is not None
+            and self.result is not None
+            and self.result.reason != Reason.ABORTED
+        )
 
     @property
     def bot_to_answer(self) -> str | None:
@@ -306,8 +345,9 @@ class GameRecord:
         if mover is None or isinstance(self.time_control, NoClock):
             return None
         assert self.clocks is not None  # a game with a clock has a clock per seat
-        return clocks.deadline_ts(self.time_control, self.clocks[mover], self.turn_started_ts,
-                                  self.pauses)
+        return clocks.deadline_ts(
+            self.time_control, self.clocks[mover], self.turn_started_ts, self.pauses
+        )
 
     @property
     def pauses(self) -> list[list[float]]:
@@ -326,10 +366,14 @@ class GameRecord:
         """Charge `seat`'s clock for its turn, if the turn is over, and start the next; keep
         what the clocks were, for a takeback of this move."""
         start = self._clock_start(now)
-        self.undo = {"ply": self.ply, "seat": seat, "clocks": self.clocks,
-                     "elapsed_s": now - start, "first_move_ts": self.first_move_ts}
-        self.clocks, _ = clocks.charge(self.time_control, self.clocks, start, seat, now,
-                                       next_seat)
+        self.undo = {
+            "ply": self.ply,
+            "seat": seat,
+            "clocks": self.clocks,
+            "elapsed_s": now - start,
+            "first_move_ts": self.first_move_ts,
+        }
+        self.clocks, _ = clocks.charge(self.time_control, self.clocks, start, seat, now, next_seat)
         if next_seat != seat:  # (a turn of several actions keeps its true start)
             self.turn_started_ts = now
 
@@ -356,13 +400,17 @@ class GameRecord:
         self.finish(outcome)
 
     def clocks_view(self, now: float) -> list[dict] | None:
-        return clocks.view(self.time_control, self.clocks, self.to_move,
-                           self._clock_start(now), now)
+        return clocks.view(
+            self.time_control, self.clocks, self.to_move, self._clock_start(now), now
+        )
 
     def on_vacation(self, now: float) -> list[int]:
         """The seats whose players' vacations stand this game's clocks still now."""
-        away = {account for account, spans in self.vacations.items()
-                if any(since <= now < until for since, until in spans)}
+        away = {
+            account
+            for account, spans in self.vacations.items()
+            if any(since <= now < until for since, until in spans)
+        }
         return [i for i, seat in enumerate(self.seats) if seat.account in away]
 
     # -- the only ways to end a game -------------------------------------------------------
@@ -390,14 +438,24 @@ class GameRecord:
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {
-            "id": self.id, "kind": self.kind, "options": self.options, "seed": self.seed,
-            "status": self.status.value, "seats": [s.to_dict() for s in self.seats],
-            "first": self.first, "unlisted": self.unlisted, "ply": self.ply,
-            "version": self.version, "state": self.state_data,
+            "id": self.id,
+            "kind": self.kind,
+            "options": self.options,
+            "seed": self.seed,
+            "status": self.status.value,
+            "seats": [s.to_dict() for s in self.seats],
+            "first": self.first,
+            "unlisted": self.unlisted,
+            "ply": self.ply,
+            "version": self.version,
+            "state": self.state_data,
             "result": None if self.result is None else self.result.to_dict(),
-            "time_control": self.time_control.to_dict(), "clocks": self.clocks,
-            "turn_started_ts": self.turn_started_ts, "created_at": iso(self.created_ts),
-            "updated_at": iso(self.updated_ts), "created_ts": self.created_ts,
+            "time_control": self.time_control.to_dict(),
+            "clocks": self.clocks,
+            "turn_started_ts": self.turn_started_ts,
+            "created_at": iso(self.created_ts),
+            "updated_at": iso(self.updated_ts),
+            "created_ts": self.created_ts,
             "updated_ts": self.updated_ts,
         }
         if self.first_move_ts is not None:
@@ -419,16 +477,31 @@ class GameRecord:
     def from_dict(cls, data: dict) -> "GameRecord":
         result = data.get("result")
         return cls(
-            data["id"], data["kind"], data["options"], data["seed"], data["first"],
-            [Seat.from_dict(s) for s in data["seats"]], Status(data["status"]), data["ply"],
-            data["version"], data["state"],
+            data["id"],
+            data["kind"],
+            data["options"],
+            data["seed"],
+            data["first"],
+            [Seat.from_dict(s) for s in data["seats"]],
+            Status(data["status"]),
+            data["ply"],
+            data["version"],
+            data["state"],
             clocks.load(data.get("time_control") or {"type": "none"}),
-            data.get("clocks"), data["turn_started_ts"], data["created_ts"],
+            data.get("clocks"),
+            data["turn_started_ts"],
+            data["created_ts"],
             data.get("updated_ts") or parse_iso(data["updated_at"]),
             None if result is None else Outcome.from_dict(result),
-            data.get("first_move_ts"), data.get("playtest"), data.get("rated"),
+            data.get("first_move_ts"),
+            data.get("playtest"),
+            data.get("rated"),
             data.get("rating_changes"),
-            offers={**no_offers(), **data.get("offers", {})}, undo=data.get("undo"),
-            takebacks=data.get("takebacks", 0), chat_count=data.get("chat_count", 0),
-            imported=data.get("imported", False), vacations=data.get("vacations", {}),
-            event=data.get("event"))
+            offers={**no_offers(), **data.get("offers", {})},
+            undo=data.get("undo"),
+            takebacks=data.get("takebacks", 0),
+            chat_count=data.get("chat_count", 0),
+            imported=data.get("imported", False),
+            vacations=data.get("vacations", {}),
+            event=data.get("event"),
+        )

@@ -3,6 +3,7 @@ alone maps each class to a status. Every one carries `message`, a sentence for t
 
 Bad moves, options and time controls are the engines' own `ValueError`s (`MalformedMove`,
 `IllegalMove`, `BadOption`, `BadTimeControl`); these are the services'."""
+
 from __future__ import annotations
 
 

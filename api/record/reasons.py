@@ -10,6 +10,7 @@ imported record's result is checked against. The reasons themselves are the engi
 >>> [r["reason"] for r in reasons_of(get_game("ploid"))]
 ['score', 'resign', 'time', 'aborted', 'agreement']
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -37,18 +38,29 @@ class Ending:
 
 
 REASONS: dict[Reason, Ending] = {
-    Reason.ALL_TILES_PLAYED: Ending("every tile played", "{winner} played every tile.", None,
-                                    by_moves=True),
-    Reason.NO_MOVES: Ending("no legal move left", "{loser} had no legal move left.", None,
-                            by_moves=True),
+    Reason.ALL_TILES_PLAYED: Ending(
+        "every tile played", "{winner} played every tile.", None, by_moves=True
+    ),
+    Reason.NO_MOVES: Ending(
+        "no legal move left", "{loser} had no legal move left.", None, by_moves=True
+    ),
     Reason.SCORE: Ending("on score", "The higher score wins.", "Equal scores.", by_moves=True),
-    Reason.BINGO: Ending("on complete lines", "More complete lines win; with equal lines, "
-                         "whoever made the last call loses.", "Equal lines.", by_moves=True),
-    Reason.TIMEOUT_RULE: Ending("by the timeout rule", "By the timeout rule: {winner} held fewer "
-                                "tiles for enough turns in a row.", None),
-    Reason.REPETITION: Ending("by repetition", "The same position came round a third time, and "
-                              "{winner} held fewer tiles.", "The same position came round a "
-                              "third time, with as many tiles on each side."),
+    Reason.BINGO: Ending(
+        "on complete lines",
+        "More complete lines win; with equal lines, whoever made the last call loses.",
+        "Equal lines.",
+        by_moves=True,
+    ),
+    Reason.TIMEOUT_RULE: Ending(
+        "by the timeout rule",
+        "By the timeout rule: {winner} held fewer tiles for enough turns in a row.",
+        None,
+    ),
+    Reason.REPETITION: Ending(
+        "by repetition",
+        "The same position came round a third time, and {winner} held fewer tiles.",
+        "The same position came round a third time, with as many tiles on each side.",
+    ),
     Reason.RESIGN: Ending("resigned", "{loser} resigned.", None),
     Reason.TIME: Ending("on time", "{loser} ran out of time.", None),
     Reason.ABORTED: Ending("aborted", None, "The game was stopped without a result."),
@@ -63,8 +75,7 @@ ANY_GAME = (Reason.RESIGN, Reason.TIME, Reason.ABORTED, Reason.AGREEMENT)
 def view(reason: Reason) -> dict:
     """A reason and its words as GET /kinds shows them."""
     ending = REASONS[reason]
-    return {"reason": reason.value, "words": ending.words, "win": ending.win,
-            "draw": ending.draw}
+    return {"reason": reason.value, "words": ending.words, "win": ending.win, "draw": ending.draw}
 
 
 def reasons_of(game: type[Game]) -> list[dict]:

@@ -1,6 +1,7 @@
 """Accounts in Redis: the account, its username (taken atomically, case-insensitively), its
 tokens and recovery codes, kept only as hashes. Its games and challenges are indexes the game
 store writes with each game (`api.store.games`)."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,9 @@ from api.store.replies import text
 # account, id, version, id, version...; nothing when the token or its account is unknown. The
 # account is marked present at its games (the key ARGV[5] after the account's) for ARGV[4] s
 # (0: not marked)
-TOKEN_WITH_GAMES = VERSIONS_OF + """
+TOKEN_WITH_GAMES = (
+    VERSIONS_OF
+    + """
 local entry = redis.call('GET', KEYS[1])
 if not entry then return false end
 local token = cjson.decode(entry)
@@ -31,6 +34,7 @@ table.insert(out, 1, account)
 table.insert(out, 1, entry)
 return out
 """
+)
 
 
 class NameTaken(LookupError):
@@ -48,8 +52,10 @@ class AccountStore:
             raise NameTaken(account["username"])
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(keys.account_key(account["id"]), json.dumps(account))
-            pipe.sadd(keys.account_part_key(account["id"], "recovery"),
-                      *(hash_token(code) for code in recovery_codes))
+            pipe.sadd(
+                keys.account_part_key(account["id"], "recovery"),
+                *(hash_token(code) for code in recovery_codes),
+            )
             pipe.execute()
 
     def load(self, account_id: str) -> dict | None:
@@ -92,27 +98,35 @@ class AccountStore:
         raws = self.redis.mget([keys.auth_token_key(text(h)) for h in hashes.values()])
         used = self.redis.hgetall(keys.account_part_key(account_id, "token-use"))
         entries = [json.loads(raw) for raw in raws if raw is not None]
-        return [{**e, "last_used_ts": float(used[e["id"].encode()])
-                 if e["id"].encode() in used else None} for e in entries]
+        return [
+            {
+                **e,
+                "last_used_ts": float(used[e["id"].encode()]) if e["id"].encode() in used else None,
+            }
+            for e in entries
+        ]
 
-    def token_with_games(self, token: str, now: float,
-                         present_s: int = 0) -> tuple[dict, dict, list[list]] | None:
+    def token_with_games(
+        self, token: str, now: float, present_s: int = 0
+    ) -> tuple[dict, dict, list[list]] | None:
         """In one round trip: a token's entry, marked used at `now` (as `used` marks it), its
         account, and [game id, version] of each of the account's games, newest first (as
         `GameStore.account_versions` lists them); None when the token or its account is unknown.
         What a poll of the account's games needs to answer 304. With `present_s`, the account
         is marked present at its games for that long (`keys.presence_key`)."""
-        present_at = keys.presence_key("", "games")[len(keys.account_key("")):]
-        raw = self._token_with_games(keys=[keys.auth_token_key(hash_token(token))],
-                                     args=[keys.account_key(""), keys.game_key(""), repr(now),
-                                           present_s, present_at])
+        present_at = keys.presence_key("", "games")[len(keys.account_key("")) :]
+        raw = self._token_with_games(
+            keys=[keys.auth_token_key(hash_token(token))],
+            args=[keys.account_key(""), keys.game_key(""), repr(now), present_s, present_at],
+        )
         if not raw:
             return None
         return json.loads(raw[0]), json.loads(raw[1]), versions_listed(raw[2:])
 
     def used(self, entry: dict, now: float) -> None:
-        self.redis.hset(keys.account_part_key(entry["account"], "token-use"), entry["id"],
-                        repr(now))
+        self.redis.hset(
+            keys.account_part_key(entry["account"], "token-use"), entry["id"], repr(now)
+        )
 
     def revoke(self, account_id: str, token_id: str) -> bool:
         """Revoke one token at once; False when the account has no such token."""
@@ -126,8 +140,7 @@ class AccountStore:
             pipe.execute()
         return True
 
-    def revoke_all(self, account_id: str, kind: str | None = None,
-                   keep: str | None = None) -> None:
+    def revoke_all(self, account_id: str, kind: str | None = None, keep: str | None = None) -> None:
         """Revoke every token of the account (of one kind), but `keep` (a token id)."""
         for entry in self.tokens(account_id):
             if entry["id"] != keep and kind in (None, entry["kind"]):
@@ -135,8 +148,11 @@ class AccountStore:
 
     def spend_recovery_code(self, account_id: str, code: str) -> bool:
         """Use up one recovery code: True once, for a code the account holds."""
-        return bool(self.redis.srem(keys.account_part_key(account_id, "recovery"),
-                                    hash_token(code.strip().lower())))
+        return bool(
+            self.redis.srem(
+                keys.account_part_key(account_id, "recovery"), hash_token(code.strip().lower())
+            )
+        )
 
     def replace_recovery_codes(self, account_id: str, codes: list[str]) -> None:
         key = keys.account_part_key(account_id, "recovery")
@@ -148,8 +164,9 @@ class AccountStore:
     def game_ids(self, account_id: str, part: str = "games") -> list[str]:
         """The account's games ("games") or the challenges waiting for it ("challenges"), newest
         first."""
-        return [text(g) for g in self.redis.zrevrange(keys.account_part_key(account_id, part),
-                                                      0, -1)]
+        return [
+            text(g) for g in self.redis.zrevrange(keys.account_part_key(account_id, part), 0, -1)
+        ]
 
     def vacation(self, account_id: str) -> dict | None:
         """The account's vacation allowance as last settled (None: never settled)."""
@@ -170,8 +187,7 @@ class AccountStore:
             return new
 
         # redis-py types `func` as answering None, though `value_from_callable` answers its value
-        answer = self.redis.transaction(write, key,  # type: ignore[arg-type]
-                                        value_from_callable=True)
+        answer = self.redis.transaction(write, key, value_from_callable=True)  # type: ignore[arg-type]
         return cast(dict, answer)
 
     def count_failures(self, whos: list[str], window_s: int) -> None:
@@ -201,7 +217,9 @@ class AccountStore:
         name of a player whose games are still shown."""
         account_id = account["id"]
         self.revoke_all(account_id)
-        self.redis.delete(keys.account_part_key(account_id, "recovery"),
-                          keys.account_part_key(account_id, "token-use"),
-                          keys.account_part_key(account_id, "vacation"))
+        self.redis.delete(
+            keys.account_part_key(account_id, "recovery"),
+            keys.account_part_key(account_id, "token-use"),
+            keys.account_part_key(account_id, "vacation"),
+        )
         self.save({**account, "deleted": True, "password_hash": None})

@@ -1,6 +1,7 @@
 """Whole-game analyses in Redis: the result kept by what was analysed, so that identical records
 (imported copies of one game) share one analysis, and each client's budget: how many it has
 queued or running, and the CPU seconds its analyses used this clock hour."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -64,11 +65,23 @@ class AnalysisStore:
     def begin(self, digest_: str, client: str, now: float, budget: Budget) -> Begun:
         """Take a place in `client`'s budget for the analysis of `digest_`, unless it is under
         way already (for anyone) or the budget is used up."""
-        return Begun(self._begin(
-            keys=[keys.analysis_owner_key(digest_), keys.analyses_running_key(client),
-                  keys.analysis_cpu_key(client, int(now // HOUR_S))],
-            args=[digest_, client, repr(now), budget.running, repr(budget.cpu_s_per_hour),
-                  budget.claim_s]).decode())
+        return Begun(
+            self._begin(
+                keys=[
+                    keys.analysis_owner_key(digest_),
+                    keys.analyses_running_key(client),
+                    keys.analysis_cpu_key(client, int(now // HOUR_S)),
+                ],
+                args=[
+                    digest_,
+                    client,
+                    repr(now),
+                    budget.running,
+                    repr(budget.cpu_s_per_hour),
+                    budget.claim_s,
+                ],
+            ).decode()
+        )
 
     def end(self, digest_: str, client: str, cpu_s: float, now: float) -> None:
         """The analysis is done (or found nothing to do): free its place, charge its CPU."""

@@ -10,6 +10,7 @@ columns (seats, moves by field, times as millisecond steps) and the seat hashes.
 columns would not give back exactly is kept as it is, so decoding always returns what was
 stored. The version is in the clear so that a poll reads it without decompressing.
 """
+
 from __future__ import annotations
 
 import functools
@@ -52,22 +53,26 @@ def encode(doc: dict, history: list[dict], seat_hashes: dict[str, str]) -> bytes
 
 def payload_of(doc: dict, history: list[dict], seat_hashes: dict[str, str]) -> dict:
     """What an archive compresses (also what its dictionary is trained on)."""
-    return {"r": {k: v for k, v in doc.items() if k not in DERIVED},
-            "h": _columns(history), "t": seat_hashes}
+    return {
+        "r": {k: v for k, v in doc.items() if k not in DERIVED},
+        "h": _columns(history),
+        "t": seat_hashes,
+    }
 
 
 def decode(raw: bytes) -> tuple[dict, list[dict], dict[str, str]]:
     """(record dict for GameRecord.from_dict, history, seat hashes) of an archive."""
-    body = raw[raw.index(b":", len(MAGIC)) + 1:]
+    body = raw[raw.index(b":", len(MAGIC)) + 1 :]
     payload = json.loads(_contexts()[1].decompress(body))
     return payload["r"], _entries(payload["h"]), payload["t"]
 
 
 def _contexts() -> tuple[zstandard.ZstdCompressor, zstandard.ZstdDecompressor]:
     if not hasattr(_local, "contexts"):
-        _local.contexts = (zstandard.ZstdCompressor(level=LEVEL, dict_data=DICTIONARY,
-                                                    write_content_size=True),
-                           zstandard.ZstdDecompressor(dict_data=DICTIONARY))
+        _local.contexts = (
+            zstandard.ZstdCompressor(level=LEVEL, dict_data=DICTIONARY, write_content_size=True),
+            zstandard.ZstdDecompressor(dict_data=DICTIONARY),
+        )
     return _local.contexts
 
 
@@ -95,8 +100,14 @@ def _pack(history: list[dict]) -> dict:
         ms = _ms(entry["at"])
         times.append(ms - last)
         last = ms
-    return {"p": first, "s": [e["seat"] for e in history], "shapes": [list(s) for s in shapes],
-            "k": kinds, "f": fields, "at": times}
+    return {
+        "p": first,
+        "s": [e["seat"] for e in history],
+        "shapes": [list(s) for s in shapes],
+        "k": kinds,
+        "f": fields,
+        "at": times,
+    }
 
 
 def _entries(columns: dict) -> list[dict]:
@@ -106,9 +117,14 @@ def _entries(columns: dict) -> list[dict]:
     entries, ms = [], 0
     for i, (seat, kind, step) in enumerate(zip(columns["s"], columns["k"], columns["at"])):
         ms += step
-        entries.append({"ply": columns["p"] + i, "seat": seat,
-                        "move": {key: next(values[key]) for key in columns["shapes"][kind]},
-                        "at": _iso(ms)})
+        entries.append(
+            {
+                "ply": columns["p"] + i,
+                "seat": seat,
+                "move": {key: next(values[key]) for key in columns["shapes"][kind]},
+                "at": _iso(ms),
+            }
+        )
     return entries
 
 

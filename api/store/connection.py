@@ -3,6 +3,7 @@ Sentinel names (REDIS_SENTINELS=host:port,host:port and REDIS_SERVICE), through 
 `Sentinel`. A client from here also says how many replicas a write players are told succeeded
 must reach (`durability`): one by default under Sentinel, so a failover loses none of them.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -48,14 +49,19 @@ class RedisConfig:
     def from_mapping(cls, config: Mapping[str, str]) -> "RedisConfig":
         """From the environment's names (REDIS_URL, REDIS_SENTINELS, REDIS_SERVICE,
         POSTPLAY_REDIS_WAIT_REPLICAS, POSTPLAY_REDIS_WAIT_MS) in `config`."""
-        sentinels = tuple(_host_port(part) for part in
-                          (config.get("REDIS_SENTINELS") or "").split(",") if part.strip())
+        sentinels = tuple(
+            _host_port(part)
+            for part in (config.get("REDIS_SENTINELS") or "").split(",")
+            if part.strip()
+        )
         replicas = config.get("POSTPLAY_REDIS_WAIT_REPLICAS")
-        return cls(url=config.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
-                   sentinels=sentinels,
-                   service=config.get("REDIS_SERVICE") or DEFAULT_SERVICE,
-                   wait_replicas=int(replicas) if replicas else (1 if sentinels else 0),
-                   wait_ms=int(config.get("POSTPLAY_REDIS_WAIT_MS") or DEFAULT_WAIT_MS))
+        return cls(
+            url=config.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+            sentinels=sentinels,
+            service=config.get("REDIS_SERVICE") or DEFAULT_SERVICE,
+            wait_replicas=int(replicas) if replicas else (1 if sentinels else 0),
+            wait_ms=int(config.get("POSTPLAY_REDIS_WAIT_MS") or DEFAULT_WAIT_MS),
+        )
 
     @classmethod
     def from_env(cls) -> "RedisConfig":
@@ -67,8 +73,13 @@ class RedisConfig:
         timeouts = {"socket_timeout": timeout_s, "socket_connect_timeout": timeout_s}
         if self.sentinels:
             sentinel = Sentinel(list(self.sentinels), sentinel_kwargs=timeouts, **timeouts)
-            client = sentinel.master_for(self.service, redis_class=Client, db=self._db(),
-                                         password=urlsplit(self.url).password, **timeouts)
+            client = sentinel.master_for(
+                self.service,
+                redis_class=Client,
+                db=self._db(),
+                password=urlsplit(self.url).password,
+                **timeouts,
+            )
         else:
             client = Client.from_url(self.url, **timeouts)
         client.wait_replicas, client.wait_ms = self.wait_replicas, self.wait_ms
@@ -79,8 +90,10 @@ class RedisConfig:
         options it needs: redis+sentinel://host:port,host:port/service under Sentinel."""
         if not self.sentinels:
             return self.url, {}
-        return (f"redis+sentinel://{self._hosts()}/{self.service}",
-                {"db": self._db(), "password": urlsplit(self.url).password})
+        return (
+            f"redis+sentinel://{self._hosts()}/{self.service}",
+            {"db": self._db(), "password": urlsplit(self.url).password},
+        )
 
     def dashboard_url(self) -> str:
         """The same Redis as rq-dashboard names it (Redis-Sentinel-Url's form under Sentinel,

@@ -6,6 +6,7 @@ file holds the webhooks' secrets and the accounts' tokens in clear, and the pass
 the server. The password reaches redis-server in a configuration file there, not on its command
 line, which any local user could read in the process list.
 """
+
 from __future__ import annotations
 
 import os
@@ -68,8 +69,12 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=host))
 
 
-def redis_argv(data_dir: str | os.PathLike, port: int | None = None, appendonly: bool = True,
-               password: str | None = None) -> tuple[list[str], str]:
+def redis_argv(
+    data_dir: str | os.PathLike,
+    port: int | None = None,
+    appendonly: bool = True,
+    password: str | None = None,
+) -> tuple[list[str], str]:
     """The command that runs redis-server on 127.0.0.1 with its data in `data_dir` (made
     private), requiring `password` (by default the one kept there), and its URL, which carries
     the password."""
@@ -80,20 +85,39 @@ def redis_argv(data_dir: str | os.PathLike, port: int | None = None, appendonly:
     with os.fdopen(fd, "w") as file:
         file.write(f"requirepass {password}\n")
     port = port or free_port()
-    argv = [REDIS_SERVER_PATH, str(config), "--bind", "127.0.0.1", "--port", str(port),
-            "--dir", str(data_dir), "--appendonly", "yes" if appendonly else "no", "--save", "",
-            "--protected-mode", "yes"]
+    argv = [
+        REDIS_SERVER_PATH,
+        str(config),
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--dir",
+        str(data_dir),
+        "--appendonly",
+        "yes" if appendonly else "no",
+        "--save",
+        "",
+        "--protected-mode",
+        "yes",
+    ]
     return argv, f"redis://:{password}@127.0.0.1:{port}/0"
 
 
-def start_redis(data_dir: str | os.PathLike, port: int | None = None,
-                appendonly: bool = True) -> tuple[subprocess.Popen, str]:
+def start_redis(
+    data_dir: str | os.PathLike, port: int | None = None, appendonly: bool = True
+) -> tuple[subprocess.Popen, str]:
     """Start redis-server on 127.0.0.1 with its data in `data_dir`; return the process and its URL
     once it answers PING."""
     argv, url = redis_argv(data_dir, port, appendonly)
     log = Path(data_dir) / "redis.log"
-    proc = subprocess.Popen(argv, stdout=open(log, "ab", opener=_private), stderr=subprocess.STDOUT,
-                            start_new_session=True, umask=PRIVATE_UMASK)
+    proc = subprocess.Popen(
+        argv,
+        stdout=open(log, "ab", opener=_private),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        umask=PRIVATE_UMASK,
+    )
     if not wait_for_redis(url, proc):
         proc.terminate()
         raise RuntimeError(f"redis-server did not answer; see {log}")

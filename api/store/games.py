@@ -4,6 +4,7 @@ its writes land, in one script, only while the stored document is the one the ch
 from, so two changes made from the same version can never both land. Each write is the record's
 next version, set here and by no caller (its ETag, and the 304 polls' answer, name it).
 """
+
 from __future__ import annotations
 
 import builtins
@@ -75,9 +76,12 @@ local function write_change(n)
   return 1
 end
 """
-WRITE_IF_UNCHANGED = WRITE_CHANGE + """
+WRITE_IF_UNCHANGED = (
+    WRITE_CHANGE
+    + """
 return write_change(#KEYS)
 """
+)
 
 
 # the game's version alone, without sending the document: a poll with a matching ETag needs no
@@ -89,16 +93,21 @@ local function version_of(doc)
   return tonumber(string.match(doc, '^%za1:(%d+):') or string.match(doc, '"version":(%d+)'))
 end
 """
-VERSION = VERSION_OF + """
+VERSION = (
+    VERSION_OF
+    + """
 local doc = redis.call('GET', KEYS[1])
 if not doc then return false end
 return version_of(doc)
 """
+)
 
 
 # the versions of an account's games (KEYS[1], its sorted set of games, newest first), each
 # read as VERSION reads one: id, version, id, version...
-VERSIONS_OF = VERSION_OF + """
+VERSIONS_OF = (
+    VERSION_OF
+    + """
 local function versions_of(index, game_prefix)
   local out = {}
   for _, id in ipairs(redis.call('ZREVRANGE', index, 0, -1)) do
@@ -111,9 +120,13 @@ local function versions_of(index, game_prefix)
   return out
 end
 """
-ACCOUNT_VERSIONS = VERSIONS_OF + """
+)
+ACCOUNT_VERSIONS = (
+    VERSIONS_OF
+    + """
 return versions_of(KEYS[1], ARGV[1])
 """
+)
 
 
 # what a move by seat token reads, in one script (cheaper than a pipeline of three): the game's
@@ -177,8 +190,9 @@ class Events:
     # reads given the status the game had (None: a new game) and the record after the change,
     # and its writes from the values read (guarded: they land only while those values hold)
     reads: Callable[[Status | None, GameRecord], list[str]] = lambda was, record: []
-    writes: Callable[[Status | None, GameRecord, dict[str, bytes]], list[list]] = \
+    writes: Callable[[Status | None, GameRecord, dict[str, bytes]], list[list]] = (
         lambda was, record, read: []
+    )
 
 
 class GameStore:
@@ -194,16 +208,22 @@ class GameStore:
         self._release_due = client.register_script(RELEASE_DUE)
         self._hand_back = client.register_script(HAND_BACK)
 
-    def create(self, record: GameRecord, tokens: dict[int, str], moves: Sequence[dict] = (),
-               bot_games_of: str | None = None) -> None:
+    def create(
+        self,
+        record: GameRecord,
+        tokens: dict[int, str],
+        moves: Sequence[dict] = (),
+        bot_games_of: str | None = None,
+    ) -> None:
         """Store a new game (version 1) with its seat tokens (kept only as hashes); with
         `bot_games_of`, counted among that client's running bot games."""
         change = Change(record, list(moves), tokens)
         notices = self._notices(None, change)
         finished = None
         if record.status is Status.FINISHED:  # a playtest's sample game: archived at once
-            writes, finished = _archived(_writes(None, Change(record, tokens=tokens), notices),
-                                         change, [], {})
+            writes, finished = _archived(
+                _writes(None, Change(record, tokens=tokens), notices), change, [], {}
+            )
         else:
             writes = _writes(None, change, notices)
         with self.redis.pipeline(transaction=True) as pipe:
@@ -261,12 +281,14 @@ class GameStore:
     def account_versions(self, account_id: str) -> list[list]:
         """[game id, version] of each of the account's games, newest first, in one round trip
         and without their documents: what a poll of the account's games needs to answer 304."""
-        raw = self._account_versions(keys=[keys.account_part_key(account_id, "games")],
-                                     args=[keys.game_key("")])
+        raw = self._account_versions(
+            keys=[keys.account_part_key(account_id, "games")], args=[keys.game_key("")]
+        )
         return versions_listed(raw)
 
-    def update(self, game_id: str, change: Callable[[GameRecord], Change],
-               read: bytes | None = None) -> Change:
+    def update(
+        self, game_id: str, change: Callable[[GameRecord], Change], read: bytes | None = None
+    ) -> Change:
         """Apply `change` to the current record atomically and return what it wrote.
 
         `change` gets the record as it stands and returns a `Change` or raises; when another
@@ -283,8 +305,9 @@ class GameStore:
             if self._write(self._write_if_unchanged, script_keys, args):
                 return result
 
-    def _prepared(self, game_id: str, raw: bytes, change: Callable[[GameRecord], Change]
-                  ) -> tuple[Change, list[str], list]:
+    def _prepared(
+        self, game_id: str, raw: bytes, change: Callable[[GameRecord], Change]
+    ) -> tuple[Change, list[str], list]:
         """`change` made to the document `raw`: what it wrote, and the write script's keys and
         arguments that store it."""
         record = _record(raw)
@@ -296,19 +319,22 @@ class GameStore:
         self._linked(before.status, result)
         writes = _writes(before, result, self._notices(moment, result))
         if result.record.status is Status.FINISHED:
-            writes, document = _archived(writes, result, *self._history_and_hashes(game_id,
-                                                                                   raw))
+            writes, document = _archived(writes, result, *self._history_and_hashes(game_id, raw))
         else:  # (its first write sets the document: it goes beside the others)
             writes, document = writes[1:], writes[0][2]
-        return result, [keys.game_key(game_id), *result.guards], [
-            raw, *result.guards.values(), jsontext.dumps(writes), document]
+        return (
+            result,
+            [keys.game_key(game_id), *result.guards],
+            [raw, *result.guards.values(), jsontext.dumps(writes), document],
+        )
 
     def _linked(self, was: Status | None, change: Change) -> None:
         """The change's writes to the indexes of the layers above (`Events.reads`/`writes`),
         guarded by the values they were derived from."""
         wanted = [k for k in self.events.reads(was, change.record) if k not in change.guards]
-        read = dict(zip(wanted, (data(v or b"") for v in self.redis.mget(wanted)))) \
-            if wanted else {}
+        read = (
+            dict(zip(wanted, (data(v or b"") for v in self.redis.mget(wanted)))) if wanted else {}
+        )
         change.guards.update(read)
         change.writes += self.events.writes(was, change.record, read)
 
@@ -332,8 +358,10 @@ class GameStore:
             pipe.lrange(keys.moves_key(game_id), 0, -1)
             pipe.hgetall(keys.seat_hashes_key(game_id))
             listed, hashes = pipe.execute()
-        return ([jsontext.loads(e) for e in listed],
-                {k.decode(): v.decode() for k, v in hashes.items()})
+        return (
+            [jsontext.loads(e) for e in listed],
+            {k.decode(): v.decode() for k, v in hashes.items()},
+        )
 
     def _write(self, script, script_keys: list[str], args: list):
         """A write script's answer; with replicas to wait for, WAIT in the same round trip."""
@@ -344,8 +372,11 @@ class GameStore:
             pipe.wait(self.wait_replicas, self.wait_ms)
             written, replicas = pipe.execute(raise_on_error=False)
         if isinstance(written, redis.exceptions.NoScriptError):  # a new master: load it once
-            return self._write(script, script_keys, args) if self.redis.script_load(
-                script.script) else 0
+            return (
+                self._write(script, script_keys, args)
+                if self.redis.script_load(script.script)
+                else 0
+            )
         if isinstance(written, Exception):
             raise written
         if written == 1:
@@ -359,8 +390,10 @@ class GameStore:
         if isinstance(replicas, Exception):
             raise replicas
         if replicas < self.wait_replicas and self.redis.execute_command("ROLE")[2]:
-            raise NotReplicated(f"the write reached {replicas} of {self.wait_replicas} replicas "
-                                f"within {self.wait_ms} ms")
+            raise NotReplicated(
+                f"the write reached {replicas} of {self.wait_replicas} replicas "
+                f"within {self.wait_ms} ms"
+            )
 
     def seat_for_token(self, game_id: str, token: str) -> int:
         """The seat of `game_id` that `token` belongs to; KeyError when there is no such game."""
@@ -370,11 +403,21 @@ class GameStore:
         """The seat of `game_id` that `token` belongs to, and the game's document as read with
         it (for `update`), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
-        return self._seat_of(game_id, token_hash, *self._seat_and_read(keys=[
-            keys.game_key(game_id), keys.token_key(token_hash), keys.seat_hashes_key(game_id)]))
+        return self._seat_of(
+            game_id,
+            token_hash,
+            *self._seat_and_read(
+                keys=[
+                    keys.game_key(game_id),
+                    keys.token_key(token_hash),
+                    keys.seat_hashes_key(game_id),
+                ]
+            ),
+        )
 
-    def _seat_of(self, game_id: str, token_hash: str, raw: bytes | None, owner: bytes | None,
-                 flat: list) -> tuple[int, bytes]:
+    def _seat_of(
+        self, game_id: str, token_hash: str, raw: bytes | None, owner: bytes | None, flat: list
+    ) -> tuple[int, bytes]:
         """`seat_and_read`'s answer from what SEAT_AND_READ read: the game's document, the
         token's index entry and the game's seat hashes."""
         seat_hashes = dict(zip(flat[::2], flat[1::2]))
@@ -392,8 +435,9 @@ class GameStore:
             raise TokenUnknown
         return int(seat), raw
 
-    def list(self, status: str | None, kind: str | None, offset: int,
-             limit: int) -> tuple[list[GameRecord], int]:
+    def list(
+        self, status: str | None, kind: str | None, offset: int, limit: int
+    ) -> tuple[list[GameRecord], int]:
         """A page of games, newest first, and how many match in all."""
         key = keys.lobby_key(status, kind)
         ids = [text(i) for i in self.redis.zrevrange(key, offset, offset + limit - 1)]
@@ -415,20 +459,24 @@ class GameStore:
 
     def hand_back_due(self, claimed: DueCheck) -> None:
         """Give back a claimed check not run (its worker stops): due as it was, for another."""
-        self._hand_back(keys=[keys.due_key()],
-                        args=[claimed.member, repr(claimed.lease), repr(claimed.due)])
+        self._hand_back(
+            keys=[keys.due_key()], args=[claimed.member, repr(claimed.lease), repr(claimed.due)]
+        )
 
     def next_due(self) -> float | None:
         """When the earliest check is due (None: nothing is)."""
         # (member, score) pairs: redis-py's type of the reply does not tell them from members
-        first = cast(list[tuple[bytes, float]],
-                     self.redis.zrange(keys.due_key(), 0, 0, withscores=True))
+        first = cast(
+            list[tuple[bytes, float]], self.redis.zrange(keys.due_key(), 0, 0, withscores=True)
+        )
         return first[0][1] if first else None
 
     def bots_to_move(self, changed_before: float) -> builtins.list[str]:
         """The games where a server bot is to move, unchanged since before `changed_before`."""
-        return [text(g) for g in self.redis.zrangebyscore(keys.bots_to_move_key(), "-inf",
-                                                          repr(changed_before))]
+        return [
+            text(g)
+            for g in self.redis.zrangebyscore(keys.bots_to_move_key(), "-inf", repr(changed_before))
+        ]
 
     def delete(self, game_id: str) -> bool:
         """Remove a game and every key and index entry it has; False when it is gone already."""
@@ -440,10 +488,16 @@ class GameStore:
         token_hashes = list(self._history_and_hashes(game_id, raw)[1].values())
         analyses = list(self.redis.scan_iter(keys.analysis_key(game_id, "*"), count=1000))
         with self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(keys.game_key(game_id), keys.moves_key(game_id),
-                        keys.seat_hashes_key(game_id), keys.chat_key(game_id),
-                        keys.rematch_key(game_id), *analyses, *_seat_parts(game_id, record),
-                        *(keys.token_key(h) for h in token_hashes))
+            pipe.delete(
+                keys.game_key(game_id),
+                keys.moves_key(game_id),
+                keys.seat_hashes_key(game_id),
+                keys.chat_key(game_id),
+                keys.rematch_key(game_id),
+                *analyses,
+                *_seat_parts(game_id, record),
+                *(keys.token_key(h) for h in token_hashes),
+            )
             for key in keys.lobby_keys(record.status.value, record.kind):
                 pipe.zrem(key, game_id)
             pipe.zrem(keys.due_key(), *(f"{game_id}|{c}" for c in record.possible_checks()))
@@ -458,24 +512,31 @@ class GameStore:
         stored: b"" when it has none (the value a change's `guards` compare)."""
         return data(self.redis.get(part(game_id, seat)) or b"")
 
-    def set_seat_part(self, game_id: str, part: Callable[[str, int], str], seat: int,
-                      value: bytes | None) -> None:
+    def set_seat_part(
+        self, game_id: str, part: Callable[[str, int], str], seat: int, value: bytes | None
+    ) -> None:
         """Set (None: remove) what a seat keeps beside the game, whatever the game's version."""
         key = part(game_id, seat)
         self.redis.set(key, value) if value is not None else self.redis.delete(key)
 
-    def write_beside(self, game_id: str, read: bytes, writes: builtins.list[builtins.list]
-                     ) -> bool:
+    def write_beside(self, game_id: str, read: bytes, writes: builtins.list[builtins.list]) -> bool:
         """Make `writes` (Redis commands on a game's seat parts) only while the game's document
         is still `read`, without writing a new version of it: False when a change landed first
         (the caller reads the game again and decides anew)."""
-        return bool(self._write(self._write_if_unchanged, [keys.game_key(game_id)],
-                                [read, jsontext.dumps(writes)]))
+        return bool(
+            self._write(
+                self._write_if_unchanged, [keys.game_key(game_id)], [read, jsontext.dumps(writes)]
+            )
+        )
 
     def deletable(self, now: float, limit: int = 1000) -> builtins.list[str]:
         """Games that ended with no move made, kept long enough to be deleted by `now`."""
-        return [text(g) for g in self.redis.zrangebyscore(keys.deletable_key(), "-inf",
-                                                          repr(now), start=0, num=limit)]
+        return [
+            text(g)
+            for g in self.redis.zrangebyscore(
+                keys.deletable_key(), "-inf", repr(now), start=0, num=limit
+            )
+        ]
 
     def cache_analysis(self, game_id: str, ply: int, analysis: dict, ttl_s: int = 86400) -> None:
         self.redis.set(keys.analysis_key(game_id, ply), json.dumps(analysis), ex=ttl_s)
@@ -504,14 +565,18 @@ class GameStore:
 
 def _record(raw: bytes) -> GameRecord:
     """The record of a stored document: JSON, or an archive."""
-    return GameRecord.from_dict(archive.decode(raw)[0] if archive.is_archive(raw)
-                                else jsontext.loads(raw))
+    return GameRecord.from_dict(
+        archive.decode(raw)[0] if archive.is_archive(raw) else jsontext.loads(raw)
+    )
 
 
 def _seat_parts(game_id: str, record: GameRecord) -> list[str]:
     """The keys each seat of the game keeps beside it."""
-    return [part(game_id, seat) for seat in range(len(record.seats))
-            for part in (keys.conditional_key, keys.notes_key)]
+    return [
+        part(game_id, seat)
+        for seat in range(len(record.seats))
+        for part in (keys.conditional_key, keys.notes_key)
+    ]
 
 
 def _advance(change: Change, version: int) -> None:
@@ -522,8 +587,9 @@ def _advance(change: Change, version: int) -> None:
     change.record.updated_ts = time.time() if change.at is None else change.at
 
 
-def _archived(writes: list[list], change: Change, history: list[dict],
-              seat_hashes: dict[str, str]) -> tuple[list[list], bytes]:
+def _archived(
+    writes: list[list], change: Change, history: list[dict], seat_hashes: dict[str, str]
+) -> tuple[list[list], bytes]:
     """A finished game's writes: its record, history and seat hashes go into one archive
     (`api.store.archive`) instead of their keys; `history` and `seat_hashes` are what it had."""
     game_id = change.record.id
@@ -532,9 +598,10 @@ def _archived(writes: list[list], change: Change, history: list[dict],
     finished = archive.encode(change.record.to_dict(), history + change.moves, hashes)
     # a finished game keeps no conditional moves: nobody is to move any more
     conditional = [keys.conditional_key(game_id, seat) for seat in range(len(change.record.seats))]
-    return ([w for w in writes if w[1] not in own and w[1] not in conditional]
-            + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id), *conditional]]
-            ), finished
+    return (
+        [w for w in writes if w[1] not in own and w[1] not in conditional]
+        + [["DEL", keys.moves_key(game_id), keys.seat_hashes_key(game_id), *conditional]]
+    ), finished
 
 
 @dataclasses.dataclass(frozen=True)
@@ -561,11 +628,13 @@ def _writes(before: Standing | None, change: Change, notices: list[dict]) -> lis
     if change.drop:
         writes.append(["LTRIM", keys.moves_key(game_id), "0", str(-1 - change.drop)])
     if change.moves:
-        writes.append(["RPUSH", keys.moves_key(game_id),
-                       *(jsontext.dumps_text(m) for m in change.moves)])
+        writes.append(
+            ["RPUSH", keys.moves_key(game_id), *(jsontext.dumps_text(m) for m in change.moves)]
+        )
     if change.chat:
-        writes.append(["RPUSH", keys.chat_key(game_id),
-                       *(jsontext.dumps_text(m) for m in change.chat)])
+        writes.append(
+            ["RPUSH", keys.chat_key(game_id), *(jsontext.dumps_text(m) for m in change.chat)]
+        )
     for seat, token in change.tokens.items():
         token_hash = hash_token(token)
         writes.append(["HSET", keys.seat_hashes_key(game_id), str(seat), token_hash])
@@ -589,8 +658,9 @@ def _work_writes(record: GameRecord) -> list[list]:
     its due checks, whether a bot is to move (or to answer an offer), and whether a rated game's
     ratings are owed."""
     due = record.due_checks()
-    writes: list[list] = [["ZADD", keys.due_key(), repr(at), f"{record.id}|{check}"]
-                          for check, at in due.items()]
+    writes: list[list] = [
+        ["ZADD", keys.due_key(), repr(at), f"{record.id}|{check}"] for check, at in due.items()
+    ]
     gone = [f"{record.id}|{check}" for check in record.possible_checks() if check not in due]
     if gone:
         writes.append(["ZREM", keys.due_key(), *gone])
@@ -612,22 +682,29 @@ def _account_writes(before: Standing | None, record: GameRecord) -> list[list]:
     """The accounts' indexes of the game: its players' games, and the challenges of the accounts
     it waits for (gone once they accept or decline)."""
     score = repr(record.created_ts)
-    writes = [["ZADD", keys.account_part_key(a, "games"), score, record.id]
-              for a in sorted(record.accounts)]
+    writes = [
+        ["ZADD", keys.account_part_key(a, "games"), score, record.id]
+        for a in sorted(record.accounts)
+    ]
     waits_for = record.invited if record.status is Status.WAITING else set()
-    writes += [["ZADD", keys.account_part_key(a, "challenges"), score, record.id]
-               for a in sorted(waits_for)]
+    writes += [
+        ["ZADD", keys.account_part_key(a, "challenges"), score, record.id]
+        for a in sorted(waits_for)
+    ]
     was_waiting_for = before.invited if before is not None else frozenset()
-    writes += [["ZREM", keys.account_part_key(a, "challenges"), record.id]
-               for a in sorted(was_waiting_for - waits_for)]
+    writes += [
+        ["ZREM", keys.account_part_key(a, "challenges"), record.id]
+        for a in sorted(was_waiting_for - waits_for)
+    ]
     return writes
 
 
 def _outbox_writes(notices: list[dict]) -> list[list]:
     """The events a change tells the game's accounts of, onto the outbox the workers deliver
     from: in the record's own script, so that no event is lost between two writes."""
-    return [["XADD", keys.outbox_key(), "*", "event", jsontext.dumps_text(entry)]
-            for entry in notices]
+    return [
+        ["XADD", keys.outbox_key(), "*", "event", jsontext.dumps_text(entry)] for entry in notices
+    ]
 
 
 def _lobby_keys(standing: Standing) -> set[str]:

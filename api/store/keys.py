@@ -1,4 +1,5 @@
 """Every Redis key Postplay writes, in one place."""
+
 PREFIX = "pp"
 # every id a path may name (games, playtests, sweeps, webhooks, tokens) is made as
 # `uuid.uuid4().hex[:12]` (a sample game's as a SHA-256's first 12 hex digits): an id of any other

@@ -6,6 +6,7 @@ A mail is owed under an id the caller chooses (a digest's names its account and 
 reminder's its turn and threshold), and owing the same id again adds nothing: a check that runs
 twice owes its mail once.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -41,12 +42,15 @@ return 1
 """
 # set a due check (KEYS[2], member ARGV[3] at ARGV[2]) while the game (KEYS[1]) is still at
 # version ARGV[1]: a check that read an older game must not move a newer game's check
-DUE_IF_CURRENT = VERSION_OF + """
+DUE_IF_CURRENT = (
+    VERSION_OF
+    + """
 local doc = redis.call('GET', KEYS[1])
 if not doc or version_of(doc) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 return 1
 """
+)
 # done with a claimed mail (ARGV[1], claimed until ARGV[2]): drop it (ARGV[3] empty) or owe it
 # again at ARGV[3] with its doc ARGV[4], while the claim is still ours
 SETTLE = """
@@ -91,22 +95,39 @@ class MailStore:
     def owe(self, mail: dict, due: float) -> bool:
         """Owe `mail` (its `id` chosen by the caller), first tried at `due`; False when a mail
         of that id is owed already."""
-        return bool(self._owe(keys=[keys.mail_key(mail["id"]), keys.mails_due_key()],
-                              args=[json.dumps(mail), repr(due), KEPT_S, mail["id"]]))
+        return bool(
+            self._owe(
+                keys=[keys.mail_key(mail["id"]), keys.mails_due_key()],
+                args=[json.dumps(mail), repr(due), KEPT_S, mail["id"]],
+            )
+        )
 
     def remind(self, mark: str, event: dict, mail: dict | None, due: float) -> bool:
         """Write a reminder's event to the outbox, and owe its mail (if any), once per `mark`
         (`keys.reminded_key`); False when it was written before."""
         mail_id = "" if mail is None else mail["id"]
-        return bool(self._remind(
-            keys=[mark, keys.outbox_key(), keys.mail_key(mail_id), keys.mails_due_key()],
-            args=[REMINDED_KEPT_S, json.dumps(event), repr(due),
-                  "" if mail is None else json.dumps(mail), KEPT_S, mail_id]))
+        return bool(
+            self._remind(
+                keys=[mark, keys.outbox_key(), keys.mail_key(mail_id), keys.mails_due_key()],
+                args=[
+                    REMINDED_KEPT_S,
+                    json.dumps(event),
+                    repr(due),
+                    "" if mail is None else json.dumps(mail),
+                    KEPT_S,
+                    mail_id,
+                ],
+            )
+        )
 
     def due_if_current(self, game_id: str, version: int, check: str, at: float) -> bool:
         """Set the game's `check` due at `at`, unless the game changed from `version`."""
-        return bool(self._due_if_current(keys=[keys.game_key(game_id), keys.due_key()],
-                                         args=[version, repr(at), f"{game_id}|{check}"]))
+        return bool(
+            self._due_if_current(
+                keys=[keys.game_key(game_id), keys.due_key()],
+                args=[version, repr(at), f"{game_id}|{check}"],
+            )
+        )
 
     def set_due(self, owner_id: str, check: str, at: float | None) -> None:
         """Set (or, with `at` None, remove) a due check of an account's: its digest."""
@@ -135,10 +156,17 @@ class MailStore:
         """Drop a claimed mail (sent, or not to be sent), or owe it again at `next_at`; False
         when the claim had run out."""
         mail = claimed.mail
-        return bool(self._settle(
-            keys=[keys.mails_due_key(), keys.mail_key(mail["id"])],
-            args=[mail["id"], repr(claimed.lease), "" if next_at is None else repr(next_at),
-                  json.dumps(mail)]))
+        return bool(
+            self._settle(
+                keys=[keys.mails_due_key(), keys.mail_key(mail["id"])],
+                args=[
+                    mail["id"],
+                    repr(claimed.lease),
+                    "" if next_at is None else repr(next_at),
+                    json.dumps(mail),
+                ],
+            )
+        )
 
     def owed(self) -> int:
         return self.redis.zcard(keys.mails_due_key())

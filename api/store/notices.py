@@ -1,6 +1,7 @@
 """What telling an account away from the board keeps in Redis: its Web Push subscriptions, the
 server's VAPID key, its inbox (30 days of notifications, with what is unread) and its presence
 (a marker per game it reads, living the presence window)."""
+
 from __future__ import annotations
 
 import json
@@ -51,14 +52,14 @@ class NoticeStore:
     # -- push subscriptions -----------------------------------------------------------------
 
     def add_subscription(self, account_id: str, subscription: dict) -> None:
-        self.redis.hset(keys.push_subscriptions_key(account_id), subscription["id"],
-                        json.dumps(subscription))
+        self.redis.hset(
+            keys.push_subscriptions_key(account_id), subscription["id"], json.dumps(subscription)
+        )
 
     def subscriptions(self, account_id: str) -> list[dict]:
         """The account's subscriptions, oldest first."""
         found = self.redis.hgetall(keys.push_subscriptions_key(account_id))
-        return sorted((json.loads(raw) for raw in found.values()),
-                      key=lambda s: s["created_ts"])
+        return sorted((json.loads(raw) for raw in found.values()), key=lambda s: s["created_ts"])
 
     def subscription(self, account_id: str, subscription_id: str) -> dict | None:
         raw = self.redis.hget(keys.push_subscriptions_key(account_id), subscription_id)
@@ -72,36 +73,47 @@ class NoticeStore:
     def record(self, account_id: str, item: dict, now: float) -> None:
         """Keep a notification (`item["id"]`, at `item["ts"]`) unread; the same id again changes
         nothing (a repeated delivery, even after it was read). Those older than 30 days go."""
-        self._record(keys=[keys.inbox_key(account_id), keys.inbox_items_key(account_id),
-                           keys.inbox_unread_key(account_id)],
-                     args=[item["id"], repr(item["ts"]), json.dumps(item)])
+        self._record(
+            keys=[
+                keys.inbox_key(account_id),
+                keys.inbox_items_key(account_id),
+                keys.inbox_unread_key(account_id),
+            ],
+            args=[item["id"], repr(item["ts"]), json.dumps(item)],
+        )
         self.expire(account_id, now)
 
     def expire(self, account_id: str, now: float) -> None:
-        old = self.redis.zrangebyscore(keys.inbox_key(account_id), "-inf",
-                                       now - INBOX_KEPT_S)
+        old = self.redis.zrangebyscore(keys.inbox_key(account_id), "-inf", now - INBOX_KEPT_S)
         if old:
             with self.redis.pipeline(transaction=True) as pipe:
                 pipe.zrem(keys.inbox_key(account_id), *old)
                 pipe.hdel(keys.inbox_items_key(account_id), *old)
                 pipe.srem(keys.inbox_unread_key(account_id), *old)
                 pipe.execute()
-        for key in (keys.inbox_key(account_id), keys.inbox_items_key(account_id),
-                    keys.inbox_unread_key(account_id)):
+        for key in (
+            keys.inbox_key(account_id),
+            keys.inbox_items_key(account_id),
+            keys.inbox_unread_key(account_id),
+        ):
             self.redis.expire(key, INBOX_KEPT_S)
 
     def inbox(self, account_id: str, since: float, unread_only: bool) -> list[dict]:
         """The notifications since `since`, newest first, each with `read`."""
-        ids = [data(i) for i in self.redis.zrevrangebyscore(keys.inbox_key(account_id), "+inf",
-                                                             since)]
+        ids = [
+            data(i) for i in self.redis.zrevrangebyscore(keys.inbox_key(account_id), "+inf", since)
+        ]
         if not ids:
             return []
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(keys.inbox_items_key(account_id), ids)
             pipe.smembers(keys.inbox_unread_key(account_id))
             items, unread = pipe.execute()
-        found = [{**json.loads(raw), "read": i not in unread}
-                 for i, raw in zip(ids, items) if raw is not None]
+        found = [
+            {**json.loads(raw), "read": i not in unread}
+            for i, raw in zip(ids, items)
+            if raw is not None
+        ]
         return [f for f in found if not (unread_only and f["read"])]
 
     def unread(self, account_id: str) -> int:
@@ -123,10 +135,14 @@ class NoticeStore:
     def seen_by_token(self, token: str, where: str, window_s: int) -> None:
         """As `seen`, for the account of an account token (nothing when it is unknown)."""
         before, _, after = keys.presence_key("\0", where).partition("\0")
-        self._seen_by_token(keys=[keys.auth_token_key(hash_token(token))],
-                            args=[before, after, window_s])
+        self._seen_by_token(
+            keys=[keys.auth_token_key(hash_token(token))], args=[before, after, window_s]
+        )
 
     def present(self, account_id: str, game_id: str) -> bool:
         """Whether the account read the game, or its list of games, within the window."""
-        return bool(self.redis.exists(keys.presence_key(account_id, game_id),
-                                      keys.presence_key(account_id, "games")))
+        return bool(
+            self.redis.exists(
+                keys.presence_key(account_id, game_id), keys.presence_key(account_id, "games")
+            )
+        )

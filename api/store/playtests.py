@@ -6,6 +6,7 @@ ever without its job. Game records are keyed by game index, so a chunk played tw
 overwrites rather than double counts, and `done` is simply how many records there are. A chunk
 whose job failed or vanished without saying so is found through RQ when the playtest is read.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -40,6 +41,8 @@ RESULT_TTL_S = 86400
 def max_running_per_client() -> int:
     """Playtests one client may have running at once: each holds a worker for minutes to hours."""
     return int(os.environ.get("POSTPLAY_MAX_PLAYTESTS_PER_CLIENT", "2"))
+
+
 FAILURE_TTL_S = 7 * 86400
 
 
@@ -79,8 +82,14 @@ class PlaytestStore:
         self.redis, self.reports = client, reports
         self.queue = Queue(PLAYTEST_QUEUE, connection=client)
 
-    def start(self, spec: dict, owner_token: str | None = None, now: float | None = None,
-              client: str | None = None, owner_account: dict | None = None) -> dict:
+    def start(
+        self,
+        spec: dict,
+        owner_token: str | None = None,
+        now: float | None = None,
+        client: str | None = None,
+        owner_account: dict | None = None,
+    ) -> dict:
         """Store a checked spec (`api.playtests.check_request`) and enqueue one job per chunk.
         Its owner, who alone may cancel it over HTTP, is an account (`owner_account`, with its
         `id` and `username`) or the holder of `owner_token`, kept only as a hash; a playtest
@@ -88,8 +97,10 @@ class PlaytestStore:
         it counts among that client's playtests running (Busy past the limit)."""
         limit = max_running_per_client()
         if client is not None and self.running_of(client) >= limit:
-            raise Busy(f"You have {limit} playtests running; start another when one of them "
-                       f"ends (or cancel one).")
+            raise Busy(
+                f"You have {limit} playtests running; start another when one of them "
+                f"ends (or cancel one)."
+            )
         doc = self.new_doc(spec, owner_token, owner_account, now)
         with self.redis.pipeline(transaction=True) as pipe:
             self.stage(pipe, doc)
@@ -100,14 +111,23 @@ class PlaytestStore:
         return doc
 
     @staticmethod
-    def new_doc(spec: dict, owner_token: str | None = None, owner_account: dict | None = None,
-                now: float | None = None) -> dict:
+    def new_doc(
+        spec: dict,
+        owner_token: str | None = None,
+        owner_account: dict | None = None,
+        now: float | None = None,
+    ) -> dict:
         """A new playtest's (or sweep's) stored document: the spec, an id, when, and its owner."""
         now = time.time() if now is None else now
-        return {"id": uuid.uuid4().hex[:12], **spec, "created_at": iso(now), "created_ts": now,
-                "owner_hash": None if owner_token is None else hash_token(owner_token),
-                "owner_account": owner_account and owner_account["id"],
-                "owner_name": owner_account and owner_account["username"]}
+        return {
+            "id": uuid.uuid4().hex[:12],
+            **spec,
+            "created_at": iso(now),
+            "created_ts": now,
+            "owner_hash": None if owner_token is None else hash_token(owner_token),
+            "owner_account": owner_account and owner_account["id"],
+            "owner_name": owner_account and owner_account["username"],
+        }
 
     @staticmethod
     def stage(pipe: redis.client.Pipeline, doc: dict, listed: bool = True) -> None:
@@ -115,8 +135,10 @@ class PlaytestStore:
         `chunk_jobs`); `listed` puts it in the list of playtests, which also retention reads."""
         queued = json.dumps({"status": ChunkStatus.QUEUED.value, "error": None})
         pipe.set(playtest_key(doc["id"]), json.dumps(doc))
-        pipe.hset(playtest_key(doc["id"], "chunks"),
-                  mapping={str(i): queued for i in range(len(doc["chunks"]))})
+        pipe.hset(
+            playtest_key(doc["id"], "chunks"),
+            mapping={str(i): queued for i in range(len(doc["chunks"]))},
+        )
         if listed:
             pipe.zadd(playtest_key(), {doc["id"]: doc["created_ts"]})
 
@@ -124,11 +146,18 @@ class PlaytestStore:
     def chunk_jobs(doc: dict) -> list:
         """The RQ job of every chunk of a new playtest, for `Queue.enqueue_many`, in order."""
         pid = doc["id"]
-        return [Queue.prepare_data(CHUNK_JOB, args=(pid, i), job_id=chunk_job_id(pid, i),
-                                   timeout=_job_timeout(doc, stop - start),
-                                   result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
-                                   on_failure=Callback(CHUNK_FAILED))
-                for i, (start, stop) in enumerate(doc["chunks"])]
+        return [
+            Queue.prepare_data(
+                CHUNK_JOB,
+                args=(pid, i),
+                job_id=chunk_job_id(pid, i),
+                timeout=_job_timeout(doc, stop - start),
+                result_ttl=RESULT_TTL_S,
+                failure_ttl=FAILURE_TTL_S,
+                on_failure=Callback(CHUNK_FAILED),
+            )
+            for i, (start, stop) in enumerate(doc["chunks"])
+        ]
 
     def running_of(self, client: str) -> int:
         """How many of `client`'s playtests still run (those that ended are dropped here)."""
@@ -143,8 +172,9 @@ class PlaytestStore:
         runs any more, the report over the games played."""
         return self.view_with_records(playtest_id, with_report)[0]
 
-    def view_with_records(self, playtest_id: str,
-                          with_report: bool = True) -> tuple[dict | None, list[dict] | None]:
+    def view_with_records(
+        self, playtest_id: str, with_report: bool = True
+    ) -> tuple[dict | None, list[dict] | None]:
         """The view and, `with_report`, the game records (`api.playtests.record_of`) it reports
         on: what a sweep compares."""
         doc = self.load(playtest_id)
@@ -156,28 +186,53 @@ class PlaytestStore:
             (pipe.hvals if with_report else pipe.hkeys)(games_key)
             pipe.exists(playtest_key(playtest_id, "cancelled"))
             raw_chunks, raw_games, cancelled = pipe.execute()
-        chunks = self._settle(playtest_id, [json.loads(raw_chunks[str(i).encode()])
-                                            for i in range(len(doc["chunks"]))])
+        chunks = self._settle(
+            playtest_id,
+            [json.loads(raw_chunks[str(i).encode()]) for i in range(len(doc["chunks"]))],
+        )
         records = [json.loads(r) for r in raw_games] if with_report else None
-        indexes = ([r["index"] for r in records] if records is not None
-                   else [int(i) for i in raw_games])
+        indexes = (
+            [r["index"] for r in records] if records is not None else [int(i) for i in raw_games]
+        )
         status = _status(chunks, bool(cancelled))
         over = status not in RUNNING_STATUSES
         return {
-            **{k: doc[k] for k in ("id", "kind", "options", "bots", "games", "seed", "budget_s",
-                                   "chunk_games", "samples", "created_at")},
-            "status": status, "done": len(indexes), "total": doc["games"],
-            "chunks": [{"index": i, "first_game": start, "games": stop - start,
-                        "done": sum(start <= g < stop for g in indexes), **chunk}
-                       for i, ((start, stop), chunk) in enumerate(zip(doc["chunks"], chunks))],
+            **{
+                k: doc[k]
+                for k in (
+                    "id",
+                    "kind",
+                    "options",
+                    "bots",
+                    "games",
+                    "seed",
+                    "budget_s",
+                    "chunk_games",
+                    "samples",
+                    "created_at",
+                )
+            },
+            "status": status,
+            "done": len(indexes),
+            "total": doc["games"],
+            "chunks": [
+                {
+                    "index": i,
+                    "first_game": start,
+                    "games": stop - start,
+                    "done": sum(start <= g < stop for g in indexes),
+                    **chunk,
+                }
+                for i, ((start, stop), chunk) in enumerate(zip(doc["chunks"], chunks))
+            ],
             "report": self.reports.playtest(doc, records) if over and records is not None else None,
-            "sweep": doc.get("sweep"), "owner": doc.get("owner_name"),
+            "sweep": doc.get("sweep"),
+            "owner": doc.get("owner_name"),
         }, records
 
     def list(self, offset: int, limit: int) -> tuple[list[dict], int]:
         """A page of playtests, newest first, without their reports, and how many there are."""
-        ids = [text(i) for i in self.redis.zrevrange(playtest_key(), offset,
-                                                     offset + limit - 1)]
+        ids = [text(i) for i in self.redis.zrevrange(playtest_key(), offset, offset + limit - 1)]
         views = [self.view(pid, with_report=False) for pid in ids]
         return [v for v in views if v is not None], self.redis.zcard(playtest_key())
 
@@ -215,12 +270,15 @@ class PlaytestStore:
         if doc is not None:
             for index in range(doc["samples"]):
                 games.delete(sample_game_id(playtest_id, index))
-            jobs = Job.fetch_many([chunk_job_id(playtest_id, i) for i in range(len(doc["chunks"]))],
-                                  connection=self.redis)
+            jobs = Job.fetch_many(
+                [chunk_job_id(playtest_id, i) for i in range(len(doc["chunks"]))],
+                connection=self.redis,
+            )
             for job in filter(None, jobs):
                 job.delete()
-        self.redis.delete(*(playtest_key(playtest_id, part)
-                            for part in (None, "games", "chunks", "cancelled")))
+        self.redis.delete(
+            *(playtest_key(playtest_id, part) for part in (None, "games", "chunks", "cancelled"))
+        )
         self.redis.zrem(playtest_key(), playtest_id)
 
     def is_cancelled(self, playtest_id: str) -> bool:
@@ -234,21 +292,27 @@ class PlaytestStore:
         self._set_chunk(playtest_id, chunk, ChunkStatus.RUNNING, None)
         return True
 
-    def end_chunk(self, playtest_id: str, chunk: int, status: ChunkStatus,
-                  error: str | None = None) -> None:
+    def end_chunk(
+        self, playtest_id: str, chunk: int, status: ChunkStatus, error: str | None = None
+    ) -> None:
         self._set_chunk(playtest_id, chunk, status, error)
 
     def has_game(self, playtest_id: str, index: int) -> bool:
         return bool(self.redis.hexists(playtest_key(playtest_id, "games"), str(index)))
 
     def add_game(self, playtest_id: str, record: dict) -> None:
-        self.redis.hset(playtest_key(playtest_id, "games"), str(record["index"]),
-                        json.dumps(record))
+        self.redis.hset(
+            playtest_key(playtest_id, "games"), str(record["index"]), json.dumps(record)
+        )
 
-    def _set_chunk(self, playtest_id: str, chunk: int, status: ChunkStatus,
-                   error: str | None) -> None:
-        self.redis.hset(playtest_key(playtest_id, "chunks"), str(chunk),
-                        json.dumps({"status": status.value, "error": error}))
+    def _set_chunk(
+        self, playtest_id: str, chunk: int, status: ChunkStatus, error: str | None
+    ) -> None:
+        self.redis.hset(
+            playtest_key(playtest_id, "chunks"),
+            str(chunk),
+            json.dumps({"status": status.value, "error": error}),
+        )
 
     def _settle(self, playtest_id: str, chunks: builtins.list[dict]) -> builtins.list[dict]:
         """Chunks not over by their own record, checked against their RQ jobs: a job that failed,
@@ -256,8 +320,9 @@ class PlaytestStore:
         pending = [i for i, c in enumerate(chunks) if c["status"] not in OVER]
         if not pending:
             return chunks
-        jobs = Job.fetch_many([chunk_job_id(playtest_id, i) for i in pending],
-                              connection=self.redis)
+        jobs = Job.fetch_many(
+            [chunk_job_id(playtest_id, i) for i in pending], connection=self.redis
+        )
         # read again after the jobs: a job records its chunk before it ends, so one that ended
         # since the chunks were read has its own record by now, and that record stands
         again = self.redis.hmget(playtest_key(playtest_id, "chunks"), [str(i) for i in pending])
@@ -283,12 +348,12 @@ def running_in(client: redis.Redis, key: str, runs: Callable[[str], bool]) -> in
     return len(ids) - len(ended)
 
 
-def ended_in(client: redis.Redis, index: str, before: float, limit: int,
-             runs: Callable[[str], bool]) -> list[str]:
+def ended_in(
+    client: redis.Redis, index: str, before: float, limit: int, runs: Callable[[str], bool]
+) -> list[str]:
     """The ids of sorted set `index` (by creation time) created before `before` that no longer
     run by `runs`, oldest first: what retention may delete."""
-    ids = [text(i) for i in client.zrangebyscore(index, "-inf", repr(before), start=0,
-                                                  num=limit)]
+    ids = [text(i) for i in client.zrangebyscore(index, "-inf", repr(before), start=0, num=limit)]
     return [i for i in ids if not runs(i)]
 
 

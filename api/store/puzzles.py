@@ -6,6 +6,7 @@ Adding is idempotent (the id is the position's digest): a miner that dies half-w
 again adds nothing twice. A first attempt's ratings land in one transaction with the mark that
 it was made, so a second attempt, or the same one sent twice at once, changes nothing.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,15 +35,15 @@ class PuzzleStore:
         pipe = self.redis.pipeline()
         pipe.hsetnx(key, "rating", json.dumps(rating))
         pipe.hsetnx(key, "plays", 0)
-        pipe.zadd(keys.puzzles_by_rating_key(puzzle["kind"]), {puzzle["id"]: puzzle["rating"]},
-                  nx=True)
+        pipe.zadd(
+            keys.puzzles_by_rating_key(puzzle["kind"]), {puzzle["id"]: puzzle["rating"]}, nx=True
+        )
         pipe.execute()
         return new
 
     def get(self, puzzle_id: str) -> dict | None:
         """The puzzle with its current `rating` (a JSON Rating document) and `plays`."""
-        doc, rating, plays = self.redis.hmget(keys.puzzle_key(puzzle_id), "doc", "rating",
-                                              "plays")
+        doc, rating, plays = self.redis.hmget(keys.puzzle_key(puzzle_id), "doc", "rating", "plays")
         if doc is None:
             return None
         return {**json.loads(doc), "rating": json.loads(data(rating)), "plays": int(plays or 0)}
@@ -52,16 +53,19 @@ class PuzzleStore:
 
     def ids(self, kind: str) -> list[str]:
         """Every id of a kind, in a fixed order (by id)."""
-        return sorted(text(m) for m in self.redis.zrange(keys.puzzles_by_rating_key(kind),
-                                                         0, -1))
+        return sorted(text(m) for m in self.redis.zrange(keys.puzzles_by_rating_key(kind), 0, -1))
 
-    def near(self, kind: str, rating: float, account_id: str | None,
-             rng: random.Random) -> str | None:
+    def near(
+        self, kind: str, rating: float, account_id: str | None, rng: random.Random
+    ) -> str | None:
         """A puzzle id near `rating` that the account has not been shown (anonymous: any),
         marked shown."""
         zkey = keys.puzzles_by_rating_key(kind)
-        seen = set() if account_id is None else {
-            text(m) for m in self.redis.smembers(keys.puzzles_seen_key(account_id))}
+        seen = (
+            set()
+            if account_id is None
+            else {text(m) for m in self.redis.smembers(keys.puzzles_seen_key(account_id))}
+        )
         for window in (*WINDOWS, None):
             low, high = ("-inf", "+inf") if window is None else (rating - window, rating + window)
             ids = [text(m) for m in self.redis.zrangebyscore(zkey, low, high)]
@@ -88,14 +92,21 @@ class PuzzleStore:
         return None if raw is None else json.loads(raw)
 
     def tries(self, account_id: str) -> dict[str, dict]:
-        return {text(k): json.loads(v)
-                for k, v in self.redis.hgetall(keys.puzzle_tries_key(account_id)).items()}
+        return {
+            text(k): json.loads(v)
+            for k, v in self.redis.hgetall(keys.puzzle_tries_key(account_id)).items()
+        }
 
     def account_rating(self, account_id: str, kind: str) -> bytes:
         return data(self.redis.get(keys.puzzle_rating_key(account_id, kind)) or b"")
 
-    def rate_first_try(self, account_id: str, puzzle_id: str, kind: str,
-                       rate: Callable[[bytes, bytes], tuple[dict, dict, dict]]) -> dict | None:
+    def rate_first_try(
+        self,
+        account_id: str,
+        puzzle_id: str,
+        kind: str,
+        rate: Callable[[bytes, bytes], tuple[dict, dict, dict]],
+    ) -> dict | None:
         """Record the account's first decided try of the puzzle with both ratings after it:
         `rate(account's rating document, puzzle's)` gives the new account rating, the new
         puzzle rating and the try's entry. None (and nothing written) when the account had
@@ -117,8 +128,7 @@ class PuzzleStore:
                     pipe.set(mine, json.dumps(account_after))
                     pipe.hset(puzzle, "rating", json.dumps(puzzle_after))
                     pipe.hincrby(puzzle, "plays", 1)
-                    pipe.zadd(keys.puzzles_by_rating_key(kind),
-                              {puzzle_id: puzzle_after["rating"]})
+                    pipe.zadd(keys.puzzles_by_rating_key(kind), {puzzle_id: puzzle_after["rating"]})
                     pipe.sadd(keys.puzzles_seen_key(account_id), puzzle_id)
                     pipe.execute()
                     return entry

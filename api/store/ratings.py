@@ -5,6 +5,7 @@ only while nothing changed since (`WRITE_IF_UNCHANGED`, the game store's own scr
 rating of a game lands with the game's `rating_changes`, in one script, through
 `GameStore.update`; a ladder game's through `commit`.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,23 +52,28 @@ class RatingStore:
         """The commands that store an account's new rating, its history entry and its place on
         the kind's leaderboard."""
         history = keys.rating_history_key(account_id, kind)
-        return [["SET", keys.rating_key(account_id, kind), json.dumps(rating)],
-                ["RPUSH", history, json.dumps(entry)],
-                ["LTRIM", history, str(-HISTORY_KEPT), "-1"],
-                ["ZADD", keys.leaderboard_key(kind), repr(rating["rating"]), account_id]]
+        return [
+            ["SET", keys.rating_key(account_id, kind), json.dumps(rating)],
+            ["RPUSH", history, json.dumps(entry)],
+            ["LTRIM", history, str(-HISTORY_KEPT), "-1"],
+            ["ZADD", keys.leaderboard_key(kind), repr(rating["rating"]), account_id],
+        ]
 
     @staticmethod
     def account_writes(account: dict) -> list[list]:
         """The commands that create an account with the ratings that first need it (a server
         bot's), unless it exists: its name is taken only if free."""
-        return [["SET", keys.username_key(account["username"]), account["id"], "NX"],
-                ["SET", keys.account_key(account["id"]), json.dumps(account), "NX"]]
+        return [
+            ["SET", keys.username_key(account["username"]), account["id"], "NX"],
+            ["SET", keys.account_key(account["id"]), json.dumps(account), "NX"],
+        ]
 
     def commit(self, guards: dict[str, bytes], writes: list[list]) -> bool:
         """Make `writes` only while every key of `guards` holds what was read; False when
         another write landed first."""
-        return bool(self._write_if_unchanged(keys=list(guards),
-                                             args=[*guards.values(), json.dumps(writes)]))
+        return bool(
+            self._write_if_unchanged(keys=list(guards), args=[*guards.values(), json.dumps(writes)])
+        )
 
     def history(self, account_id: str, kind: str, limit: int = HISTORY_KEPT) -> list[dict]:
         """The account's last `limit` history entries in `kind`, oldest first."""
@@ -76,10 +82,11 @@ class RatingStore:
 
     def top(self, kind: str, limit: int) -> list[str]:
         """The ids of the `limit` highest rated accounts of `kind`, best first."""
-        return [text(a) for a in self.redis.zrevrange(keys.leaderboard_key(kind), 0,
-                                                      limit - 1)]
+        return [text(a) for a in self.redis.zrevrange(keys.leaderboard_key(kind), 0, limit - 1)]
 
     def due(self, ended_before: float) -> list[str]:
         """The rated games whose ratings are still owed, ended before `ended_before`."""
-        return [text(g) for g in self.redis.zrangebyscore(keys.ratings_due_key(), "-inf",
-                                                          repr(ended_before))]
+        return [
+            text(g)
+            for g in self.redis.zrangebyscore(keys.ratings_due_key(), "-inf", repr(ended_before))
+        ]

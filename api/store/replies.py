@@ -1,6 +1,7 @@
 """Redis replies as the store reads them. Every client is made without `decode_responses`, so a
 string reply is bytes; redis-py's types cannot know that (they allow str, and, for the commands
 that may add scores, tuples), so the store narrows each reply here, once."""
+
 from __future__ import annotations
 
 

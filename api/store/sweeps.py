@@ -7,6 +7,7 @@ with the sweep, so no variant is ever without its jobs. The jobs are queued roun
 of every variant, then chunk 1 of every variant, and so on: the variants advance together, and a
 sweep cancelled half way still compares them on the same games.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -20,8 +21,7 @@ import redis
 from api.record.errors import Busy
 from api.store.games import GameStore, hash_token
 from api.store.keys import client_sweeps_key, sweep_key
-from api.store.playtests import (RUNNING_STATUSES, PlaytestStore, Reports, ended_in, owns,
-                                 running_in)
+from api.store.playtests import RUNNING_STATUSES, PlaytestStore, Reports, ended_in, owns, running_in
 from api.store.replies import text
 
 
@@ -38,26 +38,50 @@ class SweepStore:
         self.redis, self.reports = client, reports
         self.playtests = PlaytestStore(client, reports)
 
-    def start(self, spec: dict, owner_token: str | None = None, owner_account: dict | None = None,
-              now: float | None = None, client: str | None = None) -> dict:
+    def start(
+        self,
+        spec: dict,
+        owner_token: str | None = None,
+        owner_account: dict | None = None,
+        now: float | None = None,
+        client: str | None = None,
+    ) -> dict:
         """Store a checked spec (`api.playtests.sweeps.check_request`): a playtest per variant,
         owned as the sweep is (see `PlaytestStore.start`), and every chunk job. With `client`,
         it counts among that client's sweeps running (Busy past the limit)."""
         now = time.time() if now is None else now
         limit = max_running_per_client()
         if client is not None and self.running_of(client) >= limit:
-            raise Busy(f"You have {limit} sweep{'s' if limit != 1 else ''} running; start "
-                       f"another when it ends (or cancel it).")
+            raise Busy(
+                f"You have {limit} sweep{'s' if limit != 1 else ''} running; start "
+                f"another when it ends (or cancel it)."
+            )
         doc = PlaytestStore.new_doc(spec, owner_token, owner_account, now)
         sweep_id = doc["id"]
-        docs = [PlaytestStore.new_doc({**v["spec"], "sweep": {"id": sweep_id,
-                                                              "variant": v["index"]}},
-                                      owner_token, owner_account, now)
-                for v in spec["variants"]]
-        doc["variants"] = [{"index": v["index"], "values": v["values"], "label": v["label"],
-                            "playtest_id": d["id"]} for v, d in zip(spec["variants"], docs)]
-        jobs = [job for round_ in itertools.zip_longest(*map(PlaytestStore.chunk_jobs, docs))
-                for job in round_ if job is not None]
+        docs = [
+            PlaytestStore.new_doc(
+                {**v["spec"], "sweep": {"id": sweep_id, "variant": v["index"]}},
+                owner_token,
+                owner_account,
+                now,
+            )
+            for v in spec["variants"]
+        ]
+        doc["variants"] = [
+            {
+                "index": v["index"],
+                "values": v["values"],
+                "label": v["label"],
+                "playtest_id": d["id"],
+            }
+            for v, d in zip(spec["variants"], docs)
+        ]
+        jobs = [
+            job
+            for round_ in itertools.zip_longest(*map(PlaytestStore.chunk_jobs, docs))
+            for job in round_
+            if job is not None
+        ]
         with self.redis.pipeline(transaction=True) as pipe:
             for playtest in docs:
                 PlaytestStore.stage(pipe, playtest, listed=False)
@@ -134,14 +158,20 @@ class SweepStore:
         self.redis.delete(sweep_key(sweep_id), sweep_key(sweep_id, "view"))
         self.redis.zrem(sweep_key(), sweep_id)
 
-    def _playtest(self, playtest_id: str, with_report: bool,
-                  total: int) -> tuple[dict, builtins.list[dict] | None]:
+    def _playtest(
+        self, playtest_id: str, with_report: bool, total: int
+    ) -> tuple[dict, builtins.list[dict] | None]:
         """A variant's playtest view and records; a playtest gone (deleted by hand) is shown
         failed with nothing played rather than breaking the sweep."""
         view, records = self.playtests.view_with_records(playtest_id, with_report)
         if view is None:
-            return {"id": playtest_id, "status": "failed", "done": 0, "total": total,
-                    "report": None}, []
+            return {
+                "id": playtest_id,
+                "status": "failed",
+                "done": 0,
+                "total": total,
+                "report": None,
+            }, []
         return view, records
 
 

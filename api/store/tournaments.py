@@ -3,6 +3,7 @@ that watches it (WATCH / MULTI / EXEC), with whatever else the change writes (th
 creates, the outbox's events, the due check of its next step). A process that dies before EXEC
 leaves nothing written; a change made from a document another has changed meanwhile is made
 again from the new one, so a step runs once however many workers try it."""
+
 from __future__ import annotations
 
 import builtins
@@ -73,8 +74,9 @@ class TournamentStore:
         return _empty_ladder(kind) if raw is None else jsontext.loads(raw)
 
     def update_ladder(self, kind: str, change: Callable[[dict], Written]) -> tuple[dict, Written]:
-        return self._transact(keys.ladder_key(kind), change, indexed=False,
-                              missing=_empty_ladder(kind))
+        return self._transact(
+            keys.ladder_key(kind), change, indexed=False, missing=_empty_ladder(kind)
+        )
 
     def _transact(self, key: str, change, indexed: bool, missing: dict | None = None):
         with self.redis.pipeline(transaction=True) as pipe:
@@ -95,8 +97,9 @@ class TournamentStore:
                     pipe.set(key, jsontext.dumps_text(doc))
                     if indexed and doc["status"] != was:
                         pipe.zrem(keys.tournaments_key(was), doc["id"])
-                        pipe.zadd(keys.tournaments_key(doc["status"]),
-                                  {doc["id"]: doc["created_ts"]})
+                        pipe.zadd(
+                            keys.tournaments_key(doc["status"]), {doc["id"]: doc["created_ts"]}
+                        )
                     for command in written.writes:
                         pipe.execute_command(*command)
                     pipe.execute()

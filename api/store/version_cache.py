@@ -22,6 +22,7 @@ Written here rather than taken from redis-py: its client-side cache needs Redis 
 embedded server is 6.2), answers only plain commands' replies (a version is read by a script),
 and keeps no pending mark across a read (see `get`); its parser's push-handler hook is used.
 """
+
 from __future__ import annotations
 
 import os
@@ -96,8 +97,10 @@ class VersionCache:
                 assert self.connection is not None  # kept, or just made by `_track`
                 self.pings_sent += 1
                 self.connection.send_command("PING")
-                while self.connection.read_response(push_request=True,
-                                                    disconnect_on_error=False) is None:
+                while (
+                    self.connection.read_response(push_request=True, disconnect_on_error=False)
+                    is None
+                ):
                     pass  # an invalidation, applied by the parser's handler (which answers None)
                 self.pings_answered = self.pings_sent
             return True

@@ -8,6 +8,7 @@ fan-out writes the entry's deliveries and acknowledges it in one transaction. De
 claimed as the games' due checks are (`api.store.games.CLAIM_DUE`): by pushing their score a
 lease ahead, so an attempt a dead worker began is made again by another when the lease ends.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -70,8 +71,10 @@ class WebhookStore:
             pipe.hgetall(keys.webhooks_key(account_id))
             pipe.hgetall(keys.webhooks_disabled_key(account_id))
             stored, disabled = pipe.execute()
-        found = [{**json.loads(raw), "disabled": _json_or_none(disabled.get(eid))}
-                 for eid, raw in stored.items()]
+        found = [
+            {**json.loads(raw), "disabled": _json_or_none(disabled.get(eid))}
+            for eid, raw in stored.items()
+        ]
         return sorted(found, key=lambda e: e["created_ts"])
 
     def endpoint(self, account_id: str, endpoint_id: str) -> dict | None:
@@ -88,13 +91,18 @@ class WebhookStore:
         return bool(removed)
 
     def disable(self, account_id: str, endpoint_id: str, at: float, reason: str) -> None:
-        self.redis.hset(keys.webhooks_disabled_key(account_id), endpoint_id,
-                        json.dumps({"at": at, "reason": reason}))
+        self.redis.hset(
+            keys.webhooks_disabled_key(account_id),
+            endpoint_id,
+            json.dumps({"at": at, "reason": reason}),
+        )
 
     def log(self, account_id: str, endpoint_id: str) -> list[dict]:
         """The endpoint's recent attempts, newest first."""
-        return [json.loads(raw) for raw in
-                self.redis.lrange(keys.webhook_log_key(account_id, endpoint_id), 0, -1)]
+        return [
+            json.loads(raw)
+            for raw in self.redis.lrange(keys.webhook_log_key(account_id, endpoint_id), 0, -1)
+        ]
 
     # -- the outbox --------------------------------------------------------------------
 
@@ -109,16 +117,24 @@ class WebhookStore:
     def read_outbox(self, consumer: str, count: int, block_ms: int | None) -> list[tuple]:
         """Entries no worker has read yet, now this `consumer`'s: (entry id, event)."""
         # the RESP2 shape of the reply (our clients' protocol): [stream, [(entry id, fields)]]
-        found = cast(list[list[Any]], self.redis.xreadgroup(
-            OUTBOX_GROUP, consumer, {keys.outbox_key(): ">"}, count=count, block=block_ms))
-        return [(entry_id, _event(fields)) for _, entries in (found or [])
-                for entry_id, fields in entries]
+        found = cast(
+            list[list[Any]],
+            self.redis.xreadgroup(
+                OUTBOX_GROUP, consumer, {keys.outbox_key(): ">"}, count=count, block=block_ms
+            ),
+        )
+        return [
+            (entry_id, _event(fields))
+            for _, entries in (found or [])
+            for entry_id, fields in entries
+        ]
 
     def reclaim_outbox(self, consumer: str, idle_ms: int, count: int) -> list[tuple]:
         """Entries read by a worker that has not fanned them out for `idle_ms`: a dead one's.
         An entry deleted meanwhile comes back with no event (None)."""
-        reply = self.redis.xautoclaim(keys.outbox_key(), OUTBOX_GROUP, consumer, idle_ms,
-                                      "0-0", count=count)
+        reply = self.redis.xautoclaim(
+            keys.outbox_key(), OUTBOX_GROUP, consumer, idle_ms, "0-0", count=count
+        )
         return [(entry_id, _event(fields)) for entry_id, fields in reply[1]]
 
     def fan_out(self, entry_id, deliveries: list[dict], due: float, ttl_s: int) -> None:
@@ -142,8 +158,9 @@ class WebhookStore:
         if limit <= 0:
             return []
         lease = now + lease_s
-        raw = self._claim_due(keys=[keys.deliveries_due_key()],
-                              args=[repr(now), repr(lease), limit])
+        raw = self._claim_due(
+            keys=[keys.deliveries_due_key()], args=[repr(now), repr(lease), limit]
+        )
         ids = [member.decode() for member in raw[::2]]
         if not ids:
             return []
@@ -153,23 +170,40 @@ class WebhookStore:
             self.redis.zrem(keys.deliveries_due_key(), *gone)
         return [Claimed(json.loads(doc), lease) for doc in docs if doc is not None]
 
-    def settle(self, claimed: Claimed, attempt: dict, next_at: float | None = None,
-               log_key: str | None = None, log_kept: int = LOG_KEPT) -> bool:
+    def settle(
+        self,
+        claimed: Claimed,
+        attempt: dict,
+        next_at: float | None = None,
+        log_key: str | None = None,
+        log_kept: int = LOG_KEPT,
+    ) -> bool:
         """Log an attempt of a claimed delivery (in its endpoint's log, or `log_key`), then drop
         the delivery (`next_at` None) or owe it again at `next_at`; False when the claim had run
         out (another worker has it)."""
         delivery = claimed.delivery
         if log_key is None:
             log_key = keys.webhook_log_key(delivery["account"], delivery["endpoint"])
-        return bool(self._settle(
-            keys=[keys.deliveries_due_key(), keys.delivery_key(delivery["id"]), log_key],
-            args=[delivery["id"], repr(claimed.lease), json.dumps(attempt),
-                  "" if next_at is None else repr(next_at), json.dumps(delivery), log_kept]))
+        return bool(
+            self._settle(
+                keys=[keys.deliveries_due_key(), keys.delivery_key(delivery["id"]), log_key],
+                args=[
+                    delivery["id"],
+                    repr(claimed.lease),
+                    json.dumps(attempt),
+                    "" if next_at is None else repr(next_at),
+                    json.dumps(delivery),
+                    log_kept,
+                ],
+            )
+        )
 
     def hand_back(self, claimed: Claimed, now: float) -> None:
         """Give back a claimed delivery not attempted (its worker stops): due at `now`."""
-        self._hand_back(keys=[keys.deliveries_due_key()],
-                        args=[claimed.delivery["id"], repr(claimed.lease), repr(now)])
+        self._hand_back(
+            keys=[keys.deliveries_due_key()],
+            args=[claimed.delivery["id"], repr(claimed.lease), repr(now)],
+        )
 
     def drop(self, claimed: Claimed) -> None:
         """Forget a claimed delivery without an attempt (its endpoint is gone or disabled)."""

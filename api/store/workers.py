@@ -1,5 +1,6 @@
 """The workers' heartbeats in Redis, as /health and /metrics count them (each worker's background
 thread writes its own: `api.play.background`)."""
+
 from __future__ import annotations
 
 import redis

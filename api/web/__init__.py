@@ -1,4 +1,5 @@
 """The Flask app factory: `create_app(test_config=None)`."""
+
 from __future__ import annotations
 
 import os
@@ -70,14 +71,18 @@ def create_app(test_config: dict | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         # offline, and without sending the document to a validator on another site
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},
-        API_SPEC_OPTIONS={"servers": [{"url": "/", "description": "This server."}],
-                          "info": {"license": {"name": "MIT",
-                                               "url": "https://spdx.org/licenses/MIT.html"},
-                                   "description": (
-            "Play five small abstract number games by correspondence: against friends, against "
-            "bots that think on the workers, or from any client. Every game's moves and states are "
-            "in this document's schemas and in the project's docs/api.md; errors carry a "
-            "`message` a player can read.")}},
+        API_SPEC_OPTIONS={
+            "servers": [{"url": "/", "description": "This server."}],
+            "info": {
+                "license": {"name": "MIT", "url": "https://spdx.org/licenses/MIT.html"},
+                "description": (
+                    "Play five small abstract number games by correspondence: against friends, against "
+                    "bots that think on the workers, or from any client. Every game's moves and states are "
+                    "in this document's schemas and in the project's docs/api.md; errors carry a "
+                    "`message` a player can read."
+                ),
+            },
+        },
         RATELIMIT_ENABLED=_on("POSTPLAY_RATELIMIT", "on"),
         # one budget per client, shared by every endpoint
         RATELIMIT_APPLICATION=os.environ.get("POSTPLAY_RATELIMIT_DEFAULT", "600 per minute"),
@@ -98,23 +103,55 @@ def create_app(test_config: dict | None = None) -> Flask:
     redis_config = RedisConfig.from_mapping(app.config)
     client = redis_config.connect(REDIS_TIMEOUT_S)
     app.config.setdefault("RQ_DASHBOARD_REDIS_URL", redis_config.dashboard_url())
-    app.extensions["postplay"] = {"redis": client, "store": GameStore(client, GAME_EVENTS),
-                                  "accounts": AccountStore(client),
-                                  "ratings": RatingStore(client),
-                                  "followups": RQFollowups(client),
-                                  "webhooks": WebhookStore(client),
-                                  "mails": MailStore(client),
-                                  "notices": NoticeStore(client),
-                                  "puzzles": PuzzleStore(client)}
+    app.extensions["postplay"] = {
+        "redis": client,
+        "store": GameStore(client, GAME_EVENTS),
+        "accounts": AccountStore(client),
+        "ratings": RatingStore(client),
+        "followups": RQFollowups(client),
+        "webhooks": WebhookStore(client),
+        "mails": MailStore(client),
+        "notices": NoticeStore(client),
+        "puzzles": PuzzleStore(client),
+    }
 
-    api = PostplayApi(app, spec_kwargs={"marshmallow_plugin": ShapesPlugin(),
-                                        "extra_plugins": [ContractPlugin()]})
+    api = PostplayApi(
+        app, spec_kwargs={"marshmallow_plugin": ShapesPlugin(), "extra_plugins": [ContractPlugin()]}
+    )
     init_ids(app, api)
-    from api.web import (accounts, correspondence, email, events, games, in_game, kinds, learn,
-                         notices, playtests, ratings, sweeps, system, webhooks)
+    from api.web import (
+        accounts,
+        correspondence,
+        email,
+        events,
+        games,
+        in_game,
+        kinds,
+        learn,
+        notices,
+        playtests,
+        ratings,
+        sweeps,
+        system,
+        webhooks,
+    )
 
-    for module in (kinds, games, in_game, correspondence, accounts, email, ratings, webhooks,
-                   notices, playtests, sweeps, events, system, learn):
+    for module in (
+        kinds,
+        games,
+        in_game,
+        correspondence,
+        accounts,
+        email,
+        ratings,
+        webhooks,
+        notices,
+        playtests,
+        sweeps,
+        events,
+        system,
+        learn,
+    ):
         api.register_blueprint(module.blp)
 
     @app.get("/")
@@ -136,7 +173,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     versions = VersionCache(client) if app.config["VERSION_CACHE"] else None
     # middleware as Flask documents it (replacing the method: mypy refuses without the ignore)
     app.wsgi_app = PollAnswers(  # type: ignore[method-assign]
-        app.wsgi_app, stores["store"], stores["accounts"], versions)
+        app.wsgi_app, stores["store"], stores["accounts"], versions
+    )
     app.wsgi_app = PresenceMarks(app.wsgi_app, stores["notices"])  # type: ignore[method-assign]
     init_shell(app)
     init_operations(app)

@@ -1,5 +1,6 @@
 """Accounts and a signed-in player's things: sign-up, sign-in and out, recovery, the account,
 its personal tokens, its games and challenges, and players' public profiles."""
+
 from __future__ import annotations
 
 import time
@@ -22,43 +23,75 @@ from api.web.contract import operation
 from api.web.errors import Blueprint, ErrorSchema
 from api.web.fast_paths import my_games_etag_data
 from api.web.games import GameOfKind, public
-from api.web.schemas import (AccountSchema, CredentialsSchema, MyGamesArgsSchema, NewTokenSchema,
-                             PasswordChangeSchema, PasswordSchema, RatingPointSchema,
-                             RatingSchema, RecoverSchema, SettingsSchema,
-                             SignedInSchema, SignedUpSchema, TokenCreateSchema, TokenSchema)
+from api.web.schemas import (
+    AccountSchema,
+    CredentialsSchema,
+    MyGamesArgsSchema,
+    NewTokenSchema,
+    PasswordChangeSchema,
+    PasswordSchema,
+    RatingPointSchema,
+    RatingSchema,
+    RecoverSchema,
+    SettingsSchema,
+    SignedInSchema,
+    SignedUpSchema,
+    TokenCreateSchema,
+    TokenSchema,
+)
 
-blp = Blueprint("accounts", __name__, url_prefix="/api/v1",
-                description="Accounts, sign-in tokens, personal API tokens, a player's games "
-                            "and challenges, profiles.")
+blp = Blueprint(
+    "accounts",
+    __name__,
+    url_prefix="/api/v1",
+    description="Accounts, sign-in tokens, personal API tokens, a player's games "
+    "and challenges, profiles.",
+)
 RECENT_GAMES = 20
 # the answers of the password paths besides their own (api/players/accounts.py, passwords.py)
-HELD_BACK = ("Too many failed checks in the last 15 minutes (see the API's rate limiting): the "
-             "error body, with Retry-After, the seconds until the window ends.")
-NO_SLOT = ("Every password-checking slot is taken just now: the error body, with Retry-After "
-           "(seconds).")
-WEAK = ("A new password shorter than 10 characters, or too easy to guess (zxcvbn's estimate): the "
-        "error names the field and its message says why.")
+HELD_BACK = (
+    "Too many failed checks in the last 15 minutes (see the API's rate limiting): the "
+    "error body, with Retry-After, the seconds until the window ends."
+)
+NO_SLOT = (
+    "Every password-checking slot is taken just now: the error body, with Retry-After (seconds)."
+)
+WEAK = (
+    "A new password shorter than 10 characters, or too easy to guess (zxcvbn's estimate): the "
+    "error names the field and its message says why."
+)
 
 
 class ChallengesSchema(ma.Schema):
-    incoming = fields.List(fields.Nested(GameOfKind), metadata={
-        "description": "Challenges to you, waiting for you to accept or decline."})
-    outgoing = fields.List(fields.Nested(GameOfKind), metadata={
-        "description": "Challenges you made that still wait."})
+    incoming = fields.List(
+        fields.Nested(GameOfKind),
+        metadata={"description": "Challenges to you, waiting for you to accept or decline."},
+    )
+    outgoing = fields.List(
+        fields.Nested(GameOfKind), metadata={"description": "Challenges you made that still wait."}
+    )
 
 
 class ProfileSchema(ma.Schema):
     username = fields.String()
     created_at = fields.String()
     bot = fields.Boolean()
-    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema), metadata={
-        "description": "Per kind, once rated games exist."})
+    ratings = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RatingSchema),
+        metadata={"description": "Per kind, once rated games exist."},
+    )
     rating_history = fields.Dict(
-        keys=fields.String(), values=fields.List(fields.Nested(RatingPointSchema)), metadata={
+        keys=fields.String(),
+        values=fields.List(fields.Nested(RatingPointSchema)),
+        metadata={
             "description": "Per rated kind, the rating after each of the last 200 rated games, "
-                           "oldest first."})
-    games = fields.List(fields.Nested(GameOfKind), metadata={
-        "description": "Recent finished games, newest first."})
+            "oldest first."
+        },
+    )
+    games = fields.List(
+        fields.Nested(GameOfKind), metadata={"description": "Recent finished games, newest first."}
+    )
 
 
 def _stores():
@@ -71,17 +104,27 @@ def _ratings():
 
 
 def account_view(data: dict, rated: dict | None = None) -> dict:
-    return {"username": data["username"], "created_at": iso(data["created_ts"]),
-            "bot": data["settings"]["bot"], "settings": data["settings"],
-            "ratings": rated or {}, "vacation": vacation.view(_stores()[0], data),
-            "email": mailboxes.view(data)}
+    return {
+        "username": data["username"],
+        "created_at": iso(data["created_ts"]),
+        "bot": data["settings"]["bot"],
+        "settings": data["settings"],
+        "ratings": rated or {},
+        "vacation": vacation.view(_stores()[0], data),
+        "email": mailboxes.view(data),
+    }
 
 
 def _token_view(entry: dict) -> dict:
     last = entry.get("last_used_ts")
-    return {"id": entry["id"], "kind": entry["kind"], "description": entry["description"],
-            "scopes": entry["scopes"], "created_at": iso(entry["created_ts"]),
-            "last_used_at": None if last is None else iso(last)}
+    return {
+        "id": entry["id"],
+        "kind": entry["kind"],
+        "description": entry["description"],
+        "scopes": entry["scopes"],
+        "created_at": iso(entry["created_ts"]),
+        "last_used_at": None if last is None else iso(last),
+    }
 
 
 @blp.route("/accounts")
@@ -93,8 +136,7 @@ class Accounts(MethodView):
     @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Sign up: the account, a token for this device and ten recovery codes (shown once)"""
-        created, token, codes = players.sign_up(_stores()[0], body["username"],
-                                                body["password"])
+        created, token, codes = players.sign_up(_stores()[0], body["username"], body["password"])
         return {"account": account_view(created), "token": token, "recovery_codes": codes}
 
 
@@ -108,9 +150,13 @@ class Recover(MethodView):
     @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Set a new password with a recovery code (spent); every other sign-in ends"""
-        recovered, token = players.recover(_stores()[0], body["username"],
-                                           body["recovery_code"], body["new_password"],
-                                           request.remote_addr or "")
+        recovered, token = players.recover(
+            _stores()[0],
+            body["username"],
+            body["recovery_code"],
+            body["new_password"],
+            request.remote_addr or "",
+        )
         return {"account": account_view(recovered), "token": token}
 
 
@@ -123,8 +169,9 @@ class Session(MethodView):
     @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Sign in: a token for this device"""
-        signed_in, token = players.sign_in(_stores()[0], body["username"], body["password"],
-                                           request.remote_addr or "")
+        signed_in, token = players.sign_in(
+            _stores()[0], body["username"], body["password"], request.remote_addr or ""
+        )
         return {"account": account_view(signed_in), "token": token}
 
     @operation("signOut", auth=("account",), refuses=(401,))
@@ -143,9 +190,11 @@ class Me(MethodView):
         who = account()
         who.require("read")
         webhooks = current_app.extensions["postplay"]["webhooks"]
-        return {**account_view(who.account, ratings.ratings_view(_ratings(), who.id)),
-                "webhooks_disabled": endpoints.disabled(webhooks, who.id),
-                "unread": current_app.extensions["postplay"]["notices"].unread(who.id)}
+        return {
+            **account_view(who.account, ratings.ratings_view(_ratings(), who.id)),
+            "webhooks_disabled": endpoints.disabled(webhooks, who.id),
+            "unread": current_app.extensions["postplay"]["notices"].unread(who.id),
+        }
 
     @operation("updateSettings", auth=("account:session",), refuses=(401, 403))
     @blp.arguments(SettingsSchema)
@@ -155,8 +204,9 @@ class Me(MethodView):
         quiet_when_present, bot, reminder_minutes, digest_hour, timezone"""
         updated = players.update_settings(_stores()[0], account(), changes)
         if {"digest_hour", "timezone"} & changes.keys():  # the digest moves to the new hour
-            digests.schedule_digest(current_app.extensions["postplay"]["mails"], updated,
-                                    time.time())
+            digests.schedule_digest(
+                current_app.extensions["postplay"]["mails"], updated, time.time()
+            )
         return account_view(updated)
 
     @operation("deleteAccount", auth=("account:session",), refuses=(401, 403))
@@ -182,8 +232,13 @@ class Password(MethodView):
     @blp.alt_response(503, schema=ErrorSchema, description=NO_SLOT)
     def post(self, body: dict):
         """Change the password; the account's other sign-ins end"""
-        players.change_password(_stores()[0], account(), body["password"],
-                                body["new_password"], request.remote_addr or "")
+        players.change_password(
+            _stores()[0],
+            account(),
+            body["password"],
+            body["new_password"],
+            request.remote_addr or "",
+        )
 
 
 @blp.route("/me/tokens")
@@ -201,8 +256,9 @@ class Tokens(MethodView):
     @blp.response(201, NewTokenSchema)
     def post(self, body: dict):
         """A personal API token with scopes (the secret is shown only now)"""
-        entry, token = players.create_personal_token(_stores()[0], account(),
-                                                     body["description"], body["scopes"])
+        entry, token = players.create_personal_token(
+            _stores()[0], account(), body["description"], body["scopes"]
+        )
         return {**_token_view(entry), "token": token}
 
 
@@ -231,8 +287,9 @@ class MyGames(MethodView):
         # the ETag is every game's version, read without the games: a poll that matches it is
         # answered 304 here (raised by set_etag); one made as a game changes is answered again
         blp.set_etag(my_games_etag_data(versions, args.get("status")))
-        records = play.games_of(games, accounts, who, args.get("status"),
-                                [game_id for game_id, _ in versions])
+        records = play.games_of(
+            games, accounts, who, args.get("status"), [game_id for game_id, _ in versions]
+        )
         return [public(r) for r in records]
 
 
@@ -256,12 +313,20 @@ class Player(MethodView):
         """A player's public profile: ratings and recent finished games"""
         accounts, games = _stores()
         found = players.profile(accounts, username)
-        finished = [r for r in games.load_many(accounts.game_ids(found["id"]))
-                    if r.status is Status.FINISHED]
+        finished = [
+            r
+            for r in games.load_many(accounts.game_ids(found["id"]))
+            if r.status is Status.FINISHED
+        ]
         finished.sort(key=lambda r: -r.updated_ts)
         rated = ratings.ratings_view(_ratings(), found["id"])
-        return {"username": found["username"], "created_at": iso(found["created_ts"]),
-                "bot": found["settings"]["bot"], "ratings": rated,
-                "rating_history": ratings.history_view(_ratings(), found["id"],
-                                                       [k for k in GAMES if k in rated]),
-                "games": [public(r) for r in finished[:RECENT_GAMES]]}
+        return {
+            "username": found["username"],
+            "created_at": iso(found["created_ts"]),
+            "bot": found["settings"]["bot"],
+            "ratings": rated,
+            "rating_history": ratings.history_view(
+                _ratings(), found["id"], [k for k in GAMES if k in rated]
+            ),
+            "games": [public(r) for r in finished[:RECENT_GAMES]],
+        }

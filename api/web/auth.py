@@ -1,6 +1,7 @@
 """The secrets a request carries: seat tokens, playtest owner tokens and account tokens, all as
 `Authorization: Bearer <token>` (never a cookie, so no other site can send them for a player).
 An account token starts with "pp." (see `api.players.accounts`), which no other token does."""
+
 from __future__ import annotations
 
 from typing import Literal, overload
@@ -9,8 +10,7 @@ from flask import current_app, request
 
 from api.notify.fanout import present_s
 from api.record.errors import NoToken
-from api.players.accounts import (Principal, authenticate, authenticate_with_games,
-                                  is_account_token)
+from api.players.accounts import Principal, authenticate, authenticate_with_games, is_account_token
 
 
 def bearer_token() -> str | None:
@@ -44,8 +44,9 @@ def account(required: bool = True) -> Principal | None:
 def account_with_games() -> tuple[Principal, list[list]]:
     """`account()`, and [game id, version] of each of its games, newest first, in one round
     trip to Redis (the script that answers the poll of `GET /me/games` before Flask)."""
-    return authenticate_with_games(current_app.extensions["postplay"]["accounts"],
-                                   _account_token(), present_s())
+    return authenticate_with_games(
+        current_app.extensions["postplay"]["accounts"], _account_token(), present_s()
+    )
 
 
 @overload
@@ -63,6 +64,8 @@ def _account_token(required: bool = True) -> str | None:
     if is_account_token(token):
         return token
     if required:
-        raise NoToken("This needs your account's token: send 'Authorization: Bearer <token>' "
-                      "(sign in for one).")
+        raise NoToken(
+            "This needs your account's token: send 'Authorization: Bearer <token>' "
+            "(sign in for one)."
+        )
     return None

@@ -16,6 +16,7 @@ error schema, its status from `api.web.errors.status_of`. tests/api/test_openapi
 of every view and of the functions it calls, finds what they raise, and fails when a status is
 missing here, so the document keeps up with the code.
 """
+
 from __future__ import annotations
 
 import copy
@@ -35,27 +36,32 @@ SCOPE_WORDS = {
     "challenge": "Challenge players, accept and decline challenges.",
     "webhooks": "Register, list and delete the account's webhooks.",
     "session": "A sign-in token (POST /session or /accounts): personal API tokens cannot, "
-               "whatever their scopes (tokens, password, e-mail).",
+    "whatever their scopes (tokens, password, e-mail).",
 }
 assert set(SCOPES) <= SCOPE_WORDS.keys(), "every account scope needs its words here"
 
 SECURITY_SCHEMES = {
     "seatToken": {
-        "type": "http", "scheme": "bearer",
+        "type": "http",
+        "scheme": "bearer",
         "description": "A seat's token, handed out once by createGame (`tokens`), joinGame "
-                       "(`token`) or rematch: `Authorization: Bearer <token>`. It plays that "
-                       "one seat of that one game."},
+        "(`token`) or rematch: `Authorization: Bearer <token>`. It plays that "
+        "one seat of that one game.",
+    },
     "accountToken": {
         "type": "oauth2",
         "description": "An account's token (it starts with `pp.`), sent as `Authorization: "
-                       "Bearer <token>`: a sign-in token from signIn or signUp (every scope), "
-                       "or a personal API token from createToken with the scopes chosen. "
-                       "signIn takes a JSON body `{username, password}`, not a form.",
-        "flows": {"password": {"tokenUrl": "/api/v1/session", "scopes": SCOPE_WORDS}}},
+        "Bearer <token>`: a sign-in token from signIn or signUp (every scope), "
+        "or a personal API token from createToken with the scopes chosen. "
+        "signIn takes a JSON body `{username, password}`, not a form.",
+        "flows": {"password": {"tokenUrl": "/api/v1/session", "scopes": SCOPE_WORDS}},
+    },
     "ownerToken": {
-        "type": "http", "scheme": "bearer",
+        "type": "http",
+        "scheme": "bearer",
         "description": "A playtest's or sweep's owner token, handed out once when it was "
-                       "started without an account token: `Authorization: Bearer <token>`."},
+        "started without an account token: `Authorization: Bearer <token>`.",
+    },
 }
 
 
@@ -68,8 +74,13 @@ def _requirement(accepted: str) -> dict[str, list[str]]:
     return {name: [scope] if scope else []}
 
 
-def operation(operation_id: str, *, auth: Iterable[str] = (), anonymous: bool = False,
-              refuses: Iterable[type[Exception] | int] = ()) -> Callable:
+def operation(
+    operation_id: str,
+    *,
+    auth: Iterable[str] = (),
+    anonymous: bool = False,
+    refuses: Iterable[type[Exception] | int] = (),
+) -> Callable:
     """Declare a view's operationId, the tokens it accepts (`auth`: "seat", "owner",
     "account:<scope>"; none for a public call; `anonymous` when it also serves a request with no
     token) and what it refuses (error classes or statuses), as its document says them. The
@@ -104,27 +115,45 @@ class ContractPlugin(BasePlugin):
     def init_spec(self, spec):
         super().init_spec(spec)
         self.spec = spec
-        retry = {"description": "Seconds to wait before asking again.",
-                 "schema": {"type": "integer", "minimum": 0}}
+        retry = {
+            "description": "Seconds to wait before asking again.",
+            "schema": {"type": "integer", "minimum": 0},
+        }
         spec.components.header("RETRY_AFTER", retry)
         for name, scheme in SECURITY_SCHEMES.items():
             spec.components.security_scheme(name, scheme)
         error = {"$ref": "#/components/schemas/Error"}
-        spec.components.response("RATE_LIMITED", {
-            "description": "Too many requests from this client: slow down, try again after "
-                           "Retry-After seconds.",
-            "headers": {"Retry-After": {"$ref": "#/components/headers/RETRY_AFTER"}},
-            "content": {"application/json": {"schema": error}}})
-        spec.components.response("REDIS_UNREACHABLE", {
-            "description": "The game store (Redis) cannot be reached: nothing can be read or "
-                           f"changed. Try again after Retry-After seconds ({REDIS_RETRY_AFTER_S}).",
-            "headers": {"Retry-After": {"$ref": "#/components/headers/RETRY_AFTER"}},
-            "content": {"application/json": {"schema": error}}})
-        spec.components.response("NOT_MODIFIED_ETAG", {
-            "description": "Not Modified: the If-None-Match sent holds the current ETag; no "
-                           "body.",
-            "headers": {"ETag": {"description": "The ETag a 200 would carry.",
-                                 "schema": {"type": "string"}}}})
+        spec.components.response(
+            "RATE_LIMITED",
+            {
+                "description": "Too many requests from this client: slow down, try again after "
+                "Retry-After seconds.",
+                "headers": {"Retry-After": {"$ref": "#/components/headers/RETRY_AFTER"}},
+                "content": {"application/json": {"schema": error}},
+            },
+        )
+        spec.components.response(
+            "REDIS_UNREACHABLE",
+            {
+                "description": "The game store (Redis) cannot be reached: nothing can be read or "
+                f"changed. Try again after Retry-After seconds ({REDIS_RETRY_AFTER_S}).",
+                "headers": {"Retry-After": {"$ref": "#/components/headers/RETRY_AFTER"}},
+                "content": {"application/json": {"schema": error}},
+            },
+        )
+        spec.components.response(
+            "NOT_MODIFIED_ETAG",
+            {
+                "description": "Not Modified: the If-None-Match sent holds the current ETag; no "
+                "body.",
+                "headers": {
+                    "ETag": {
+                        "description": "The ETag a 200 would carry.",
+                        "schema": {"type": "string"},
+                    }
+                },
+            },
+        )
 
     def operation_helper(self, path=None, operations=None, **kwargs):
         for operation_doc in (operations or {}).values():

@@ -1,4 +1,5 @@
 """Correspondence tools: a seat's conditional moves and private notes, and the explore board."""
+
 from __future__ import annotations
 
 import marshmallow as ma
@@ -13,9 +14,13 @@ from api.web.game_shapes import MoveField, MovesField
 from api.web.games import _ctx, _seat
 from api.web.schemas import StrictSchema
 
-blp = Blueprint("correspondence", __name__, url_prefix="/api/v1",
-                description="Correspondence tools: conditional moves and private notes (their "
-                            "seat's alone), and the explore board.")
+blp = Blueprint(
+    "correspondence",
+    __name__,
+    url_prefix="/api/v1",
+    description="Correspondence tools: conditional moves and private notes (their "
+    "seat's alone), and the explore board.",
+)
 
 # a tree of a thousand moves takes more than the body of any other request
 TREE_BODY_BYTES = 256 * 1024
@@ -28,21 +33,44 @@ def _room_for_a_tree() -> None:
 
 
 class ConditionalNodeSchema(StrictSchema):
-    if_ = MovesField("player", data_key="if", attribute="if", required=True, metadata={
-        "description": "Your opponent's move (a list: their whole turn of several actions)."})
-    then = MovesField("player", required=True, metadata={
-        "description": "Your answer, played by the server in the same write (a list: your "
-                       "whole turn of several actions)."})
-    next = fields.List(fields.Nested(lambda: ConditionalNodeSchema()), metadata={
-        "description": "The branches that stand for your opponent's move after `then`."})
+    if_ = MovesField(
+        "player",
+        data_key="if",
+        attribute="if",
+        required=True,
+        metadata={
+            "description": "Your opponent's move (a list: their whole turn of several actions)."
+        },
+    )
+    then = MovesField(
+        "player",
+        required=True,
+        metadata={
+            "description": "Your answer, played by the server in the same write (a list: your "
+            "whole turn of several actions)."
+        },
+    )
+    next = fields.List(
+        fields.Nested(lambda: ConditionalNodeSchema()),
+        metadata={"description": "The branches that stand for your opponent's move after `then`."},
+    )
 
 
 class ConditionalBodySchema(StrictSchema):
-    ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0), metadata={
-        "description": "The game's ply as you saw it, after your move."})
-    tree = fields.List(fields.Nested(ConditionalNodeSchema), required=True, metadata={
-        "description": f"At most {correspondence.MAX_NODES} nodes, "
-                       f"{correspondence.MAX_LEVELS} levels deep; [] drops the tree."})
+    ply = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "The game's ply as you saw it, after your move."},
+    )
+    tree = fields.List(
+        fields.Nested(ConditionalNodeSchema),
+        required=True,
+        metadata={
+            "description": f"At most {correspondence.MAX_NODES} nodes, "
+            f"{correspondence.MAX_LEVELS} levels deep; [] drops the tree."
+        },
+    )
 
 
 class ConditionalSchema(ma.Schema):
@@ -51,30 +79,52 @@ class ConditionalSchema(ma.Schema):
 
 
 class NotesSchema(StrictSchema):
-    text = fields.String(required=True, metadata={
-        "description": f"Plain text, at most {correspondence.MAX_NOTES:,} characters."})
+    text = fields.String(
+        required=True,
+        metadata={"description": f"Plain text, at most {correspondence.MAX_NOTES:,} characters."},
+    )
 
 
 class ExploreBodySchema(StrictSchema):
-    options = fields.Dict(load_default=None, metadata={
-        "description": "Starting from a new game's position: its options (seat 0 first)."})
-    state = fields.Dict(load_default=None, metadata={
-        "description": "Starting from this state, as a game object's `state` shows it."})
-    game_id = fields.String(load_default=None, validate=validate.Length(max=40), metadata={
-        "description": "Starting from this game's position at `ply`."})
-    ply = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=0),
-                         metadata={"description": "With `game_id`: the ply to start at (its "
-                                                  "current one by default)."})
-    moves = fields.List(MoveField("player"), required=True, metadata={
-        "description": f"At most {explore.MAX_MOVES} moves, played in order."})
+    options = fields.Dict(
+        load_default=None,
+        metadata={
+            "description": "Starting from a new game's position: its options (seat 0 first)."
+        },
+    )
+    state = fields.Dict(
+        load_default=None,
+        metadata={"description": "Starting from this state, as a game object's `state` shows it."},
+    )
+    game_id = fields.String(
+        load_default=None,
+        validate=validate.Length(max=40),
+        metadata={"description": "Starting from this game's position at `ply`."},
+    )
+    ply = fields.Integer(
+        load_default=None,
+        strict=True,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "With `game_id`: the ply to start at (its current one by default)."
+        },
+    )
+    moves = fields.List(
+        MoveField("player"),
+        required=True,
+        metadata={"description": f"At most {explore.MAX_MOVES} moves, played in order."},
+    )
 
 
 class ExplorePositionSchema(ma.Schema):
     ply = fields.Integer()
     state = fields.Dict()
     to_move = fields.Integer(allow_none=True)
-    move = MoveField("played", allow_none=True, metadata={
-        "description": "The move that led here; null at the start."})
+    move = MoveField(
+        "played",
+        allow_none=True,
+        metadata={"description": "The move that led here; null at the start."},
+    )
 
 
 class ExploreOutcomeSchema(ma.Schema):
@@ -84,11 +134,16 @@ class ExploreOutcomeSchema(ma.Schema):
 
 
 class ExploreSchema(ma.Schema):
-    positions = fields.List(fields.Nested(ExplorePositionSchema), metadata={
-        "description": "The start, then the position after every ply (the server's passes "
-                       "included), as a game's /positions shows them."})
-    legal_moves = fields.List(MoveField("listed"), metadata={
-        "description": "The legal moves in the last position."})
+    positions = fields.List(
+        fields.Nested(ExplorePositionSchema),
+        metadata={
+            "description": "The start, then the position after every ply (the server's passes "
+            "included), as a game's /positions shows them."
+        },
+    )
+    legal_moves = fields.List(
+        MoveField("listed"), metadata={"description": "The legal moves in the last position."}
+    )
     complete = fields.Boolean(metadata={"description": "Whether `legal_moves` lists them all."})
     note = fields.String(allow_none=True)
     outcome = fields.Nested(ExploreOutcomeSchema, allow_none=True)
@@ -102,7 +157,9 @@ class Conditional(MethodView):
         """Your conditional moves in this game (your seat's token): yours alone"""
         return correspondence.get_tree(_ctx()[0], game_id, _seat(game_id))
 
-    @operation("setConditionalMoves", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422))
+    @operation(
+        "setConditionalMoves", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422)
+    )
     @blp.arguments(ConditionalBodySchema)
     @blp.response(200, ConditionalSchema)
     def put(self, body: dict, game_id: str):
@@ -143,5 +200,12 @@ class Explore(MethodView):
     def post(self, body: dict, kind: str):
         """Try moves from a position without touching any game: the positions, the legal
         moves and the outcome (no verdict, no bot move)"""
-        return explore.explore(_ctx()[0], kind, body["moves"], body["options"], body["state"],
-                               body["game_id"], body["ply"])
+        return explore.explore(
+            _ctx()[0],
+            kind,
+            body["moves"],
+            body["options"],
+            body["state"],
+            body["game_id"],
+            body["ply"],
+        )

@@ -1,6 +1,7 @@
 """E-mail: an account's address (set, verified by the link mailed to it, removed) and the
 one-click unsubscribe every mail links to. Nothing here sends a mail: each is owed to the
 workers (`api.notify.mail`)."""
+
 from __future__ import annotations
 
 import marshmallow as ma
@@ -17,25 +18,37 @@ from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.schemas import EmailSchema, StrictSchema
 
-blp = Blueprint("email", __name__, url_prefix="/api/v1",
-                description="E-mail: your address, verified by a link, and one-click "
-                            "unsubscribe from each kind of mail.")
+blp = Blueprint(
+    "email",
+    __name__,
+    url_prefix="/api/v1",
+    description="E-mail: your address, verified by a link, and one-click "
+    "unsubscribe from each kind of mail.",
+)
 
 
 class EmailAddressSchema(StrictSchema):
-    address = fields.String(required=True, validate=validate.Length(min=1, max=1000),
-                            metadata={"example": "ada@example.org"})
+    address = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=1000),
+        metadata={"example": "ada@example.org"},
+    )
 
 
 class EmailTokenSchema(StrictSchema):
-    token = fields.String(required=True, validate=validate.Length(min=1, max=1000),
-                          metadata={"description": "The token of the link in the mail."})
+    token = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=1000),
+        metadata={"description": "The token of the link in the mail."},
+    )
 
 
 class UnsubscribeArgsSchema(ma.Schema):
-    token = fields.String(required=True, validate=validate.Length(min=1, max=1000),
-                          metadata={"description": "The token of the mail's List-Unsubscribe "
-                                                   "link."})
+    token = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=1000),
+        metadata={"description": "The token of the mail's List-Unsubscribe link."},
+    )
 
 
 def _stores() -> tuple[AccountStore, MailStore]:
@@ -47,16 +60,24 @@ def _stores() -> tuple[AccountStore, MailStore]:
 class MyEmail(MethodView):
     @operation("setEmail", auth=("account:session",), refuses=(401, 403, 422, 503))
     @blp.arguments(EmailAddressSchema)
-    @blp.response(202, EmailSchema, description="The address is kept, not yet verified; "
-                  "the workers mail it a verification link, valid 24 hours.")
-    @blp.alt_response(503, description="E-mail is off on this server (POSTPLAY_SMTP_URL is not "
-                      "set).")
+    @blp.response(
+        202,
+        EmailSchema,
+        description="The address is kept, not yet verified; "
+        "the workers mail it a verification link, valid 24 hours.",
+    )
+    @blp.alt_response(
+        503, description="E-mail is off on this server (POSTPLAY_SMTP_URL is not set)."
+    )
     def put(self, body: dict):
         """Set your e-mail address: a verification link is mailed to it"""
         who = account()
         if not mail.enabled():
-            abort(503, message="E-mail is off on this server: it has no mail server set "
-                               "(POSTPLAY_SMTP_URL).")
+            abort(
+                503,
+                message="E-mail is off on this server: it has no mail server set "
+                "(POSTPLAY_SMTP_URL).",
+            )
         updated = mailboxes.set_address(*_stores(), who, body["address"])
         return mailboxes.view(updated)
 

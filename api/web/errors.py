@@ -1,5 +1,6 @@
 """Errors as the API promises them: flask-smorest's body `{code, status, message, errors?}` with a
 `message` a player can read; 400 for a malformed body (naming the field), never a bare 500."""
+
 from __future__ import annotations
 
 import logging
@@ -25,14 +26,24 @@ log = logging.getLogger(__name__)
 # what a view refuses with a clear message: bad moves, options and time controls are ValueErrors
 DOMAIN_ERRORS = (refusals.Refusal, ValueError)
 # the play service's refusals and the HTTP status of each (the first class that matches wins)
-STATUS_OF = ((refusals.NotFound, 404), (refusals.NoToken, 401),
-             (refusals.OtherGamesToken, 403), (refusals.Forbidden, 403), (refusals.Conflict, 409),
-             (refusals.NotOffered, 422), (refusals.NotEligible, 422), (refusals.Busy, 429),
-             (refusals.Overloaded, 503))
+STATUS_OF = (
+    (refusals.NotFound, 404),
+    (refusals.NoToken, 401),
+    (refusals.OtherGamesToken, 403),
+    (refusals.Forbidden, 403),
+    (refusals.Conflict, 409),
+    (refusals.NotOffered, 422),
+    (refusals.NotEligible, 422),
+    (refusals.Busy, 429),
+    (refusals.Overloaded, 503),
+)
 # what redis-py raises when Redis cannot answer at all (down, unreachable, still loading its data,
 # a replica without its primary): the service is unavailable, not broken
-REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
-                     redis.exceptions.MasterDownError)
+REDIS_UNREACHABLE = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.MasterDownError,
+)
 REDIS_RETRY_AFTER_S = 5
 
 
@@ -67,8 +78,9 @@ class BodyParser(FlaskParser):
         messages = list(_leaves(error.messages))
         if messages and all(isinstance(m, Unacceptable) for m in messages):
             error_status_code = 422
-        super().handle_error(error, req, schema, error_status_code=error_status_code,
-                             error_headers=error_headers)
+        super().handle_error(
+            error, req, schema, error_status_code=error_status_code, error_headers=error_headers
+        )
 
 
 class PageParser(FlaskParser):
@@ -117,13 +129,17 @@ class ErrorSchema(ma.Schema):
 
     code = ma.fields.Integer(required=True, metadata={"description": "The HTTP status."})
     status = ma.fields.String(required=True, metadata={"description": "Its name."})
-    message = ma.fields.String(required=True, metadata={
-        "description": "A sentence a player can read."})
+    message = ma.fields.String(
+        required=True, metadata={"description": "A sentence a player can read."}
+    )
     errors = ma.fields.Dict(
-        keys=ma.fields.String(), values=ma.fields.Dict(
-            keys=ma.fields.String(), values=ma.fields.List(ma.fields.String())),
-        metadata={"description": "Where the request is at fault (`json`, `query`), then the "
-                                 "field's dotted path (`move.row`), then its messages."})
+        keys=ma.fields.String(),
+        values=ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.List(ma.fields.String())),
+        metadata={
+            "description": "Where the request is at fault (`json`, `query`), then the "
+            "field's dotted path (`move.row`), then its messages."
+        },
+    )
 
 
 class PostplayApi(flask_smorest.Api):
@@ -155,8 +171,7 @@ class PostplayApi(flask_smorest.Api):
             return "", 304, {} if etag is None else {"ETag": f'"{etag}"'}
         payload, code, headers = super().handle_http_exception(error)
         if isinstance(payload.get("errors"), dict):
-            payload["errors"] = {where: _flatten(tree)
-                                 for where, tree in payload["errors"].items()}
+            payload["errors"] = {where: _flatten(tree) for where, tree in payload["errors"].items()}
         if "message" not in payload:
             payload["message"] = _first_message(payload.get("errors")) or error.description
         if code == 429:
@@ -175,14 +190,17 @@ def redis_unreachable() -> ServiceUnavailable:
     # does not declare
     error.data = {  # type: ignore[attr-defined]
         "message": "The game store (Redis) cannot be reached just now: nothing can be read or "
-                   "changed. Try again in a few seconds.",
-        "headers": {"Retry-After": str(REDIS_RETRY_AFTER_S)}}
+        "changed. Try again in a few seconds.",
+        "headers": {"Retry-After": str(REDIS_RETRY_AFTER_S)},
+    }
     return error
 
 
 # the domain errors that name a field, and their status
-FIELD_ERRORS = ((MalformedMove, 400), ((BadOption, BadTimeControl, UnknownField,
-                                        refusals.BadField), 422))
+FIELD_ERRORS = (
+    (MalformedMove, 400),
+    ((BadOption, BadTimeControl, UnknownField, refusals.BadField), 422),
+)
 
 
 def status_of(cls: type[Exception]) -> int:
@@ -203,8 +221,11 @@ def refuse(exc: Exception):
     for cls, status in STATUS_OF:
         if isinstance(exc, cls):
             retry = getattr(exc, "retry_after_s", None)
-            abort(status, message=exc.message,
-                  **({"headers": {"Retry-After": str(max(1, retry))}} if retry else {}))
+            abort(
+                status,
+                message=exc.message,
+                **({"headers": {"Retry-After": str(max(1, retry))}} if retry else {}),
+            )
     raise exc
 
 

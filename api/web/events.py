@@ -1,6 +1,7 @@
 """The event resources: tournaments (create, list, read, join, leave, start, cancel) and the
 standing ladder of each kind (read, join, challenge). Every step of a running tournament is the
 workers' (`api.events.service.advance`); these routes only change what players ask for."""
+
 from __future__ import annotations
 
 import marshmallow as ma
@@ -19,9 +20,13 @@ from api.web.errors import Blueprint, abort
 from api.web.games import GameOfKind
 from api.web.schemas import OneOfField, ResultSchema, TimeControlSchema
 
-blp = Blueprint("events", __name__, url_prefix="/api/v1",
-                description="Events: round-robin, Swiss and knockout tournaments, and a "
-                            "standing ladder per game.")
+blp = Blueprint(
+    "events",
+    __name__,
+    url_prefix="/api/v1",
+    description="Events: round-robin, Swiss and knockout tournaments, and a "
+    "standing ladder per game.",
+)
 
 
 def _ext():
@@ -54,12 +59,21 @@ class TournamentCreateSchema(ma.Schema):
     options = fields.Dict(load_default=None)
     time_control = OneOfField(TimeControlSchema, load_default=None, allow_none=True)
     format = fields.String(required=True, metadata={"enum": list(events.FORMATS)})
-    rounds = fields.Integer(load_default=None, metadata={
-        "description": f"Swiss only: 1 to {events.MAX_ROUNDS}, and fewer than max_players."})
-    double = fields.Boolean(load_default=False, metadata={
-        "description": "Round-robin only: each pair plays twice, the first move swapped."})
-    max_players = fields.Integer(required=True, validate=validate.Range(
-        min=2, max=events.MAX_PLAYERS))
+    rounds = fields.Integer(
+        load_default=None,
+        metadata={
+            "description": f"Swiss only: 1 to {events.MAX_ROUNDS}, and fewer than max_players."
+        },
+    )
+    double = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Round-robin only: each pair plays twice, the first move swapped."
+        },
+    )
+    max_players = fields.Integer(
+        required=True, validate=validate.Range(min=2, max=events.MAX_PLAYERS)
+    )
     min_players = fields.Integer(load_default=2, validate=validate.Range(min=2))
     starts_at = fields.DateTime(required=True)
     rated = fields.Boolean(load_default=True)
@@ -73,17 +87,27 @@ class TournamentListArgsSchema(ma.Schema):
 
 
 class JoinTournamentSchema(ma.Schema):
-    invite = fields.String(load_default=None, metadata={
-        "description": "The invite code of an invite-only tournament."})
-    player = fields.String(load_default=None, metadata={
-        "description": "The organiser only: a server bot's account to enter (bot-<kind>-<level>)."})
+    invite = fields.String(
+        load_default=None, metadata={"description": "The invite code of an invite-only tournament."}
+    )
+    player = fields.String(
+        load_default=None,
+        metadata={
+            "description": "The organiser only: a server bot's account to enter (bot-<kind>-<level>)."
+        },
+    )
 
 
 class PairingSchema(ma.Schema):
     seats = fields.List(fields.String(), metadata={"description": "First mover first."})
     game_id = fields.String()
-    result = OneOfField(ResultSchema, allow_none=True, metadata={
-        "description": "The game's result (winner and reason) once it is over; null until then."})
+    result = OneOfField(
+        ResultSchema,
+        allow_none=True,
+        metadata={
+            "description": "The game's result (winner and reason) once it is over; null until then."
+        },
+    )
     replay = fields.Integer(metadata={"description": "Knockout: which replay of a drawn game."})
 
 
@@ -97,9 +121,14 @@ class StandingSchema(ma.Schema):
     rank = fields.Integer()
     player = fields.String()
     score = fields.Float()
-    tiebreaks = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={
-        "description": "Round-robin: sonneborn_berger, direct_encounter, wins; Swiss: "
-                       "buchholz_cut1, sonneborn_berger, wins; knockout: wins."})
+    tiebreaks = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(),
+        metadata={
+            "description": "Round-robin: sonneborn_berger, direct_encounter, wins; Swiss: "
+            "buchholz_cut1, sonneborn_berger, wins; knockout: wins."
+        },
+    )
     played = fields.Integer()
     wins = fields.Integer()
 
@@ -196,8 +225,9 @@ class Tournaments(MethodView):
     @blp.paginate()
     def get(self, args: dict, pagination_parameters):
         """List tournaments, newest first (filter by status and kind; paginated)"""
-        docs, total = _tournaments().list(args.get("status"), pagination_parameters.first_item,
-                                          pagination_parameters.page_size)
+        docs, total = _tournaments().list(
+            args.get("status"), pagination_parameters.first_item, pagination_parameters.page_size
+        )
         pagination_parameters.item_count = total
         kind = args.get("kind")
         return [_view(d) for d in docs if kind is None or d["kind"] == kind]
@@ -228,8 +258,17 @@ class JoinTournament(MethodView):
     @blp.response(201, TournamentSchema)
     def post(self, body: dict, tid: str):
         """Enter a tournament before it starts (the organiser may enter a bot account)"""
-        return _view(_answer(events.join, _tournaments(), _ext()["ratings"], tid, account(),
-                             body["invite"], body["player"]))
+        return _view(
+            _answer(
+                events.join,
+                _tournaments(),
+                _ext()["ratings"],
+                tid,
+                account(),
+                body["invite"],
+                body["player"],
+            )
+        )
 
 
 @blp.route("/tournaments/<id:tid>/leave")
@@ -259,9 +298,13 @@ class PlayerTournaments(MethodView):
         found = _ext()["accounts"].find(username)
         if found is None:
             abort(404, message=f"There is no player {username!r}.")
-        return [{**{k: d[k] for k in ("id", "name", "kind", "format", "status")},
-                 "placing": events.placing(d, found["id"])}
-                for d in _tournaments().of_account(found["id"])]
+        return [
+            {
+                **{k: d[k] for k in ("id", "name", "kind", "format", "status")},
+                "placing": events.placing(d, found["id"]),
+            }
+            for d in _tournaments().of_account(found["id"])
+        ]
 
 
 @blp.route("/ladders/<kind>")
@@ -270,6 +313,7 @@ class Ladder(MethodView):
     @blp.response(200, LadderSchema)
     def get(self, kind: str):
         """A game's standing ladder, top first"""
+
         def ladder() -> dict:
             ladders._kind(kind)  # NotFound for an unknown game
             return _tournaments().ladder(kind)
@@ -294,6 +338,13 @@ class ChallengeOnLadder(MethodView):
     def post(self, body: dict, kind: str):
         """Challenge the player at a rank up to three above yours: a ladder game starts"""
         ext = _ext()
-        record = _answer(ladders.challenge, _tournaments(), ext["store"], ext["followups"], kind,
-                         account(), body["rank"])
+        record = _answer(
+            ladders.challenge,
+            _tournaments(),
+            ext["store"],
+            ext["followups"],
+            kind,
+            account(),
+            body["rank"],
+        )
         return game_view(record)

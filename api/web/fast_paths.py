@@ -19,6 +19,7 @@ keeps sending those polls to the app). It is counted in the request metrics like
 is not counted against the client's rate limit: refusing it (429) would cost the server more
 than answering it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,8 +42,15 @@ from api.store.version_cache import VersionCache
 from api.web.auth import bearer_of
 
 # a header of one answer only, never learnt: the ETag is made per poll, the rest per request
-PER_ANSWER = {"etag", "date", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining",
-              "x-ratelimit-reset", "content-length"}
+PER_ANSWER = {
+    "etag",
+    "date",
+    "retry-after",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "content-length",
+}
 
 
 def etag_of(data) -> str:
@@ -63,19 +71,23 @@ def my_games_etag_data(versions: list[list], status: str | None) -> dict:
 def learning(learnt: dict, key: tuple, start_response):
     """The app's `start_response`, remembering in `learnt[key]` the headers of a 304, less those
     of one answer only."""
+
     def learn(status_line, headers, exc_info=None):
         if status_line.startswith("304"):
-            learnt[key] = [(name, value) for name, value in headers
-                           if name.lower() not in PER_ANSWER]
+            learnt[key] = [
+                (name, value) for name, value in headers if name.lower() not in PER_ANSWER
+            ]
         return start_response(status_line, headers, exc_info)
+
     return learn
 
 
 class PollAnswers:
     """WSGI middleware over the Flask app: matching polls answered 304 here."""
 
-    def __init__(self, app, games: GameStore, accounts: AccountStore,
-                 versions: VersionCache | None = None):
+    def __init__(
+        self, app, games: GameStore, accounts: AccountStore, versions: VersionCache | None = None
+    ):
         self.app, self.games, self.accounts = app, games, accounts
         self.versions = versions  # this process' copy of the games' versions, if it keeps one
         # each polled path, the Flask rule the request metrics name it by, its current ETag
@@ -85,13 +97,20 @@ class PollAnswers:
         ]
         # learnt, by route and whether over https: at most 2 × len(self.polls) entries
         self.headers: dict[tuple[str, bool], list[tuple[str, str]]] = {}
-        self.metrics = {route: (metrics.REQUESTS.labels(route, "GET", "304"),
-                                metrics.REQUEST_SECONDS.labels(route, "GET"))
-                        for _, route, _ in self.polls}
+        self.metrics = {
+            route: (
+                metrics.REQUESTS.labels(route, "GET", "304"),
+                metrics.REQUEST_SECONDS.labels(route, "GET"),
+            )
+            for _, route, _ in self.polls
+        }
 
     def __call__(self, environ, start_response):
-        if environ["REQUEST_METHOD"] != "GET" or "HTTP_IF_NONE_MATCH" not in environ or \
-                environ.get("QUERY_STRING"):
+        if (
+            environ["REQUEST_METHOD"] != "GET"
+            or "HTTP_IF_NONE_MATCH" not in environ
+            or environ.get("QUERY_STRING")
+        ):
             return self.app(environ, start_response)
         path = environ.get("PATH_INFO", "")
         for pattern, route, current_etag in self.polls:
@@ -135,4 +154,3 @@ class PollAnswers:
         who, versions = authenticate_with_games(self.accounts, token, present_s())
         who.require("read")
         return etag_of(my_games_etag_data(versions, None))
-

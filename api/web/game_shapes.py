@@ -14,6 +14,7 @@ and dumped through the schema of its kind. Each state schema matches its `State.
 `to_dict()`'s stored fields, then the facts a board draws (`facts()`, marked "Derived")
 (tests/api/test_contract.py plays every game to check it).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -27,8 +28,20 @@ from marshmallow import fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from api.games import GAMES, Game
-from api.games.base import (Boolean, Either, Field, Kind, ListOf, MapOf, Maybe, Obj, Pair, Shape,
-                            Text, Whole)
+from api.games.base import (
+    Boolean,
+    Either,
+    Field,
+    Kind,
+    ListOf,
+    MapOf,
+    Maybe,
+    Obj,
+    Pair,
+    Shape,
+    Text,
+    Whole,
+)
 
 
 class ShapeSchema(ma.Schema):
@@ -73,8 +86,7 @@ def _kind(kind: Kind, **kwargs) -> fields.Field:
             checks.append(validate.OneOf(kind.choices))
         return fields.String(validate=checks, **kwargs)
     if isinstance(kind, Pair):
-        return fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2),
-                           **kwargs)
+        return fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2), **kwargs)
     if isinstance(kind, ListOf):
         checks = [validate.Length(equal=kind.length)] if kind.length is not None else []
         return fields.List(_kind(kind.item), validate=checks, **kwargs)
@@ -106,6 +118,7 @@ def _json(kind: Kind) -> dict:
 
 # --- moves ---
 
+
 def move_schemas(which: str) -> dict[str, type[ShapeSchema]]:
     """Move schemas by type, from every registered game: what a player sends ("player"; GET
     /legal-moves lists moves of the same shapes, to be sent back as they are) or what a history
@@ -134,11 +147,16 @@ def move_union_property(self, field: fields.Field, **kwargs) -> dict:
     """apispec attribute function (bound to the converter) documenting a MoveField."""
     if not isinstance(field, MoveField):
         return {}
-    refs = {name: self.resolve_nested_schema(shape)
-            for name, shape in move_schemas(field.which).items()}
-    return {"oneOf": list(refs.values()),
-            "discriminator": {"propertyName": "type",
-                              "mapping": {name: ref["$ref"] for name, ref in refs.items()}}}
+    refs = {
+        name: self.resolve_nested_schema(shape) for name, shape in move_schemas(field.which).items()
+    }
+    return {
+        "oneOf": list(refs.values()),
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {name: ref["$ref"] for name, ref in refs.items()},
+        },
+    }
 
 
 class MovesField(MoveField):
@@ -216,8 +234,7 @@ def nullable_as_3_0(schema):
         if list(core) == ["allOf"] and len(core["allOf"]) == 1:  # a lone `$ref`, as it is
             core = core["allOf"][0]
         if core and NULL not in out.get("anyOf", ()):  # (an empty schema lets null in already)
-            out = {**{k: v for k, v in out.items() if k in _ANNOTATIONS},
-                   "anyOf": [core, NULL]}
+            out = {**{k: v for k, v in out.items() if k in _ANNOTATIONS}, "anyOf": [core, NULL]}
     return out
 
 
@@ -226,8 +243,10 @@ def state_schema(slug: str) -> type[ShapeSchema]:
     (what `to_dict` stores), then its `facts_shape`'s (what a board draws, never stored), each of
     those described as derived."""
     state = GAMES[slug].state_class
-    derived = tuple(dataclasses.replace(f, description="Derived (sent, never stored): "
-                                        + f.description) for f in state.facts_shape.fields)
+    derived = tuple(
+        dataclasses.replace(f, description="Derived (sent, never stored): " + f.description)
+        for f in state.facts_shape.fields
+    )
     return schema_for(dataclasses.replace(state.shape, fields=state.shape.fields + derived))
 
 
@@ -239,8 +258,11 @@ def options_schema(slug: str) -> type[ShapeSchema]:
     for option in GAMES[slug].options:
         metadata = {"description": option.description}
         if option.kind == "int":
-            field = _kind(Whole(option.min, option.max, tuple(option.choices)), required=True,
-                          metadata=metadata)
+            field = _kind(
+                Whole(option.min, option.max, tuple(option.choices)),
+                required=True,
+                metadata=metadata,
+            )
         elif option.kind == "bool":
             field = fields.Boolean(required=True, metadata=metadata)
         elif option.kind == "choice":
@@ -250,11 +272,13 @@ def options_schema(slug: str) -> type[ShapeSchema]:
         else:
             raise TypeError(f"{slug}'s option {option.name!r} needs a shape for the document")
         declared[option.name] = field
-    return cast("type[ShapeSchema]",
-                ShapeSchema.from_dict(declared, name=f"{_camel(slug)}OptionsSchema"))
+    return cast(
+        "type[ShapeSchema]", ShapeSchema.from_dict(declared, name=f"{_camel(slug)}OptionsSchema")
+    )
 
 
 # --- game objects, one per kind ---
+
 
 class KindUnionSchema(OneOfSchema):
     """A game object, documented as a `oneOf` of one schema per kind with a discriminator on
@@ -277,8 +301,11 @@ class KindUnionSchema(OneOfSchema):
 def per_kind(base: type[ma.Schema]) -> type[KindUnionSchema]:
     """`base` (a game object schema) once per kind, typed; the union keeps `base`'s name, so
     the document's `Game` is now the oneOf of `PrimeDropGame`, `PartitionGame`, ..."""
-    return type(base.__name__, (KindUnionSchema,), {
-        "plain": base(), "plain_many": base(many=True), "type_schemas": PerKind(base)})
+    return type(
+        base.__name__,
+        (KindUnionSchema,),
+        {"plain": base(), "plain_many": base(many=True), "type_schemas": PerKind(base)},
+    )
 
 
 class PerKind(Mapping[str, type[ma.Schema]]):
@@ -301,10 +328,15 @@ class PerKind(Mapping[str, type[ma.Schema]]):
 
 @functools.cache
 def _of_kind(base: type[ma.Schema], game: type[Game]) -> type[ma.Schema]:
-    return type(f"{_camel(game.slug)}{base.__name__}", (base,), {
-        "kind": fields.String(required=True, validate=validate.OneOf([game.slug])),
-        "state": fields.Nested(state_schema(game.slug), required=True),
-        "options": OneOfField(options_schema(game.slug), required=True)})
+    return type(
+        f"{_camel(game.slug)}{base.__name__}",
+        (base,),
+        {
+            "kind": fields.String(required=True, validate=validate.OneOf([game.slug])),
+            "state": fields.Nested(state_schema(game.slug), required=True),
+            "options": OneOfField(options_schema(game.slug), required=True),
+        },
+    )
 
 
 class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
@@ -319,8 +351,9 @@ class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
         self.converter.add_attribute_function(state_union_property)
 
     def schema_helper(self, name, _, schema=None, **kwargs):
-        return self._shared(nullable_as_3_0(super().schema_helper(name, _, schema=schema,
-                                                                   **kwargs)))
+        return self._shared(
+            nullable_as_3_0(super().schema_helper(name, _, schema=schema, **kwargs))
+        )
 
     def _shared(self, schema):
         """Each property marked `x-shared` in its field's metadata (`{"x-shared":

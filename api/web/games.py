@@ -1,4 +1,5 @@
 """The game resources: create, join, list, read, history, legal moves, move, resign."""
+
 from __future__ import annotations
 
 
@@ -20,18 +21,39 @@ from api.web.errors import Blueprint, abort
 from api.web.fast_paths import game_etag_data
 from api.web.game_shapes import per_kind
 from api.web.input_bounds import MAX_JSON_DEPTH, BadJson, load_json
-from api.web.schemas import (AnalysisArgsSchema, AnalysisSchema, ClaimSchema, GameAnalysisSchema,
-                             GameCreateSchema, GameListArgsSchema, GameSchema, GameWithTokenSchema,
-                             GameWithTokensSchema, HistoryEntrySchema, JoinSchema,
-                             LegalMovesArgsSchema, LegalMovesSchema,
-                             MoveBodySchema, PENDING, PositionsArgsSchema, PositionSchema)
+from api.web.schemas import (
+    AnalysisArgsSchema,
+    AnalysisSchema,
+    ClaimSchema,
+    GameAnalysisSchema,
+    GameCreateSchema,
+    GameListArgsSchema,
+    GameSchema,
+    GameWithTokenSchema,
+    GameWithTokensSchema,
+    HistoryEntrySchema,
+    JoinSchema,
+    LegalMovesArgsSchema,
+    LegalMovesSchema,
+    MoveBodySchema,
+    PENDING,
+    PositionsArgsSchema,
+    PositionSchema,
+)
 
 # game objects typed per kind (their state too): a oneOf on `kind` in the document
 GameOfKind, GameWithTokensOfKind, GameWithTokenOfKind = (
-    per_kind(GameSchema), per_kind(GameWithTokensSchema), per_kind(GameWithTokenSchema))
+    per_kind(GameSchema),
+    per_kind(GameWithTokensSchema),
+    per_kind(GameWithTokenSchema),
+)
 
-blp = Blueprint("games", __name__, url_prefix="/api/v1/games",
-                description="Games: create, join, read, move, resign.")
+blp = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/api/v1/games",
+    description="Games: create, join, read, move, resign.",
+)
 
 
 def _ctx() -> tuple[GameStore, play.Followups]:
@@ -98,11 +120,19 @@ class Games(MethodView):
     def post(self, body: dict):
         """Create a game"""
         store, followups = _ctx()
-        record, tokens = play.create_game(store, followups, body["kind"], body["options"],
-                                          body["seats"], body["first"], body["time_control"],
-                                          client=request.remote_addr,
-                                          account=account(required=False),
-                                          accounts=_accounts(), rated=body["rated"])
+        record, tokens = play.create_game(
+            store,
+            followups,
+            body["kind"],
+            body["options"],
+            body["seats"],
+            body["first"],
+            body["time_control"],
+            client=request.remote_addr,
+            account=account(required=False),
+            accounts=_accounts(),
+            rated=body["rated"],
+        )
         return {**_game_response(record), "tokens": tokens}
 
     @operation("listGames")
@@ -112,9 +142,12 @@ class Games(MethodView):
     def get(self, args: dict, pagination_parameters):
         """List games, newest first (filter by status and kind; paginated); each seat of an
         account or a server bot shows its current rating"""
-        records, total = _ctx()[0].list(args.get("status"), args.get("kind"),
-                                        pagination_parameters.first_item,
-                                        pagination_parameters.page_size)
+        records, total = _ctx()[0].list(
+            args.get("status"),
+            args.get("kind"),
+            pagination_parameters.first_item,
+            pagination_parameters.page_size,
+        )
         pagination_parameters.item_count = total
         return with_seat_ratings(records)
 
@@ -135,8 +168,9 @@ class GameResource(MethodView):
 
 @blp.route("/<id:game_id>/join")
 class Join(MethodView):
-    @operation("joinGame", auth=("account:play",), anonymous=True,
-               refuses=(401, 403, 404, 409, 422))
+    @operation(
+        "joinGame", auth=("account:play",), anonymous=True, refuses=(401, 403, 404, 409, 422)
+    )
     @blp.etag
     @blp.arguments(JoinSchema)
     @blp.response(201, GameWithTokenOfKind)
@@ -144,8 +178,14 @@ class Join(MethodView):
         """Take the first open seat (with an account token, as that account: a rated game or
         a seat with a rating range needs one that fits)"""
         store, followups = _ctx()
-        record, token, seat = play.join(store, followups, game_id, body["name"],
-                                        account=account(required=False), ratings=_ratings())
+        record, token, seat = play.join(
+            store,
+            followups,
+            game_id,
+            body["name"],
+            account=account(required=False),
+            ratings=_ratings(),
+        )
         return {**_game_response(record), "token": token, "seat": seat}
 
 
@@ -165,8 +205,9 @@ class Moves(MethodView):
     def post(self, body: dict, game_id: str):
         """Make a move (Authorization: Bearer <seat token>)"""
         # 404 for an unknown game, then 401 or 403
-        record = play.move_by_token(*_ctx(), game_id, bearer_token(), account(required=False),
-                                    body["move"], body["ply"])
+        record = play.move_by_token(
+            *_ctx(), game_id, bearer_token(), account(required=False), body["move"], body["ply"]
+        )
         return _game_response(record)
 
 
@@ -180,10 +221,15 @@ class Positions(MethodView):
         client draws a replay without knowing the rules"""
         store = _ctx()[0]
         record = _load(game_id)
-        return [{"ply": ply, "state": state.view(), "to_move": state.to_move,
-                 "move": None if entry is None else entry["move"]}
-                for ply, state, entry in play.positions(record, store.moves(game_id),
-                                                        args["from_"])]
+        return [
+            {
+                "ply": ply,
+                "state": state.view(),
+                "to_move": state.to_move,
+                "move": None if entry is None else entry["move"],
+            }
+            for ply, state, entry in play.positions(record, store.moves(game_id), args["from_"])
+        ]
 
 
 @blp.route("/<id:game_id>/legal-moves")
@@ -196,15 +242,24 @@ class LegalMoves(MethodView):
         record = _load(game_id)
         seat = record.to_move
         if seat is None:
-            return {"seat": None, "ply": record.ply, "moves": [], "complete": True,
-                    "note": "Nobody is to move." if record.status is Status.FINISHED
-                    else "The game has not started."}
+            return {
+                "seat": None,
+                "ply": record.ply,
+                "moves": [],
+                "complete": True,
+                "note": "Nobody is to move."
+                if record.status is Status.FINISHED
+                else "The game has not started.",
+            }
         if move is not None:
             try:  # bounded as a body is: a move nested 1,200 deep is a 400, not a RecursionError
                 data = load_json(move)
             except BadJson:
-                raise MalformedMove("Query move must be a move as JSON, nested at most "
-                                    f"{MAX_JSON_DEPTH} levels deep.", "move") from None
+                raise MalformedMove(
+                    "Query move must be a move as JSON, nested at most "
+                    f"{MAX_JSON_DEPTH} levels deep.",
+                    "move",
+                ) from None
             return {"seat": seat, "ply": record.ply, **play.check_move(record, data)}
         return {"seat": seat, "ply": record.ply, **record.state().legal_moves_listing()}
 
@@ -261,15 +316,19 @@ class Rematch(MethodView):
     @operation("rematch", auth=("seat", "account:play"), refuses=(401, 403, 404, 409))
     @blp.etag
     @blp.response(201, GameWithTokensOfKind)
-    @blp.alt_response(200, schema=GameWithTokensOfKind,
-                      description="The game's rematch, made already (by either side): the same "
-                                  "game, with no tokens.")
+    @blp.alt_response(
+        200,
+        schema=GameWithTokensOfKind,
+        description="The game's rematch, made already (by either side): the same "
+        "game, with no tokens.",
+    )
     def post(self, game_id: str):
         """A new game, the seats swapped (your seat token or account token; for an opponent
         with an account it is a challenge); a game has one rematch"""
         seat = play.seat_of(_ctx()[0], game_id, bearer_token(), account(required=False))
-        record, tokens, made = play.rematch(*_ctx(), game_id, seat, account(required=False),
-                                            _accounts(), request.remote_addr)
+        record, tokens, made = play.rematch(
+            *_ctx(), game_id, seat, account(required=False), _accounts(), request.remote_addr
+        )
         return {**_game_response(record), "tokens": tokens}, 201 if made else 200
 
 
@@ -286,8 +345,11 @@ class Analysis(MethodView):
         record = _load(game_id)
         result = analysis.analysis(store, followups, record, args.get("ply"))
         if result is None:
-            return ({"ply": args.get("ply", record.ply), "pending": True}, 202,
-                    {"Retry-After": "1"})
+            return (
+                {"ply": args.get("ply", record.ply), "pending": True},
+                202,
+                {"Retry-After": "1"},
+            )
         return result
 
 
@@ -296,9 +358,12 @@ class GameAnalysis(MethodView):
     @operation("getGameAnalysis", refuses=(404, 409, 422, 429))
     @blp.response(200, GameAnalysisSchema)
     @blp.alt_response(202, **PENDING)
-    @blp.alt_response(429, description="The client has 2 analyses of whole games queued or "
-                                       "running, or has used this hour's CPU allowance: ask "
-                                       "again after Retry-After seconds.")
+    @blp.alt_response(
+        429,
+        description="The client has 2 analyses of whole games queued or "
+        "running, or has used this hour's CPU allowance: ask "
+        "again after Retry-After seconds.",
+    )
     def get(self, game_id: str):
         """Every move of the game so far judged: its verdict or value for its mover, the best
         move, whether it was a mistake; and each position's value for the value graph"""
@@ -306,11 +371,11 @@ class GameAnalysis(MethodView):
         record = _load(game_id)
         analyses = AnalysisStore(current_app.extensions["postplay"]["redis"])
         try:
-            result = analysis.game_analysis(store, analyses, followups, record,
-                                            request.remote_addr or "")
+            result = analysis.game_analysis(
+                store, analyses, followups, record, request.remote_addr or ""
+            )
         except OverBudget as refused:
-            abort(429, message=refused.message,
-                  headers={"Retry-After": str(refused.retry_after_s)})
+            abort(429, message=refused.message, headers={"Retry-After": str(refused.retry_after_s)})
         if result is None:
             return {"ply": record.ply, "pending": True}, 202, {"Retry-After": "2"}
         return result

@@ -1,5 +1,6 @@
 """What every response carries on its way out: security headers (flask-talisman), CORS for
 third-party web clients on the API paths (flask-cors), and compression (flask-compress)."""
+
 from __future__ import annotations
 
 import re
@@ -25,16 +26,24 @@ CONTENT_SECURITY_POLICY = {
 }
 # Third-party web clients may call the API from any origin. No cookie is ever involved (seat and
 # owner tokens travel in Authorization), so there are no credentials to allow.
-CORS_RESOURCES: dict[str | re.Pattern[str], dict[str, Any]] = {r"/api/*": {
-    "origins": "*",
-    "methods": ["GET", "HEAD", "POST", "PATCH", "DELETE", "OPTIONS"],
-    "allow_headers": ["Authorization", "Content-Type", "If-None-Match"],
-    "expose_headers": ["ETag", "Retry-After", "X-Pagination", "X-RateLimit-Limit",
-                       "X-RateLimit-Remaining", "X-RateLimit-Reset"],
-    "send_wildcard": True,  # "*" rather than the Origin echoed back: the same answer for every site
-    "supports_credentials": False,
-    "max_age": 600,
-}}
+CORS_RESOURCES: dict[str | re.Pattern[str], dict[str, Any]] = {
+    r"/api/*": {
+        "origins": "*",
+        "methods": ["GET", "HEAD", "POST", "PATCH", "DELETE", "OPTIONS"],
+        "allow_headers": ["Authorization", "Content-Type", "If-None-Match"],
+        "expose_headers": [
+            "ETag",
+            "Retry-After",
+            "X-Pagination",
+            "X-RateLimit-Limit",
+            "X-RateLimit-Remaining",
+            "X-RateLimit-Reset",
+        ],
+        "send_wildcard": True,  # "*" rather than the Origin echoed back: the same answer for every site
+        "supports_credentials": False,
+        "max_age": 600,
+    }
+}
 
 
 class Compress(flask_compress.Compress):

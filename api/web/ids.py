@@ -1,6 +1,7 @@
 """The ids a path may carry, matched at the route: `/games/<id:game_id>` and the like. A path
 whose id has another shape (`<id>:moves`, a slash, 1,000 characters) matches no route and is a
 404 before any view, so no id reaches Redis but one that names the resource's own key."""
+
 from __future__ import annotations
 
 from flask import Flask
@@ -28,5 +29,4 @@ def init_ids(app: Flask, api: Api) -> None:
     parameter its pattern."""
     for name, converter in (("id", IdConverter), ("name", NameConverter)):
         app.url_map.converters[name] = converter
-        api.register_converter(converter, lambda c: {"type": "string",
-                                                     "pattern": f"^{c.regex}$"})
+        api.register_converter(converter, lambda c: {"type": "string", "pattern": f"^{c.regex}$"})

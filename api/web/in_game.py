@@ -1,5 +1,6 @@
 """What players do in a game besides moving: draw offers, takebacks, chat, export and import;
 and the account's vacation switch, which stands its correspondence clocks still."""
+
 from __future__ import annotations
 
 from flask import current_app
@@ -12,13 +13,23 @@ from api.web.auth import account, bearer_token
 from api.web.contract import operation
 from api.web.errors import Blueprint
 from api.web.games import GameOfKind, _ctx, _game_response, _seat
-from api.web.in_game_schemas import (ChatMessageSchema, ChatPostSchema, DrawSchema,
-                                     ExportSchema, TakebackSchema, VacationSchema,
-                                     VacationSwitchSchema)
+from api.web.in_game_schemas import (
+    ChatMessageSchema,
+    ChatPostSchema,
+    DrawSchema,
+    ExportSchema,
+    TakebackSchema,
+    VacationSchema,
+    VacationSwitchSchema,
+)
 
-blp = Blueprint("in_game", __name__, url_prefix="/api/v1",
-                description="In a game: draw offers, takebacks, chat, export and import; the "
-                            "vacation that stands an account's correspondence clocks still.")
+blp = Blueprint(
+    "in_game",
+    __name__,
+    url_prefix="/api/v1",
+    description="In a game: draw offers, takebacks, chat, export and import; the "
+    "vacation that stands an account's correspondence clocks still.",
+)
 
 
 def _accounts():
@@ -45,8 +56,7 @@ class Draw(MethodView):
 
 @blp.route("/games/<id:game_id>/takeback")
 class Takeback(MethodView):
-    @operation("askTakeback", auth=("seat", "account:play"),
-               refuses=(400, 401, 403, 404, 409, 422))
+    @operation("askTakeback", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422))
     @blp.etag
     @blp.arguments(TakebackSchema)
     @blp.response(201, GameOfKind)
@@ -80,8 +90,7 @@ class Chat(MethodView):
 
 @blp.route("/games/<id:game_id>/export")
 class Export(MethodView):
-    @operation("exportGame", auth=("seat", "account:play"), anonymous=True,
-               refuses=(401, 403, 404))
+    @operation("exportGame", auth=("seat", "account:play"), anonymous=True, refuses=(401, 403, 404))
     @blp.response(200, ExportSchema)
     def get(self, game_id: str):
         """The whole game as one JSON document (setup, history, result), for POST
@@ -122,4 +131,3 @@ class Vacation(MethodView):
         """Go on vacation or come back: your correspondence games' clocks stand still meanwhile
         (their deadlines move on by the time spent)"""
         return vacation.switch(_ctx()[0], _accounts(), account(), body["on"])
-

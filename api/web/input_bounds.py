@@ -1,6 +1,7 @@
 """Bounds on what a request may carry, so no input can reach past the schemas into a 500: the
 body's size (chunked bodies included) and the time it may take to arrive, the JSON's nesting
 depth and the size of its integers, and the page a list may ask for."""
+
 from __future__ import annotations
 
 import io
@@ -72,7 +73,8 @@ class BoundedJSONProvider(DefaultJSONProvider):
         # body; the app it is given is a Flask, whose response class is flask.Response
         response_class = cast("type[Response]", self._app.response_class)
         return response_class(
-            self.body(self._prepare_response_obj(args, kwargs)), mimetype=self.mimetype)
+            self.body(self._prepare_response_obj(args, kwargs)), mimetype=self.mimetype
+        )
 
 
 class BoundedChunkedBody:
@@ -113,11 +115,26 @@ class BoundedChunkedBody:
 
 def _timed_out(start_response, timeout_s: float) -> list[bytes]:
     """The 408 of a body that did not arrive in time, in the API's words and shape."""
-    body = jsontext.dumps({"code": 408, "status": "Request Timeout", "message": (
-        f"The request's body did not arrive within {timeout_s:g} s of its headers.")}) + b"\n"
-    start_response("408 REQUEST TIMEOUT", [("Content-Type", "application/json"),
-                                           ("Content-Length", str(len(body))),
-                                           ("Connection", "close")])
+    body = (
+        jsontext.dumps(
+            {
+                "code": 408,
+                "status": "Request Timeout",
+                "message": (
+                    f"The request's body did not arrive within {timeout_s:g} s of its headers."
+                ),
+            }
+        )
+        + b"\n"
+    )
+    start_response(
+        "408 REQUEST TIMEOUT",
+        [
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(len(body))),
+            ("Connection", "close"),
+        ],
+    )
     return [body]
 
 

@@ -1,4 +1,5 @@
 """GET /kinds and GET /kinds/{kind}/rules: straight from the game and bot registries."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,18 +18,27 @@ from api.web.errors import REDIS_UNREACHABLE, Blueprint
 from api.web.rules_pages import to_html
 from api.web.schemas import KindSchema, RulesSchema
 
-blp = Blueprint("kinds", __name__, url_prefix="/api/v1/kinds",
-                description="The games, their options, bots and time controls, and their rules.")
+blp = Blueprint(
+    "kinds",
+    __name__,
+    url_prefix="/api/v1/kinds",
+    description="The games, their options, bots and time controls, and their rules.",
+)
 
 
 def describe(slug: str) -> dict:
     game = GAMES[slug]
-    return {**game.describe(),
-            "bots": [{"level": b.level, "line": b.line} for b in levels(slug).values()],
-            "time_controls": {kind: {name: {"min": lo, "max": hi}
-                                     for name, (lo, hi) in clocks.bounds(variant).items()}
-                              for kind, variant in clocks.VARIANTS.items()},
-            "reasons": reasons_of(game)}
+    return {
+        **game.describe(),
+        "bots": [{"level": b.level, "line": b.line} for b in levels(slug).values()],
+        "time_controls": {
+            kind: {
+                name: {"min": lo, "max": hi} for name, (lo, hi) in clocks.bounds(variant).items()
+            }
+            for kind, variant in clocks.VARIANTS.items()
+        },
+        "reasons": reasons_of(game),
+    }
 
 
 @blp.route("")

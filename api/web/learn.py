@@ -1,6 +1,7 @@
 """Learning the games: puzzles proved by the solvers (`/puzzles/...`), a player's puzzle rating
 and history (`/me/puzzles`), and lessons (`/kinds/{kind}/lessons/...`). A request reads a puzzle
 and compares moves with its stored line: all solving happened on the workers when it was mined."""
+
 from __future__ import annotations
 
 import time
@@ -16,9 +17,13 @@ from api.web.contract import operation
 from api.web import auth
 from api.web.errors import Blueprint, abort, refuse
 
-blp = Blueprint("learn", __name__, url_prefix="/api/v1",
-                description="Learning the games: puzzles a solver proves (the named move wins, "
-                            "every other does not), the daily puzzle, and lessons.")
+blp = Blueprint(
+    "learn",
+    __name__,
+    url_prefix="/api/v1",
+    description="Learning the games: puzzles a solver proves (the named move wins, "
+    "every other does not), the daily puzzle, and lessons.",
+)
 
 
 def _store():
@@ -31,8 +36,10 @@ def _account_id() -> str | None:
 
 
 class PuzzleKindArgsSchema(ma.Schema):
-    kind = fields.String(required=True, metadata={"description": "A game with puzzles: " + ", "
-                                                  .join(service.PUZZLE_KINDS) + "."})
+    kind = fields.String(
+        required=True,
+        metadata={"description": "A game with puzzles: " + ", ".join(service.PUZZLE_KINDS) + "."},
+    )
 
 
 class PuzzleSourceSchema(ma.Schema):
@@ -48,8 +55,9 @@ class LegalListingSchema(ma.Schema):
     note = fields.String(allow_none=True)
 
 
-LEGAL = {"description": "The legal moves of the seat to move, as GET /games/{id}/legal-moves "
-                        "lists them."}
+LEGAL = {
+    "description": "The legal moves of the seat to move, as GET /games/{id}/legal-moves lists them."
+}
 
 
 class PuzzleSchema(ma.Schema):
@@ -70,9 +78,15 @@ class DailyPuzzleSchema(PuzzleSchema):
 
 
 class PuzzleAttemptSchema(ma.Schema):
-    moves = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=8),
-                        metadata={"description": "The player's moves, in order (the server's "
-                                                 "replies between them are the line's)."})
+    moves = fields.List(
+        fields.Dict(),
+        required=True,
+        validate=validate.Length(min=1, max=8),
+        metadata={
+            "description": "The player's moves, in order (the server's "
+            "replies between them are the line's)."
+        },
+    )
 
 
 class PuzzleLineStepSchema(ma.Schema):
@@ -93,17 +107,30 @@ class PuzzleRatingChangeSchema(ma.Schema):
 
 class PuzzleAttemptResultSchema(ma.Schema):
     solved = fields.Boolean()
-    more = fields.Boolean(metadata={"description": "Right so far: send the moves again with the "
-                                                   "next one added."})
-    line = fields.List(fields.Nested(PuzzleLineStepSchema), metadata={
-        "description": "The moves played: yours and the server's replies."})
+    more = fields.Boolean(
+        metadata={"description": "Right so far: send the moves again with the next one added."}
+    )
+    line = fields.List(
+        fields.Nested(PuzzleLineStepSchema),
+        metadata={"description": "The moves played: yours and the server's replies."},
+    )
     expected = fields.Dict(metadata={"description": "At a wrong move: the move that wins."})
-    solution = fields.List(fields.Nested(PuzzleLineStepSchema), metadata={
-        "description": "Once the try is over: the whole line."})
-    verdicts = fields.List(fields.Nested(PuzzleVerdictSchema), metadata={
-        "description": "Once the try is over: the solver's verdict of every legal first move."})
-    rated = fields.Boolean(metadata={"description": "Whether this try rated the account (its "
-                                                    "first decided try of the puzzle)."})
+    solution = fields.List(
+        fields.Nested(PuzzleLineStepSchema),
+        metadata={"description": "Once the try is over: the whole line."},
+    )
+    verdicts = fields.List(
+        fields.Nested(PuzzleVerdictSchema),
+        metadata={
+            "description": "Once the try is over: the solver's verdict of every legal first move."
+        },
+    )
+    rated = fields.Boolean(
+        metadata={
+            "description": "Whether this try rated the account (its "
+            "first decided try of the puzzle)."
+        }
+    )
     rating = fields.Nested(PuzzleRatingChangeSchema)
     first_try = fields.Dict(metadata={"description": "A repeat: the first try, as rated."})
     state = fields.Dict(metadata={"description": "The position the try reached."})
@@ -163,8 +190,11 @@ def _puzzle_kind(kind: str) -> str:
     if kind not in service.PUZZLE_KINDS:
         if kind == "prime-drop":
             abort(404, message="Prime Drop has no solver to prove puzzles: it has lessons.")
-        abort(404, message=f"There is no game {kind!r} with puzzles; those with puzzles are "
-                           f"{', '.join(service.PUZZLE_KINDS)}.")
+        abort(
+            404,
+            message=f"There is no game {kind!r} with puzzles; those with puzzles are "
+            f"{', '.join(service.PUZZLE_KINDS)}.",
+        )
     return kind
 
 
@@ -177,7 +207,9 @@ def _puzzle(puzzle_id: str) -> dict:
 
 @blp.route("/puzzles/next")
 class NextPuzzle(MethodView):
-    @operation("nextPuzzle", auth=("account:read",), anonymous=True, refuses=(400, 401, 403, 404, 422))
+    @operation(
+        "nextPuzzle", auth=("account:read",), anonymous=True, refuses=(400, 401, 403, 404, 422)
+    )
     @blp.arguments(PuzzleKindArgsSchema, location="query")
     @blp.response(200, PuzzleSchema)
     def get(self, args: dict):
@@ -215,7 +247,9 @@ class Puzzle(MethodView):
 
 @blp.route("/puzzles/<puzzle_id>/attempt")
 class Attempt(MethodView):
-    @operation("attemptPuzzle", auth=("account:read",), anonymous=True, refuses=(400, 401, 403, 404, 422))
+    @operation(
+        "attemptPuzzle", auth=("account:read",), anonymous=True, refuses=(400, 401, 403, 404, 422)
+    )
     @blp.arguments(PuzzleAttemptSchema)
     @blp.response(200, PuzzleAttemptResultSchema)
     def post(self, body: dict, puzzle_id: str):
@@ -247,8 +281,10 @@ def _kind(kind: str) -> str:
 def _lesson(kind: str, n: int) -> lessons.Lesson:
     found = lessons.lessons_of(_kind(kind))
     if not 1 <= n <= len(found):
-        abort(404, message=f"{GAMES[kind].title} has lessons 1 to {len(found)}; there is no "
-                           f"lesson {n}.")
+        abort(
+            404,
+            message=f"{GAMES[kind].title} has lessons 1 to {len(found)}; there is no lesson {n}.",
+        )
     return found[n - 1]
 
 
@@ -258,8 +294,12 @@ class Lessons(MethodView):
     @blp.response(200, LessonsSchema)
     def get(self, kind: str):
         """A game's lessons, in order"""
-        return {"kind": kind, "lessons": [lesson.shown(n) for n, lesson in
-                                          enumerate(lessons.lessons_of(_kind(kind)), start=1)]}
+        return {
+            "kind": kind,
+            "lessons": [
+                lesson.shown(n) for n, lesson in enumerate(lessons.lessons_of(_kind(kind)), start=1)
+            ],
+        }
 
 
 @blp.route("/kinds/<kind>/lessons/<int:n>")
@@ -273,7 +313,9 @@ class Lesson(MethodView):
 
 @blp.route("/kinds/<kind>/lessons/<int:n>/check")
 class LessonCheck(MethodView):
-    @operation("checkLesson", auth=("account:read",), anonymous=True, refuses=(400, 401, 403, 404, 422))
+    @operation(
+        "checkLesson", auth=("account:read",), anonymous=True, refuses=(400, 401, 403, 404, 422)
+    )
     @blp.arguments(LessonTrySchema)
     @blp.response(200, LessonVerdictSchema)
     def post(self, body: dict, kind: str, n: int):

@@ -5,6 +5,7 @@ The limiter keeps its counts in Redis, so every web process shares them. When Re
 reached the limiter lets requests through (it fails open): the request then meets the outage
 itself and is answered 503, which is the truth, rather than 500 from the limiter.
 """
+
 from __future__ import annotations
 
 from flask import Flask, request
@@ -57,28 +58,35 @@ def init_limits(app: Flask, redis_config: RedisConfig, redis_timeout_s: float) -
     if proxies:
         # each trusted proxy appends the address it saw; one more would be the client's own lie
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies)
+            app.wsgi_app, x_for=proxies, x_proto=proxies
+        )
     if not app.config.get("RATELIMIT_ENABLED", True):
         return None
     uri, options = redis_config.limiter_storage()
     app.config.setdefault("RATELIMIT_STORAGE_URI", uri)
-    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
-        **options, "socket_connect_timeout": redis_timeout_s, "socket_timeout": redis_timeout_s})
+    app.config.setdefault(
+        "RATELIMIT_STORAGE_OPTIONS",
+        {**options, "socket_connect_timeout": redis_timeout_s, "socket_timeout": redis_timeout_s},
+    )
     limiter = Limiter(
-        get_remote_address, app=app,
+        get_remote_address,
+        app=app,
         application_limits=[lambda: app.config["RATELIMIT_APPLICATION"]],
         # a browser's CORS preflight is not a request of its own: it should not halve the budget
         application_limits_exempt_when=lambda: request.method == "OPTIONS",
-        headers_enabled=True, swallow_errors=True)
+        headers_enabled=True,
+        swallow_errors=True,
+    )
     # a load balancer's or supervisor's health checks come from one address, often: they must
     # neither spend that address's budget nor be refused (they would mark the host down)
     limiter.exempt(app.view_functions["system.Health"])
     for endpoint, method, setting in STRICT_LIMITS:
-        limit = (lambda setting=setting: app.config[setting])
+        limit = lambda setting=setting: app.config[setting]
         shared = SHARED_SCOPES.get(endpoint)
         # flask-limiter types its decorators as giving a view that may be async (Awaitable)
         app.view_functions[endpoint] = (  # type: ignore[assignment]
-            limiter.shared_limit(limit, shared, methods=[method]) if shared else
-            limiter.limit(limit, methods=[method], scope=endpoint))(app.view_functions[endpoint])
+            limiter.shared_limit(limit, shared, methods=[method])
+            if shared
+            else limiter.limit(limit, methods=[method], scope=endpoint)
+        )(app.view_functions[endpoint])
     return limiter
-

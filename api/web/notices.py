@@ -1,5 +1,6 @@
 """Told away from the board: the server's VAPID key, an account's Web Push subscriptions and its
 inbox. What is sent is the workers' (`api.notify.fanout`)."""
+
 from __future__ import annotations
 
 import marshmallow as ma
@@ -13,15 +14,23 @@ from api.web.contract import operation
 from api.web.errors import Blueprint, Unacceptable
 from api.web.schemas import StrictBoolean, StrictSchema
 
-blp = Blueprint("notices", __name__, url_prefix="/api/v1",
-                description="Told away from the board: Web Push to a device, and the inbox of "
-                            "every notification.")
+blp = Blueprint(
+    "notices",
+    __name__,
+    url_prefix="/api/v1",
+    description="Told away from the board: Web Push to a device, and the inbox of "
+    "every notification.",
+)
 
 
 class PushKeySchema(ma.Schema):
-    key = fields.String(metadata={"description": "The server's VAPID public key: base64url of "
-                                                "the uncompressed P-256 point, the "
-                                                "applicationServerKey of PushManager.subscribe."})
+    key = fields.String(
+        metadata={
+            "description": "The server's VAPID public key: base64url of "
+            "the uncompressed P-256 point, the "
+            "applicationServerKey of PushManager.subscribe."
+        }
+    )
 
 
 class PushKeysSchema(StrictSchema):
@@ -30,19 +39,33 @@ class PushKeysSchema(StrictSchema):
 
 
 class PushSubscriptionSchema(StrictSchema):
-    endpoint = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata={
-        "description": "https:// on a public address."})
-    expirationTime = fields.Raw(allow_none=True, load_default=None, metadata={
-        "description": "As PushSubscription.toJSON() gives it (ignored)."})
+    endpoint = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=2000),
+        metadata={"description": "https:// on a public address."},
+    )
+    expirationTime = fields.Raw(
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "As PushSubscription.toJSON() gives it (ignored)."},
+    )
     keys = fields.Nested(PushKeysSchema, required=True)
 
 
 class PushCreateSchema(StrictSchema):
-    subscription = fields.Nested(PushSubscriptionSchema, required=True, metadata={
-        "description": "PushSubscription.toJSON() of the device."})
-    device = fields.String(load_default="", validate=validate.Length(max=100), metadata={
-        "description": "A name for the device, as you will recognise it.",
-        "example": "Phone"})
+    subscription = fields.Nested(
+        PushSubscriptionSchema,
+        required=True,
+        metadata={"description": "PushSubscription.toJSON() of the device."},
+    )
+    device = fields.String(
+        load_default="",
+        validate=validate.Length(max=100),
+        metadata={
+            "description": "A name for the device, as you will recognise it.",
+            "example": "Phone",
+        },
+    )
 
 
 class PushDeviceSchema(ma.Schema):
@@ -52,15 +75,22 @@ class PushDeviceSchema(ma.Schema):
 
 
 class InboxArgsSchema(StrictSchema):
-    unread = fields.Integer(validate=validate.OneOf([0, 1]), load_default=0, metadata={
-        "description": "1: only the unread ones."})
+    unread = fields.Integer(
+        validate=validate.OneOf([0, 1]),
+        load_default=0,
+        metadata={"description": "1: only the unread ones."},
+    )
 
 
 class NotificationSchema(ma.Schema):
     id = fields.String()
-    type = fields.String(metadata={"description": "The event: turn, challenge, draw-offer, "
-                                                  "takeback, chat, game-over, reminder, "
-                                                  "tournament."})
+    type = fields.String(
+        metadata={
+            "description": "The event: turn, challenge, draw-offer, "
+            "takeback, chat, game-over, reminder, "
+            "tournament."
+        }
+    )
     game = fields.String(metadata={"description": "The game's id."})
     title = fields.String(metadata={"description": "The game's title."})
     text = fields.String(metadata={"example": "Your move against ada (Ploid)"})
@@ -70,8 +100,9 @@ class NotificationSchema(ma.Schema):
 
 
 class MarkReadSchema(StrictSchema):
-    ids = fields.List(fields.String(validate=validate.Length(max=200)),
-                      validate=validate.Length(max=500))
+    ids = fields.List(
+        fields.String(validate=validate.Length(max=200)), validate=validate.Length(max=500)
+    )
     all = StrictBoolean()
 
     @ma.validates_schema

@@ -3,6 +3,7 @@ request counted and timed per route and status) and rq-dashboard at `/rq`. Each 
 POSTPLAY_METRICS_TOKEN for `/metrics` (a scraper sends `Authorization: Bearer <token>`), and
 POSTPLAY_RQ_DASHBOARD_TOKEN, without which the dashboard is not mounted at all (a browser sends it
 as the password of HTTP basic authentication, any user name)."""
+
 from __future__ import annotations
 
 import base64
@@ -31,8 +32,10 @@ def init_operations(app: Flask) -> None:
     token = app.config.get("RQ_DASHBOARD_TOKEN")
     if token:
         # middleware as Flask documents it (replacing the method: mypy refuses without the ignore)
-        app.wsgi_app = DispatcherMiddleware(app.wsgi_app, {  # type: ignore[method-assign]
-            DASHBOARD_PREFIX: _dashboard(app.config["RQ_DASHBOARD_REDIS_URL"], token)})
+        app.wsgi_app = DispatcherMiddleware(  # type: ignore[method-assign]
+            app.wsgi_app,
+            {DASHBOARD_PREFIX: _dashboard(app.config["RQ_DASHBOARD_REDIS_URL"], token)},
+        )
 
 
 def _start_timer() -> None:
@@ -41,24 +44,26 @@ def _start_timer() -> None:
 
 def _count(response: Response) -> Response:
     # the rule, not the path: one series per route however many games there are
-    route = _CONVERTER.sub("<", request.url_rule.rule) if request.url_rule is not None \
-        else "unmatched"
+    route = (
+        _CONVERTER.sub("<", request.url_rule.rule) if request.url_rule is not None else "unmatched"
+    )
     metrics.REQUESTS.labels(route, request.method, str(response.status_code)).inc()
     started = g.get("started")
     if started is not None:
-        metrics.REQUEST_SECONDS.labels(route, request.method).observe(
-            time.perf_counter() - started)
+        metrics.REQUEST_SECONDS.labels(route, request.method).observe(time.perf_counter() - started)
     return response
 
 
 def _metrics():
     expected = current_app.config.get("METRICS_TOKEN")
     if expected and not _bearer_is(expected):
-        abort(401, message="/metrics needs the operators' token: send 'Authorization: Bearer "
-                           "<POSTPLAY_METRICS_TOKEN>'.")
+        abort(
+            401,
+            message="/metrics needs the operators' token: send 'Authorization: Bearer "
+            "<POSTPLAY_METRICS_TOKEN>'.",
+        )
     try:
-        body, content_type = metrics.exposition(current_app.extensions["postplay"]["redis"],
-                                                QUEUES)
+        body, content_type = metrics.exposition(current_app.extensions["postplay"]["redis"], QUEUES)
     except redis.RedisError as exc:
         raise redis_unreachable() from exc
     return Response(body, content_type=content_type)
@@ -66,8 +71,9 @@ def _metrics():
 
 def _bearer_is(expected: str) -> bool:
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(),
-                                                              expected.encode())
+    return scheme.lower() == "bearer" and hmac.compare_digest(
+        given.strip().encode(), expected.encode()
+    )
 
 
 def _dashboard(redis_url: str, token: str) -> Flask:
@@ -84,16 +90,20 @@ def _dashboard(redis_url: str, token: str) -> Flask:
     @dash.before_request
     def require_token():
         if not _basic_password_is(token):
-            return Response("The queues' dashboard needs the operators' token (as the "
-                            "password, any user name).", 401,
-                            {"WWW-Authenticate": 'Basic realm="postplay queues"'})
+            return Response(
+                "The queues' dashboard needs the operators' token (as the "
+                "password, any user name).",
+                401,
+                {"WWW-Authenticate": 'Basic realm="postplay queues"'},
+            )
         return None
 
     @dash.after_request
     def headers(response: Response) -> Response:
         response.headers["Content-Security-Policy"] = (
             "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' "
-            "'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+            "'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'"
+        )
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"

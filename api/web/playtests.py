@@ -1,5 +1,6 @@
 """The playtest resources: start a batch of bot-vs-bot games, watch it, read its report, cancel it;
 and who owns a playtest or sweep (an account, or whoever holds its owner token)."""
+
 from __future__ import annotations
 
 import secrets
@@ -16,8 +17,12 @@ from api.web.contract import operation
 from api.web.errors import Blueprint, abort
 from api.web.playtest_schemas import PlaytestCreatedSchema, PlaytestCreateSchema, PlaytestSchema
 
-blp = Blueprint("playtests", __name__, url_prefix="/api/v1/playtests",
-                description="Playtests: batches of bot-vs-bot games on the workers, with reports.")
+blp = Blueprint(
+    "playtests",
+    __name__,
+    url_prefix="/api/v1/playtests",
+    description="Playtests: batches of bot-vs-bot games on the workers, with reports.",
+)
 
 
 def _store() -> PlaytestStore:
@@ -46,20 +51,27 @@ def require_owner(is_owner: Callable[[str, str | None], bool], what: str) -> Non
     no token, 403 with another's)."""
     token = bearer_token()
     if token is None:
-        abort(401, message=f"Cancelling needs the {what}'s owner token or its owner's account "
-                           "token: send 'Authorization: Bearer <token>'.")
+        abort(
+            401,
+            message=f"Cancelling needs the {what}'s owner token or its owner's account "
+            "token: send 'Authorization: Bearer <token>'.",
+        )
     who = account(required=False)
     if who is not None:
         who.require("play")
     if not is_owner(token, None if who is None else who.id):
-        abort(403, message=f"That is not this {what}'s owner token: only whoever started it "
-                           "may cancel it.")
+        abort(
+            403,
+            message=f"That is not this {what}'s owner token: only whoever started it "
+            "may cancel it.",
+        )
 
 
 @blp.route("")
 class Playtests(MethodView):
-    @operation("startPlaytest", auth=("account:play",), anonymous=True,
-               refuses=(401, 403, 422, 429))
+    @operation(
+        "startPlaytest", auth=("account:play",), anonymous=True, refuses=(401, 403, 422, 429)
+    )
     @blp.arguments(PlaytestCreateSchema)
     @blp.response(202, PlaytestCreatedSchema)
     def post(self, body: dict):
@@ -68,8 +80,9 @@ class Playtests(MethodView):
         spec = playtests.check_request(**body)
         store = _store()
         owner_token, owner_account = new_owner()
-        started = store.start(spec, owner_token, client=request.remote_addr or "",
-                              owner_account=owner_account)
+        started = store.start(
+            spec, owner_token, client=request.remote_addr or "", owner_account=owner_account
+        )
         view = store.view(started["id"])
         assert view is not None  # started just above
         return view if owner_token is None else {**view, "owner_token": owner_token}
@@ -79,8 +92,9 @@ class Playtests(MethodView):
     @blp.paginate()
     def get(self, pagination_parameters):
         """List playtests, newest first, with their progress (reports are on each playtest)"""
-        views, total = _store().list(pagination_parameters.first_item,
-                                     pagination_parameters.page_size)
+        views, total = _store().list(
+            pagination_parameters.first_item, pagination_parameters.page_size
+        )
         pagination_parameters.item_count = total
         return views
 
@@ -103,8 +117,9 @@ class PlaytestResource(MethodView):
         played are kept and reported"""
         view = _view(playtest_id)
         store = _store()
-        require_owner(lambda token, account_id: store.is_owner(playtest_id, token, account_id),
-                      "playtest")
+        require_owner(
+            lambda token, account_id: store.is_owner(playtest_id, token, account_id), "playtest"
+        )
         if view["status"] not in RUNNING_STATUSES:
             abort(409, message="The playtest is over: there is nothing to cancel.")
         store.cancel(playtest_id)

@@ -5,6 +5,7 @@ outside the one that answers polls before Flask, so every way of answering count
 signed-in read one Redis script (the token's account, and one SET with a TTL) and an anonymous
 one nothing. Reading the list of one's games (`GET /api/v1/me/games`) marks the account present
 at all of them in the script that already reads the token (`AccountStore.token_with_games`)."""
+
 from __future__ import annotations
 
 import logging

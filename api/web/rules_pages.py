@@ -1,5 +1,6 @@
 """The rules pages as HTML: a game's Markdown (seeds/<kind>.md) rendered by markdown-it-py, for
 the web client's rules page."""
+
 from __future__ import annotations
 
 import re
@@ -48,8 +49,11 @@ def _without_comments(tokens: list[Token]) -> list[Token]:
     kept: list[Token] = []
     for token in tokens:
         kept.append(token)
-        if (token.type == "paragraph_close" and len(kept) >= 3
-                and _COMMENT.fullmatch(kept[-2].content.strip())):
+        if (
+            token.type == "paragraph_close"
+            and len(kept) >= 3
+            and _COMMENT.fullmatch(kept[-2].content.strip())
+        ):
             del kept[-3:]
     return kept
 

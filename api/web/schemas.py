@@ -1,4 +1,5 @@
 """Marshmallow schemas: request bodies (validated: 400 naming the field) and the responses."""
+
 from __future__ import annotations
 
 import functools
@@ -28,9 +29,11 @@ class StrictSchema(ma.Schema):
 
 # only true and false: marshmallow's default Boolean also reads "yes", "no", 1, "on"...
 StrictBoolean = functools.partial(fields.Boolean, truthy={True}, falsy={False})
-SEAT_SHAPES = ('A seat is {"human": {"name": ...}}, {"bot": "<level>"} or {"open": true} '
-               '(add "listed": false to keep it out of the lobby, for a friend you invite); '
-               'signed in, also {"me": true} or {"player": "<username>"} (a challenge).')
+SEAT_SHAPES = (
+    'A seat is {"human": {"name": ...}}, {"bot": "<level>"} or {"open": true} '
+    '(add "listed": false to keep it out of the lobby, for a friend you invite); '
+    'signed in, also {"me": true} or {"player": "<username>"} (a challenge).'
+)
 SEAT_KINDS = ("human", "bot", "open", "me", "player")
 
 
@@ -46,9 +49,15 @@ class PlayerName(fields.String):
 
     def __init__(self, **kwargs):
         lines = " (and line breaks)" if self.LINES else ""
-        super().__init__(metadata={"description": f"1 to {self.MAX} printable characters{lines}, "
-                                                  "without control or format characters.",
-                                   "minLength": 1, "maxLength": self.MAX}, **kwargs)
+        super().__init__(
+            metadata={
+                "description": f"1 to {self.MAX} printable characters{lines}, "
+                "without control or format characters.",
+                "minLength": 1,
+                "maxLength": self.MAX,
+            },
+            **kwargs,
+        )
 
     def _deserialize(self, value, attr, data, **kwargs):
         name = super()._deserialize(value, attr, data, **kwargs).strip()
@@ -60,9 +69,12 @@ class PlayerName(fields.String):
         # separators other than the space, unassigned code points and lone surrogates
         lines = name.split("\n") if self.LINES else [name]
         if not all(line.isprintable() for line in lines):
-            raise ma.ValidationError(Unacceptable(
-                f"{self.WHAT} may not hold control or format characters (such as a right-to-left "
-                "override)."))
+            raise ma.ValidationError(
+                Unacceptable(
+                    f"{self.WHAT} may not hold control or format characters (such as a right-to-left "
+                    "override)."
+                )
+            )
         return name
 
 
@@ -78,9 +90,10 @@ class ChatText(PlayerName):
 class FirstSeat(fields.Field):
     """`first`: exactly 0, 1 or "random" (not 0.0, not true)."""
 
-    CHOICES = {"oneOf": [{"type": "integer", "enum": [0, 1]},
-                         {"type": "string", "enum": ["random"]}],
-               "description": 'Seat that moves first: 0, 1 or "random".'}
+    CHOICES = {
+        "oneOf": [{"type": "integer", "enum": [0, 1]}, {"type": "string", "enum": ["random"]}],
+        "description": 'Seat that moves first: 0, 1 or "random".',
+    }
 
     def __init__(self, **kwargs):
         super().__init__(metadata=self.CHOICES, **kwargs)
@@ -117,15 +130,27 @@ class SeatRequestSchema(ma.Schema):
     human = fields.Nested(HumanSchema)
     bot = fields.String(metadata={"description": "A bot level of the game; see GET /kinds."})
     open = StrictBoolean(validate=validate.Equal(True, error="open must be true."))
-    listed = StrictBoolean(metadata={"description": "With open: false keeps the game out of "
-                                                    "the lobby, for a friend you invite."})
-    me = StrictBoolean(validate=validate.Equal(True, error="me must be true."), metadata={
-        "description": "A seat for your account (send your account's token)."})
-    player = fields.String(validate=validate.Length(min=1, max=40), metadata={
-        "description": "A seat reserved for this player's account: a challenge."})
-    rating_range = fields.Nested(RatingRangeSchema, metadata={
-        "description": "With open: only a signed-in player rated from min to max in this game "
-                       "may join (fair pairing)."})
+    listed = StrictBoolean(
+        metadata={
+            "description": "With open: false keeps the game out of "
+            "the lobby, for a friend you invite."
+        }
+    )
+    me = StrictBoolean(
+        validate=validate.Equal(True, error="me must be true."),
+        metadata={"description": "A seat for your account (send your account's token)."},
+    )
+    player = fields.String(
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "A seat reserved for this player's account: a challenge."},
+    )
+    rating_range = fields.Nested(
+        RatingRangeSchema,
+        metadata={
+            "description": "With open: only a signed-in player rated from min to max in this game "
+            "may join (fair pairing)."
+        },
+    )
 
     @ma.validates_schema(pass_original=True)
     def one_kind_of_seat(self, data: dict, original, **kwargs) -> None:
@@ -133,7 +158,8 @@ class SeatRequestSchema(ma.Schema):
         if unknown:
             raise ma.ValidationError(f"{SEAT_SHAPES} Unknown field: {', '.join(unknown)}.")
         if len(set(SEAT_KINDS) & set(data)) != 1 or (
-                {"listed", "rating_range"} & set(data) and "open" not in data):
+            {"listed", "rating_range"} & set(data) and "open" not in data
+        ):
             raise ma.ValidationError(SEAT_SHAPES)
 
     @ma.post_load
@@ -147,19 +173,24 @@ class SeatRequestSchema(ma.Schema):
         if "player" in data:
             return Invite(data["player"])
         bounds = data.get("rating_range")
-        return Seat.empty(listed=data.get("listed", True),
-                          rating_range=None if bounds is None else (bounds["min"], bounds["max"]))
+        return Seat.empty(
+            listed=data.get("listed", True),
+            rating_range=None if bounds is None else (bounds["min"], bounds["max"]),
+        )
 
 
 def _time_control_schema(variant: type[clocks.TimeControl]) -> type[StrictSchema]:
     """One kind of time control, from its dataclass (its fields and their bounds)."""
     declared: dict[str, fields.Field] = {
-        "type": fields.String(required=True, validate=validate.OneOf([variant.type]))}
+        "type": fields.String(required=True, validate=validate.OneOf([variant.type]))
+    }
     for name, (lo, hi) in clocks.bounds(variant).items():
         declared[name] = fields.Float(required=True, validate=validate.Range(lo, hi))
     # marshmallow types `from_dict` as giving a plain Schema; it gives a subclass of its own class
-    return cast("type[StrictSchema]", StrictSchema.from_dict(
-        declared, name=f"{variant.type.capitalize()}TimeControlSchema"))
+    return cast(
+        "type[StrictSchema]",
+        StrictSchema.from_dict(declared, name=f"{variant.type.capitalize()}TimeControlSchema"),
+    )
 
 
 class TimeControlSchema(OneOfSchema):
@@ -169,8 +200,9 @@ class TimeControlSchema(OneOfSchema):
 
     type_field = "type"
     type_field_remove = False
-    type_schemas = {name: _time_control_schema(variant)
-                    for name, variant in clocks.VARIANTS.items()}
+    type_schemas = {
+        name: _time_control_schema(variant) for name, variant in clocks.VARIANTS.items()
+    }
 
     def get_obj_type(self, obj: dict) -> str:
         return obj["type"]
@@ -178,19 +210,36 @@ class TimeControlSchema(OneOfSchema):
 
 class GameCreateSchema(StrictSchema):
     kind = fields.String(required=True, metadata={"example": "factor-multiple"})
-    options = fields.Dict(keys=fields.String(), load_default=dict,
-                          metadata={"description": "Game options; see GET /kinds."})
-    seats = fields.List(fields.Nested(SeatRequestSchema), required=True,
-                        validate=validate.Length(equal=2, error="A game has two seats."),
-                        metadata={"description": "Two seats. " + SEAT_SHAPES,
-                                  "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]})
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "Game options; see GET /kinds."},
+    )
+    seats = fields.List(
+        fields.Nested(SeatRequestSchema),
+        required=True,
+        validate=validate.Length(equal=2, error="A game has two seats."),
+        metadata={
+            "description": "Two seats. " + SEAT_SHAPES,
+            "example": [{"human": {"name": "Ada"}}, {"bot": "greedy"}],
+        },
+    )
     first = FirstSeat(load_default="random")
-    time_control = OneOfField(TimeControlSchema, load_default=None, allow_none=True, metadata={
-        "description": "The game's default (GET /kinds) when left out or null."})
-    rated = StrictBoolean(load_default=None, allow_none=True, metadata={
-        "description": "false: a casual game. By default a game is rated when every person "
-                       "plays it as an account (signed in, or challenged by name), against "
-                       "another or against a server bot."})
+    time_control = OneOfField(
+        TimeControlSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The game's default (GET /kinds) when left out or null."},
+    )
+    rated = StrictBoolean(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "false: a casual game. By default a game is rated when every person "
+            "plays it as an account (signed in, or challenged by name), against "
+            "another or against a server bot."
+        },
+    )
 
 
 class JoinSchema(StrictSchema):
@@ -198,10 +247,20 @@ class JoinSchema(StrictSchema):
 
 
 class MoveBodySchema(StrictSchema):
-    move = MoveField("player", required=True, metadata={
-        "description": "The move, in the game's shape.", "example": {"type": "say", "number": 98}})
-    ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
-                         metadata={"description": "The game's ply as you saw it."})
+    move = MoveField(
+        "player",
+        required=True,
+        metadata={
+            "description": "The move, in the game's shape.",
+            "example": {"type": "say", "number": 98},
+        },
+    )
+    ply = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "The game's ply as you saw it."},
+    )
 
 
 class GameListArgsSchema(ma.Schema):
@@ -211,18 +270,27 @@ class GameListArgsSchema(ma.Schema):
 
 class SeatSchema(ma.Schema):
     player = fields.String(metadata={"description": "The account that holds the seat."})
-    invited = fields.String(metadata={"description": "An open seat reserved for this account: "
-                                                     "the game is a challenge to it."})
+    invited = fields.String(
+        metadata={
+            "description": "An open seat reserved for this account: the game is a challenge to it."
+        }
+    )
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True)
     open = fields.Boolean()
-    listed = fields.Boolean(metadata={"description": "An open seat: false when only those with "
-                                                     "the invite link see it."})
-    rating_range = fields.Nested(lambda: RangeSchema(), metadata={
-        "description": "An open seat's rating range."})
-    rating = fields.Nested(lambda: RatingSchema(), metadata={
-        "description": "In the lobby's list: the seat's player's (or bot's) current rating in "
-                       "this game."})
+    listed = fields.Boolean(
+        metadata={"description": "An open seat: false when only those with the invite link see it."}
+    )
+    rating_range = fields.Nested(
+        lambda: RangeSchema(), metadata={"description": "An open seat's rating range."}
+    )
+    rating = fields.Nested(
+        lambda: RatingSchema(),
+        metadata={
+            "description": "In the lobby's list: the seat's player's (or bot's) current rating in "
+            "this game."
+        },
+    )
 
 
 class RangeSchema(ma.Schema):
@@ -234,8 +302,9 @@ class RatingSchema(ma.Schema):
     """A Glicko-2 rating as the API shows it."""
 
     rating = fields.Integer(required=True)
-    rd = fields.Float(required=True, metadata={"description": "Rating deviation: how unsure "
-                                                              "the rating is."})
+    rd = fields.Float(
+        required=True, metadata={"description": "Rating deviation: how unsure the rating is."}
+    )
     volatility = fields.Float(required=True)
     games = fields.Integer(required=True, metadata={"description": "Rated games played."})
     provisional = fields.Boolean(required=True, metadata={"description": "RD above 110."})
@@ -247,8 +316,7 @@ class RatingPointSchema(ma.Schema):
     rd = fields.Float(required=True)
     game = fields.String(required=True)
     opponent = fields.String(required=True, allow_none=True)
-    score = fields.Float(required=True, metadata={"description": "1 a win, 0.5 a draw, 0 a "
-                                                                 "loss."})
+    score = fields.Float(required=True, metadata={"description": "1 a win, 0.5 a draw, 0 a loss."})
 
 
 class RatingChangeSchema(ma.Schema):
@@ -260,21 +328,38 @@ class RatingChangeSchema(ma.Schema):
 
 
 class ResultSchema(ma.Schema):
-    winner = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "The winning seat; null for a draw or an aborted game."})
-    reason = fields.String(required=True, validate=validate.OneOf([r.value for r in Reason]),
-                           metadata={"description": "Why it ended (GET /kinds: `reasons`)."})
-    scores = fields.List(fields.Integer(), allow_none=True, metadata={
-        "description": "Per seat, where the game keeps a score."})
+    winner = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The winning seat; null for a draw or an aborted game."},
+    )
+    reason = fields.String(
+        required=True,
+        validate=validate.OneOf([r.value for r in Reason]),
+        metadata={"description": "Why it ended (GET /kinds: `reasons`)."},
+    )
+    scores = fields.List(
+        fields.Integer(),
+        allow_none=True,
+        metadata={"description": "Per seat, where the game keeps a score."},
+    )
 
 
 class ClockSchema(ma.Schema):
-    remaining_s = fields.Float(required=True, metadata={
-        "description": "Seconds left (byoyomi: of the main time), the mover's running down."})
-    periods_left = fields.Float(metadata={
-        "description": "Byoyomi: the periods left (a number, as the time control's `periods`)."})
-    period_remaining_s = fields.Float(metadata={
-        "description": "Byoyomi, in its periods: seconds left of the current one."})
+    remaining_s = fields.Float(
+        required=True,
+        metadata={
+            "description": "Seconds left (byoyomi: of the main time), the mover's running down."
+        },
+    )
+    periods_left = fields.Float(
+        metadata={
+            "description": "Byoyomi: the periods left (a number, as the time control's `periods`)."
+        }
+    )
+    period_remaining_s = fields.Float(
+        metadata={"description": "Byoyomi, in its periods: seconds left of the current one."}
+    )
 
 
 class PlaytestOfSchema(ma.Schema):
@@ -287,8 +372,9 @@ class GameSchema(ma.Schema):
     kind = fields.String()
     options = fields.Dict()
     seed = fields.Integer()
-    status = fields.String(validate=validate.OneOf([s.value for s in Status]),
-                           metadata={"x-shared": "GameStatus"})
+    status = fields.String(
+        validate=validate.OneOf([s.value for s in Status]), metadata={"x-shared": "GameStatus"}
+    )
     seats = fields.List(fields.Nested(SeatSchema))
     first = fields.Integer()
     to_move = fields.Integer(allow_none=True)
@@ -297,32 +383,63 @@ class GameSchema(ma.Schema):
     state = fields.Dict(metadata={"description": "Game-specific; see the API document."})
     result = fields.Nested(ResultSchema, allow_none=True)
     time_control = OneOfField(TimeControlSchema)
-    clocks = OneOfField(ClockSchema, many=True, allow_none=True, metadata={
-        "description": "Per seat, its clock as it stands now; null without a time control."})
+    clocks = OneOfField(
+        ClockSchema,
+        many=True,
+        allow_none=True,
+        metadata={
+            "description": "Per seat, its clock as it stands now; null without a time control."
+        },
+    )
     deadline = fields.String(allow_none=True)
     created_at = fields.String()
     updated_at = fields.String()
-    playtest = OneOfField(PlaytestOfSchema, allow_none=True, metadata={
-        "description": "For a playtest's sample game: the playtest and the game's index in it; "
-                       "otherwise null."})
+    playtest = OneOfField(
+        PlaytestOfSchema,
+        allow_none=True,
+        metadata={
+            "description": "For a playtest's sample game: the playtest and the game's index in it; "
+            "otherwise null."
+        },
+    )
     rated = fields.Boolean(metadata={"description": "Whether the game counts for ratings."})
-    rating_changes = fields.List(fields.Nested(RatingChangeSchema), allow_none=True, metadata={
-        "description": "Per seat, its rating before and after: once a rated game is over and "
-                       "the worker has applied it (a moment after the end); null until then."})
-    offers = fields.Nested(lambda: OffersSchema(), metadata={
-        "description": "The standing offers: the seat that made each, or null."})
-    takebacks = fields.Integer(metadata={
-        "description": "Takebacks granted so far: a client that keeps the positions fetches "
-                       "them again when this changes."})
+    rating_changes = fields.List(
+        fields.Nested(RatingChangeSchema),
+        allow_none=True,
+        metadata={
+            "description": "Per seat, its rating before and after: once a rated game is over and "
+            "the worker has applied it (a moment after the end); null until then."
+        },
+    )
+    offers = fields.Nested(
+        lambda: OffersSchema(),
+        metadata={"description": "The standing offers: the seat that made each, or null."},
+    )
+    takebacks = fields.Integer(
+        metadata={
+            "description": "Takebacks granted so far: a client that keeps the positions fetches "
+            "them again when this changes."
+        }
+    )
     chat_count = fields.Integer(metadata={"description": "Messages in the game's chat."})
-    imported = fields.Boolean(metadata={"description": "Read from an exported record: "
-                                                       "finished and unrated."})
-    on_vacation = fields.List(fields.Integer(), metadata={
-        "description": "Seats whose players are on vacation: this correspondence game's clocks "
-                       "stand still."})
-    event = fields.Nested(lambda: GameEventSchema(), allow_none=True, metadata={
-        "description": "The tournament (and round) or ladder the game is part of; null when "
-                       "none."})
+    imported = fields.Boolean(
+        metadata={"description": "Read from an exported record: finished and unrated."}
+    )
+    on_vacation = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "Seats whose players are on vacation: this correspondence game's clocks "
+            "stand still."
+        },
+    )
+    event = fields.Nested(
+        lambda: GameEventSchema(),
+        allow_none=True,
+        metadata={
+            "description": "The tournament (and round) or ladder the game is part of; null when "
+            "none."
+        },
+    )
 
 
 class GameEventSchema(ma.Schema):
@@ -333,8 +450,9 @@ class GameEventSchema(ma.Schema):
 
 class OffersSchema(ma.Schema):
     draw = fields.Integer(allow_none=True, metadata={"description": "The seat offering a draw."})
-    takeback = fields.Integer(allow_none=True, metadata={
-        "description": "The seat asking to take its last move back."})
+    takeback = fields.Integer(
+        allow_none=True, metadata={"description": "The seat asking to take its last move back."}
+    )
 
 
 # a game object always carries every field (api/play/view.py): a client need not test for one
@@ -350,9 +468,14 @@ class TokensSchema(ma.Schema):
 
 
 class GameWithTokensSchema(GameSchema):
-    tokens = OneOfField(TokensSchema, required=True, metadata={
-        "description": "Seat index -> secret token, for human seats (send it as `Authorization: "
-                       "Bearer <token>` to play that seat)."})
+    tokens = OneOfField(
+        TokensSchema,
+        required=True,
+        metadata={
+            "description": "Seat index -> secret token, for human seats (send it as `Authorization: "
+            "Bearer <token>` to play that seat)."
+        },
+    )
 
 
 class GameWithTokenSchema(GameSchema):
@@ -368,26 +491,38 @@ class HistoryEntrySchema(ma.Schema):
 
 
 class PositionsArgsSchema(ma.Schema):
-    from_ = fields.Integer(data_key="from", load_default=0, validate=validate.Range(min=0),
-                           metadata={"description": "The first ply to return (default 0)."})
+    from_ = fields.Integer(
+        data_key="from",
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={"description": "The first ply to return (default 0)."},
+    )
 
 
 class PositionSchema(ma.Schema):
     ply = fields.Integer()
-    state = StateField(metadata={"description": "The state after `ply` moves, as the game "
-                                                "object's `state`."})
+    state = StateField(
+        metadata={"description": "The state after `ply` moves, as the game object's `state`."}
+    )
     to_move = fields.Integer(allow_none=True)
-    move = MoveField("played", allow_none=True, metadata={
-        "description": "The move that led here (history entry ply - 1); null at ply 0."})
+    move = MoveField(
+        "played",
+        allow_none=True,
+        metadata={"description": "The move that led here (history entry ply - 1); null at ply 0."},
+    )
 
 
 class LegalMovesSchema(ma.Schema):
     seat = fields.Integer(required=True, allow_none=True)
     ply = fields.Integer(required=True)
-    moves = fields.List(MoveField("player"), required=True, metadata={
-        "description": "Moves to send back as they are (POST /games/{id}/moves)."})
-    complete = fields.Boolean(required=True, metadata={
-        "description": "False when some moves are not listed."})
+    moves = fields.List(
+        MoveField("player"),
+        required=True,
+        metadata={"description": "Moves to send back as they are (POST /games/{id}/moves)."},
+    )
+    complete = fields.Boolean(
+        required=True, metadata={"description": "False when some moves are not listed."}
+    )
     note = fields.String(required=True, allow_none=True)
 
 
@@ -397,15 +532,28 @@ class BotSchema(ma.Schema):
 
 
 class ReasonSchema(ma.Schema):
-    reason = fields.String(metadata={
-        "description": "A `result.reason` a game of the kind may end by."})
+    reason = fields.String(
+        metadata={"description": "A `result.reason` a game of the kind may end by."}
+    )
     words = fields.String(metadata={"description": "A phrase for a list: `on time`."})
-    win = fields.String(allow_none=True, metadata={"description": (
-        "The sentence under a won game, where `{winner}` and `{loser}` stand for the seats' "
-        "names; null when the reason has no winner.")})
-    draw = fields.String(allow_none=True, metadata={"description": (
-        "The sentence under a drawn or aborted game; null when the reason always has a "
-        "winner.")})
+    win = fields.String(
+        allow_none=True,
+        metadata={
+            "description": (
+                "The sentence under a won game, where `{winner}` and `{loser}` stand for the seats' "
+                "names; null when the reason has no winner."
+            )
+        },
+    )
+    draw = fields.String(
+        allow_none=True,
+        metadata={
+            "description": (
+                "The sentence under a drawn or aborted game; null when the reason always has a "
+                "winner."
+            )
+        },
+    )
 
 
 class ScoreWordsSchema(ma.Schema):
@@ -417,11 +565,15 @@ class OptionSchema(ma.Schema):
     """A game option as GET /kinds describes it (api/games/base.py `Option.describe`)."""
 
     name = fields.String(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(["int", "bool", "choice",
-                                                                 "json"]))
-    default = fields.Raw(required=True, allow_none=True, metadata={
-        "description": "The value a game gets when the option is left out: of the option's "
-                       "type (a \"json\" option's is the kind's options schema's)."})
+    type = fields.String(required=True, validate=validate.OneOf(["int", "bool", "choice", "json"]))
+    default = fields.Raw(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The value a game gets when the option is left out: of the option's "
+            "type (a \"json\" option's is the kind's options schema's)."
+        },
+    )
     description = fields.String(required=True)
     min = fields.Integer()
     max = fields.Integer()
@@ -440,15 +592,29 @@ class KindSchema(ma.Schema):
     options = fields.List(fields.Nested(OptionSchema))
     bots = fields.List(fields.Nested(BotSchema))
     time_controls = fields.Dict(
-        keys=fields.String(), values=fields.Dict(keys=fields.String(),
-                                                 values=fields.Nested(BoundsSchema)),
-        metadata={"description": "Per time control type, the bounds of each of its fields."})
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.Nested(BoundsSchema)),
+        metadata={"description": "Per time control type, the bounds of each of its fields."},
+    )
     default_time_control = OneOfField(TimeControlSchema)
-    reasons = fields.List(fields.Nested(ReasonSchema), metadata={"description": (
-        "The reasons a game of this kind may end by (its rules' own first), with their words.")})
-    score_words = fields.Nested(ScoreWordsSchema, allow_none=True, metadata={"description": (
-        "What a score of this kind counts, in words for one and for more (null: its scores need "
-        "none).")})
+    reasons = fields.List(
+        fields.Nested(ReasonSchema),
+        metadata={
+            "description": (
+                "The reasons a game of this kind may end by (its rules' own first), with their words."
+            )
+        },
+    )
+    score_words = fields.Nested(
+        ScoreWordsSchema,
+        allow_none=True,
+        metadata={
+            "description": (
+                "What a score of this kind counts, in words for one and for more (null: its scores need "
+                "none)."
+            )
+        },
+    )
 
 
 class RulesSchema(ma.Schema):
@@ -459,15 +625,22 @@ class RulesSchema(ma.Schema):
 
 
 class LegalMovesArgsSchema(ma.Schema):
-    move = fields.String(metadata={"description": (
-        "A move as JSON, to ask about that one move: `moves` then holds it when it is legal now, "
-        "else nothing, with `note` saying why (for the moves a listing leaves out, such as "
-        "Prime Drop's double downs).")})
+    move = fields.String(
+        metadata={
+            "description": (
+                "A move as JSON, to ask about that one move: `moves` then holds it when it is legal now, "
+                "else nothing, with `note` saying why (for the moves a listing leaves out, such as "
+                "Prime Drop's double downs)."
+            )
+        }
+    )
 
 
 class AnalysisArgsSchema(ma.Schema):
-    ply = fields.Integer(validate=validate.Range(min=0),
-                         metadata={"description": "Analyse this ply of the game (default: now)."})
+    ply = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "Analyse this ply of the game (default: now)."},
+    )
 
 
 class PendingSchema(ma.Schema):
@@ -478,69 +651,107 @@ class PendingSchema(ma.Schema):
 
 
 # a 202 of an analysis: its body, and when to ask again
-PENDING = {"schema": PendingSchema, "headers": {"Retry-After": "RETRY_AFTER"},
-           "description": "Being computed on a worker: ask again after Retry-After seconds."}
+PENDING = {
+    "schema": PendingSchema,
+    "headers": {"Retry-After": "RETRY_AFTER"},
+    "description": "Being computed on a worker: ask again after Retry-After seconds.",
+}
 
 
 class AnalysisSchema(ma.Schema):
     ply = fields.Integer()
     pending = fields.Boolean(metadata={"description": "True (with 202) while it is computed."})
     to_move = fields.Integer(allow_none=True)
-    exact = fields.Boolean(metadata={
-        "description": "True where the game's solver decides the position; false for the "
-                       "strongest bot's estimate."})
-    value = fields.Float(allow_none=True, metadata={
-        "description": "For the seat to move: 1 wins, -1 loses, 0 a draw (exact), or an "
-                       "estimate between; null once the game is over."})
-    best = MoveField("played", allow_none=True, metadata={
-        "description": "The best move found (null once the game is over)."})
-    winner = fields.Integer(allow_none=True, metadata={
-        "description": "Once the game is over: the winning seat, null for a draw."})
-    margin = fields.Integer(metadata={
-        "description": "Ploid, exact: the mover's final piece margin under perfect play."})
+    exact = fields.Boolean(
+        metadata={
+            "description": "True where the game's solver decides the position; false for the "
+            "strongest bot's estimate."
+        }
+    )
+    value = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "For the seat to move: 1 wins, -1 loses, 0 a draw (exact), or an "
+            "estimate between; null once the game is over."
+        },
+    )
+    best = MoveField(
+        "played",
+        allow_none=True,
+        metadata={"description": "The best move found (null once the game is over)."},
+    )
+    winner = fields.Integer(
+        allow_none=True,
+        metadata={"description": "Once the game is over: the winning seat, null for a draw."},
+    )
+    margin = fields.Integer(
+        metadata={"description": "Ploid, exact: the mover's final piece margin under perfect play."}
+    )
     to_move_wins = fields.Boolean(metadata={"description": "Factor/Multiple."})
-    moves = fields.List(fields.Nested(lambda: VerdictSchema()), metadata={
-        "description": "Factor/Multiple: every legal move with its verdict."})
+    moves = fields.List(
+        fields.Nested(lambda: VerdictSchema()),
+        metadata={"description": "Factor/Multiple: every legal move with its verdict."},
+    )
 
 
 class VerdictSchema(ma.Schema):
     move = MoveField("played", required=True)
     number = fields.Integer(required=True, metadata={"description": "The number the move says."})
-    wins = fields.Boolean(required=True, metadata={"description": "Whether the move wins for "
-                                                                  "its mover."})
+    wins = fields.Boolean(
+        required=True, metadata={"description": "Whether the move wins for its mover."}
+    )
 
 
 class JudgedMoveSchema(ma.Schema):
     ply = fields.Integer(metadata={"description": "The move's ply, as in the history."})
     seat = fields.Integer()
     move = MoveField("played")
-    best = MoveField("played", metadata={
-        "description": "The best move of the position the move was made in."})
-    verdict = fields.String(validate=validate.OneOf(["win", "draw", "loss"]), metadata={
-        "description": "Exact analyses: what the move left its mover under perfect play."})
-    value = fields.Float(metadata={
-        "description": "Estimated analyses: the position's value after the move, for its "
-                       "mover (-1..1)."})
-    mistake = fields.Boolean(metadata={
-        "description": "The move gave away value: a worse verdict than the best move's, or "
-                       "(estimated) a drop of 0.4 or more."})
+    best = MoveField(
+        "played", metadata={"description": "The best move of the position the move was made in."}
+    )
+    verdict = fields.String(
+        validate=validate.OneOf(["win", "draw", "loss"]),
+        metadata={
+            "description": "Exact analyses: what the move left its mover under perfect play."
+        },
+    )
+    value = fields.Float(
+        metadata={
+            "description": "Estimated analyses: the position's value after the move, for its "
+            "mover (-1..1)."
+        }
+    )
+    mistake = fields.Boolean(
+        metadata={
+            "description": "The move gave away value: a worse verdict than the best move's, or "
+            "(estimated) a drop of 0.4 or more."
+        }
+    )
 
 
 class GameAnalysisSchema(ma.Schema):
     ply = fields.Integer(metadata={"description": "The plies judged: the game's, when asked."})
     pending = fields.Boolean(metadata={"description": "True (with 202) while it is computed."})
     exact = fields.Boolean(metadata={"description": "Every position was decided exactly."})
-    graph = fields.List(fields.Float(), metadata={
-        "description": "For the value graph: each position's value for seat 0, from the start "
-                       "(ply 0) to the last."})
-    plies = fields.List(fields.Nested(JudgedMoveSchema), metadata={
-        "description": "Every move of the history, judged for its mover."})
+    graph = fields.List(
+        fields.Float(),
+        metadata={
+            "description": "For the value graph: each position's value for seat 0, from the start "
+            "(ply 0) to the last."
+        },
+    )
+    plies = fields.List(
+        fields.Nested(JudgedMoveSchema),
+        metadata={"description": "Every move of the history, judged for its mover."},
+    )
 
 
 class QueueHealthSchema(ma.Schema):
     depth = fields.Integer(metadata={"description": "Jobs waiting."})
-    oldest_waiting_s = fields.Float(allow_none=True, metadata={
-        "description": "How long the oldest waiting job has waited, in seconds."})
+    oldest_waiting_s = fields.Float(
+        allow_none=True,
+        metadata={"description": "How long the oldest waiting job has waited, in seconds."},
+    )
 
 
 class HealthSchema(ma.Schema):
@@ -553,6 +764,7 @@ class HealthSchema(ma.Schema):
 
 
 # --- accounts ---
+
 
 class CredentialsSchema(StrictSchema):
     username = fields.String(required=True, validate=validate.Length(max=40))
@@ -584,8 +796,9 @@ class ChannelChoice(fields.Field):
         if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
             raise ma.ValidationError("A list of channels, true or false.")
         if not set(value) <= set(NOTIFY_CHANNELS):
-            raise ma.ValidationError(Unacceptable(
-                f"The channels are {', '.join(NOTIFY_CHANNELS)}."))
+            raise ma.ValidationError(
+                Unacceptable(f"The channels are {', '.join(NOTIFY_CHANNELS)}.")
+            )
         return list(dict.fromkeys(value))
 
 
@@ -604,8 +817,9 @@ def _a_format(fmt: str) -> None:
 
 def _at_least_one_minute(minutes: int) -> None:
     if not 1 <= minutes <= 60 * 1440:
-        raise ma.ValidationError(Unacceptable("A reminder is 1 to 86400 minutes before the "
-                                              "deadline."))
+        raise ma.ValidationError(
+            Unacceptable("A reminder is 1 to 86400 minutes before the deadline.")
+        )
 
 
 def _at_most_reminders(thresholds: list) -> None:
@@ -627,40 +841,71 @@ def _a_time_zone(name: str) -> None:
 
 class SettingsSchema(StrictSchema):
     allow_takebacks = StrictBoolean()
-    notify = fields.Dict(keys=fields.String(validate=_notify_event),
-                         values=ChannelChoice(metadata={"oneOf": [
-                             {"type": "boolean"},
-                             {"type": "array", "items": {"type": "string",
-                                                         "enum": list(NOTIFY_CHANNELS)}}]}),
-                         metadata={"description": "Per event, the channels that tell you of it "
-                                                  "(push, email, inbox); true: the defaults "
-                                                  "(push and inbox, and email for challenge, "
-                                                  "reminder, tournament and the daily digest of "
-                                                  "turns); false: nothing, webhooks included."})
-    quiet_when_present = StrictBoolean(metadata={
-        "description": "No push or e-mail for a game you read (or whose list you read) within "
-                       "the last POSTPLAY_PRESENT_S seconds (default 120); the inbox still "
-                       "records it. Default true."})
+    notify = fields.Dict(
+        keys=fields.String(validate=_notify_event),
+        values=ChannelChoice(
+            metadata={
+                "oneOf": [
+                    {"type": "boolean"},
+                    {"type": "array", "items": {"type": "string", "enum": list(NOTIFY_CHANNELS)}},
+                ]
+            }
+        ),
+        metadata={
+            "description": "Per event, the channels that tell you of it "
+            "(push, email, inbox); true: the defaults "
+            "(push and inbox, and email for challenge, "
+            "reminder, tournament and the daily digest of "
+            "turns); false: nothing, webhooks included."
+        },
+    )
+    quiet_when_present = StrictBoolean(
+        metadata={
+            "description": "No push or e-mail for a game you read (or whose list you read) within "
+            "the last POSTPLAY_PRESENT_S seconds (default 120); the inbox still "
+            "records it. Default true."
+        }
+    )
     bot = StrictBoolean(metadata={"description": "True marks an account run by a program."})
     reminder_minutes = fields.List(
-        fields.Integer(strict=True, validate=_at_least_one_minute), validate=_at_most_reminders,
-        metadata={"description": "Minutes before a deadline to be reminded at, each at least "
-                                 "1 (default [1440, 60]); each fires once per turn, when the "
-                                 "turn started with more time than it.", "example": [1440, 60]})
-    digest_hour = fields.Integer(strict=True, validate=_an_hour, metadata={
-        "description": "The hour (0-23, in `timezone`) of the daily e-mail of the games "
-                       "awaiting your move (default 8)."})
-    timezone = fields.String(validate=_a_time_zone, metadata={
-        "description": "An IANA time zone name (default UTC).", "example": "Europe/Paris"})
+        fields.Integer(strict=True, validate=_at_least_one_minute),
+        validate=_at_most_reminders,
+        metadata={
+            "description": "Minutes before a deadline to be reminded at, each at least "
+            "1 (default [1440, 60]); each fires once per turn, when the "
+            "turn started with more time than it.",
+            "example": [1440, 60],
+        },
+    )
+    digest_hour = fields.Integer(
+        strict=True,
+        validate=_an_hour,
+        metadata={
+            "description": "The hour (0-23, in `timezone`) of the daily e-mail of the games "
+            "awaiting your move (default 8)."
+        },
+    )
+    timezone = fields.String(
+        validate=_a_time_zone,
+        metadata={
+            "description": "An IANA time zone name (default UTC).",
+            "example": "Europe/Paris",
+        },
+    )
 
 
 class EmailSchema(ma.Schema):
     address = fields.String()
-    verified = fields.Boolean(metadata={"description": "False until the link mailed to the "
-                                                       "address is opened."})
-    off = fields.List(fields.String(), metadata={
-        "description": "The kinds of mail (digest, challenge, reminder, tournament) "
-                       "unsubscribed from."})
+    verified = fields.Boolean(
+        metadata={"description": "False until the link mailed to the address is opened."}
+    )
+    off = fields.List(
+        fields.String(),
+        metadata={
+            "description": "The kinds of mail (digest, challenge, reminder, tournament) "
+            "unsubscribed from."
+        },
+    )
 
 
 class AccountSchema(ma.Schema):
@@ -668,35 +913,55 @@ class AccountSchema(ma.Schema):
     created_at = fields.String()
     bot = fields.Boolean()
     settings = fields.Nested(SettingsSchema)
-    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(RatingSchema), metadata={
-        "description": "Per kind, once rated games exist."})
-    vacation = fields.Nested("VacationSchema", metadata={
-        "description": "On or off, the days left, and more: as GET /me/vacation shows it."})
-    unread = fields.Integer(metadata={"description": "GET /me: how many notifications of your "
-                                                     "inbox are unread."})
-    email = fields.Nested(EmailSchema, allow_none=True, metadata={
-        "description": "Your e-mail address, if you gave one (PUT /me/email)."})
-    webhooks_disabled = fields.List(fields.Nested("WebhookSchema"), metadata={
-        "description": "GET /me: your webhooks the server disabled after deliveries kept "
-                       "failing."})
+    ratings = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RatingSchema),
+        metadata={"description": "Per kind, once rated games exist."},
+    )
+    vacation = fields.Nested(
+        "VacationSchema",
+        metadata={
+            "description": "On or off, the days left, and more: as GET /me/vacation shows it."
+        },
+    )
+    unread = fields.Integer(
+        metadata={"description": "GET /me: how many notifications of your inbox are unread."}
+    )
+    email = fields.Nested(
+        EmailSchema,
+        allow_none=True,
+        metadata={"description": "Your e-mail address, if you gave one (PUT /me/email)."},
+    )
+    webhooks_disabled = fields.List(
+        fields.Nested("WebhookSchema"),
+        metadata={
+            "description": "GET /me: your webhooks the server disabled after deliveries kept "
+            "failing."
+        },
+    )
 
 
 class SignedInSchema(ma.Schema):
-    token = fields.String(metadata={"description": "This device's token: send it as "
-                                                   "`Authorization: Bearer <token>`."})
+    token = fields.String(
+        metadata={"description": "This device's token: send it as `Authorization: Bearer <token>`."}
+    )
     account = fields.Nested(AccountSchema)
 
 
 class SignedUpSchema(SignedInSchema):
-    recovery_codes = fields.List(fields.String(), metadata={
-        "description": "Ten one-time codes to set a new password with: shown only now."})
+    recovery_codes = fields.List(
+        fields.String(),
+        metadata={"description": "Ten one-time codes to set a new password with: shown only now."},
+    )
 
 
 class TokenCreateSchema(StrictSchema):
     description = fields.String(required=True, validate=validate.Length(min=1, max=100))
-    scopes = fields.List(fields.String(validate=validate.OneOf(
-        ["read", "play", "challenge", "webhooks"])), required=True,
-        validate=validate.Length(min=1))
+    scopes = fields.List(
+        fields.String(validate=validate.OneOf(["read", "play", "challenge", "webhooks"])),
+        required=True,
+        validate=validate.Length(min=1),
+    )
 
 
 class TokenSchema(ma.Schema):
@@ -722,22 +987,34 @@ class MyGamesArgsSchema(ma.Schema):
 
 # --- webhooks ---
 
-WEBHOOK_EVENTS = ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat",
-                  "reminder"]
+WEBHOOK_EVENTS = ["turn", "game-over", "challenge", "draw-offer", "takeback", "chat", "reminder"]
 
 
 class WebhookCreateSchema(StrictSchema):
-    url = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata={
-        "description": "http:// or https://, to a public address.",
-        "example": "https://bot.example.org/postplay"})
-    events = fields.List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)), required=True,
-                         validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
-                         metadata={"example": ["turn", "challenge"]})
-    format = fields.String(validate=_a_format, load_default="standard", metadata={
-        "enum": list(FORMATS),
-        "description": "standard: Standard Webhooks, signed; discord or slack: that service's "
-                       "incoming-webhook JSON (a line of text and a link to the game), "
-                       "unsigned."})
+    url = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=2000),
+        metadata={
+            "description": "http:// or https://, to a public address.",
+            "example": "https://bot.example.org/postplay",
+        },
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
+        required=True,
+        validate=validate.Length(min=1, max=len(WEBHOOK_EVENTS)),
+        metadata={"example": ["turn", "challenge"]},
+    )
+    format = fields.String(
+        validate=_a_format,
+        load_default="standard",
+        metadata={
+            "enum": list(FORMATS),
+            "description": "standard: Standard Webhooks, signed; discord or slack: that service's "
+            "incoming-webhook JSON (a line of text and a link to the game), "
+            "unsigned.",
+        },
+    )
 
 
 class WebhookSchema(ma.Schema):
@@ -746,26 +1023,30 @@ class WebhookSchema(ma.Schema):
     events = fields.List(fields.String(metadata={"enum": WEBHOOK_EVENTS}))
     format = fields.String(metadata={"enum": list(FORMATS)})
     created_at = fields.String()
-    disabled = fields.Boolean(metadata={
-        "description": "True once deliveries kept failing for the whole retry window."})
+    disabled = fields.Boolean(
+        metadata={"description": "True once deliveries kept failing for the whole retry window."}
+    )
     disabled_at = fields.String(allow_none=True)
     disabled_reason = fields.String(allow_none=True)
 
 
 class NewWebhookSchema(WebhookSchema):
-    secret = fields.String(metadata={"description": "The signing secret (`whsec_...`): shown "
-                                                   "only now."})
+    secret = fields.String(
+        metadata={"description": "The signing secret (`whsec_...`): shown only now."}
+    )
 
 
 class DeliveryAttemptSchema(ma.Schema):
-    webhook_id = fields.String(metadata={"description": "The delivery's webhook-id header: the "
-                                                       "same on every attempt."})
+    webhook_id = fields.String(
+        metadata={"description": "The delivery's webhook-id header: the same on every attempt."}
+    )
     type = fields.String(metadata={"enum": WEBHOOK_EVENTS})
     game = fields.String()
     attempt = fields.Integer()
     at = fields.String()
-    status = fields.Integer(allow_none=True, metadata={"description": "The HTTP status the "
-                                                                      "endpoint answered."})
+    status = fields.Integer(
+        allow_none=True, metadata={"description": "The HTTP status the endpoint answered."}
+    )
     latency_ms = fields.Float()
     error = fields.String(allow_none=True)
     outcome = fields.String(metadata={"enum": ["delivered", "retrying", "failed"]})

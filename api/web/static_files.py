@@ -14,6 +14,7 @@ documents, served by Flask, carry it over https) and the caching the client's fi
 had: revalidated on every load (`no-cache`: its modules are not fingerprinted and must change
 together), its icons kept a day. With the app in debug mode Flask serves web/ itself, as edited.
 """
+
 from __future__ import annotations
 
 import os
@@ -68,8 +69,9 @@ def page_headers(app: Flask) -> list[tuple[str, str]]:
         plain = app.response_class()
         before = set(plain.headers.items())
         added = app.process_response(plain).headers.items()
-    return [(name, value) for name, value in added
-            if (name, value) not in before and name != "Vary"]
+    return [
+        (name, value) for name, value in added if (name, value) not in before and name != "Vary"
+    ]
 
 
 def init_static_files(app: Flask) -> None:
@@ -86,6 +88,11 @@ def init_static_files(app: Flask) -> None:
 
     # middleware as Flask documents it (replacing the method: mypy refuses without the ignore)
     app.wsgi_app = StaticFiles(  # type: ignore[method-assign]
-        app.wsgi_app, root=str(snapshot()), prefix=PREFIX, max_age=None,
-        allow_all_origins=False, add_headers_function=add_headers,
-        mimetypes={".webmanifest": "application/manifest+json"})
+        app.wsgi_app,
+        root=str(snapshot()),
+        prefix=PREFIX,
+        max_age=None,
+        allow_all_origins=False,
+        add_headers_function=add_headers,
+        mimetypes={".webmanifest": "application/manifest+json"},
+    )

@@ -1,6 +1,7 @@
 """Marshmallow schemas of the sweep resources: the request body, and the sweep with each variant's
 playtest report and the comparison (every field listed: a field missing here would be dropped
 from responses)."""
+
 from __future__ import annotations
 
 import marshmallow as ma
@@ -21,9 +22,14 @@ class Vary(fields.Dict):
         except ma.ValidationError as error:
             if not isinstance(error.messages, dict):
                 raise
-            raise ma.ValidationError({name: messages.get("value", messages)
-                                      if isinstance(messages, dict) else messages
-                                      for name, messages in error.messages.items()}) from None
+            raise ma.ValidationError(
+                {
+                    name: messages.get("value", messages)
+                    if isinstance(messages, dict)
+                    else messages
+                    for name, messages in error.messages.items()
+                }
+            ) from None
 
 
 class SweepCreateSchema(PlaytestCreateSchema):
@@ -31,29 +37,49 @@ class SweepCreateSchema(PlaytestCreateSchema):
         exclude = ("games",)
 
     games_per_variant = fields.Integer(
-        required=True, strict=True,
-        metadata={"description": f"Games in each variant's playtest, 1 to {playtests.MAX_GAMES}.",
-                  "example": 100})
+        required=True,
+        strict=True,
+        metadata={
+            "description": f"Games in each variant's playtest, 1 to {playtests.MAX_GAMES}.",
+            "example": 100,
+        },
+    )
     vary = Vary(
-        keys=fields.String(), values=fields.List(fields.Raw(allow_none=True)), required=True,
-        metadata={"description": "The options to vary, each with the values to try (see GET "
-                                 "/kinds): one playtest runs for every combination, at most "
-                                 f"{sweeps.MAX_VARIANTS}.",
-                  "example": {"singleton_rule": [True, False]}})
-    options = fields.Dict(keys=fields.String(), load_default=dict,
-                          metadata={"description": "Options held fixed in every variant."})
+        keys=fields.String(),
+        values=fields.List(fields.Raw(allow_none=True)),
+        required=True,
+        metadata={
+            "description": "The options to vary, each with the values to try (see GET "
+            "/kinds): one playtest runs for every combination, at most "
+            f"{sweeps.MAX_VARIANTS}.",
+            "example": {"singleton_rule": [True, False]},
+        },
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "Options held fixed in every variant."},
+    )
 
 
 class FirstPlayerSchema(RateSchema):
-    score = fields.Float(allow_none=True, metadata={
-        "description": "The first player's score: (wins + draws / 2) / games. The most "
-                       "balanced variant has it nearest 0.5."})
+    score = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "The first player's score: (wins + draws / 2) / games. The most "
+            "balanced variant has it nearest 0.5."
+        },
+    )
 
 
 class PairedSchema(ma.Schema):
     paired_games = fields.Integer(metadata={"description": "Game indexes played in both."})
-    better = fields.Integer(metadata={"description": "Pairs where the first player did better "
-                                                     "in this variant than in the balanced one."})
+    better = fields.Integer(
+        metadata={
+            "description": "Pairs where the first player did better "
+            "in this variant than in the balanced one."
+        }
+    )
     worse = fields.Integer()
     ties = fields.Integer()
     p_value = fields.Float(metadata={"description": "Exact two-sided sign test."})
@@ -68,17 +94,31 @@ class ComparisonRowSchema(ma.Schema):
     draw_rate = fields.Float(allow_none=True)
     draw_ci95 = fields.List(fields.Float(), allow_none=True)
     length = fields.Nested(StatsSchema, allow_none=True, metadata={"description": "Plies."})
-    score_margin = fields.Nested(StatsSchema, allow_none=True, metadata={
-        "description": "The first player's score minus the second's; null when the game does "
-                       "not score."})
-    vs_balanced = fields.Nested(PairedSchema, allow_none=True, metadata={
-        "description": "The paired test against the most balanced variant (null for that one, "
-                       "and for a variant with no games)."})
+    score_margin = fields.Nested(
+        StatsSchema,
+        allow_none=True,
+        metadata={
+            "description": "The first player's score minus the second's; null when the game does "
+            "not score."
+        },
+    )
+    vs_balanced = fields.Nested(
+        PairedSchema,
+        allow_none=True,
+        metadata={
+            "description": "The paired test against the most balanced variant (null for that one, "
+            "and for a variant with no games)."
+        },
+    )
 
 
 class ComparisonSchema(ma.Schema):
-    balanced = fields.Integer(allow_none=True, metadata={
-        "description": "The most balanced variant's index; null when no game was played."})
+    balanced = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "The most balanced variant's index; null when no game was played."
+        },
+    )
     alpha = fields.Float()
     test = fields.String()
     variants = fields.List(fields.Nested(ComparisonRowSchema))
@@ -92,8 +132,9 @@ class VariantSchema(ma.Schema):
     status = fields.String()
     done = fields.Integer()
     total = fields.Integer()
-    report = fields.Nested(ReportSchema, allow_none=True,
-                           metadata={"description": "Once no variant runs any more."})
+    report = fields.Nested(
+        ReportSchema, allow_none=True, metadata={"description": "Once no variant runs any more."}
+    )
 
 
 class SweepSchema(ma.Schema):
@@ -108,18 +149,27 @@ class SweepSchema(ma.Schema):
     chunk_games = fields.Integer()
     samples = fields.Integer()
     created_at = fields.String()
-    owner = fields.String(allow_none=True, metadata={
-        "description": "The account that started it, or null (owned by an owner token)."})
-    status = fields.String(metadata={"enum": ["running", "cancelling", "finished", "failed",
-                                              "cancelled"]})
+    owner = fields.String(
+        allow_none=True,
+        metadata={"description": "The account that started it, or null (owned by an owner token)."},
+    )
+    status = fields.String(
+        metadata={"enum": ["running", "cancelling", "finished", "failed", "cancelled"]}
+    )
     done = fields.Integer(metadata={"description": "Games played so far, every variant."})
     total = fields.Integer()
     variants = fields.List(fields.Nested(VariantSchema))
-    comparison = fields.Nested(ComparisonSchema, allow_none=True,
-                               metadata={"description": "Once no variant runs any more."})
+    comparison = fields.Nested(
+        ComparisonSchema,
+        allow_none=True,
+        metadata={"description": "Once no variant runs any more."},
+    )
 
 
 class SweepCreatedSchema(SweepSchema):
-    owner_token = fields.String(metadata={
-        "description": "Only when started without an account token: a secret, shown only "
-                       "here; send it as `Authorization: Bearer <owner_token>` to cancel."})
+    owner_token = fields.String(
+        metadata={
+            "description": "Only when started without an account token: a secret, shown only "
+            "here; send it as `Authorization: Bearer <owner_token>` to cancel."
+        }
+    )

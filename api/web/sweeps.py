@@ -1,5 +1,6 @@
 """The sweep resources: start one playtest per rule variant, watch them, read the comparison,
 cancel them all."""
+
 from __future__ import annotations
 
 from flask import current_app, request
@@ -14,9 +15,13 @@ from api.web.errors import Blueprint, abort
 from api.web.playtests import new_owner, require_owner
 from api.web.sweep_schemas import SweepCreatedSchema, SweepCreateSchema, SweepSchema
 
-blp = Blueprint("sweeps", __name__, url_prefix="/api/v1/playtests/sweeps",
-                description="Designers' sweeps: one playtest per rule variant on the workers, "
-                            "the variants compared on paired games.")
+blp = Blueprint(
+    "sweeps",
+    __name__,
+    url_prefix="/api/v1/playtests/sweeps",
+    description="Designers' sweeps: one playtest per rule variant on the workers, "
+    "the variants compared on paired games.",
+)
 
 
 def _store() -> SweepStore:
@@ -42,8 +47,7 @@ class Sweeps(MethodView):
         spec = sweeps.check_request(**body)
         store = _store()
         owner_token, owner_account = new_owner()
-        started = store.start(spec, owner_token, owner_account,
-                              client=request.remote_addr or "")
+        started = store.start(spec, owner_token, owner_account, client=request.remote_addr or "")
         view = store.view(started["id"])
         assert view is not None  # started just above
         return view if owner_token is None else {**view, "owner_token": owner_token}
@@ -54,8 +58,9 @@ class Sweeps(MethodView):
     def get(self, pagination_parameters):
         """List sweeps, newest first, with their progress (reports and comparison are on each
         sweep)"""
-        views, total = _store().list(pagination_parameters.first_item,
-                                     pagination_parameters.page_size)
+        views, total = _store().list(
+            pagination_parameters.first_item, pagination_parameters.page_size
+        )
         pagination_parameters.item_count = total
         return views
 
@@ -78,8 +83,9 @@ class SweepResource(MethodView):
         the games played are kept, reported and compared"""
         view = _view(sweep_id)
         store = _store()
-        require_owner(lambda token, account_id: store.is_owner(sweep_id, token, account_id),
-                      "sweep")
+        require_owner(
+            lambda token, account_id: store.is_owner(sweep_id, token, account_id), "sweep"
+        )
         if view["status"] not in RUNNING_STATUSES:
             abort(409, message="The sweep is over: there is nothing to cancel.")
         store.cancel(sweep_id)

@@ -1,4 +1,5 @@
 """GET /health: the web process, Redis and the workers."""
+
 from __future__ import annotations
 
 import time
@@ -23,8 +24,11 @@ blp = Blueprint("system", __name__, url_prefix="/api/v1", description="Service h
 class Health(MethodView):
     @operation("getHealth")
     @blp.response(200, HealthSchema)
-    @blp.alt_response(503, description="Redis cannot be reached: nothing can be read or changed "
-                                       "until it is back (the error body, with Retry-After).")
+    @blp.alt_response(
+        503,
+        description="Redis cannot be reached: nothing can be read or changed "
+        "until it is back (the error body, with Retry-After).",
+    )
     def get(self):
         """Web, Redis and worker status"""
         client = current_app.extensions["postplay"]["redis"]
@@ -34,9 +38,14 @@ class Health(MethodView):
             queues = {name: _queue_health(Queue(name, connection=client)) for name in QUEUES}
         except redis.RedisError as exc:
             raise redis_unreachable() from exc
-        return {"web": "ok", "redis": "ok", "workers": workers,
-                "queued": sum(q["depth"] for q in queues.values()), "queues": queues,
-                "status": "ok" if workers else "degraded"}
+        return {
+            "web": "ok",
+            "redis": "ok",
+            "workers": workers,
+            "queued": sum(q["depth"] for q in queues.values()),
+            "queues": queues,
+            "status": "ok" if workers else "degraded",
+        }
 
 
 def _queue_health(queue: Queue) -> dict:
@@ -46,6 +55,8 @@ def _queue_health(queue: Queue) -> dict:
     job = Job.fetch_many(oldest, connection=queue.connection)[0] if oldest else None
     if job is None or job.enqueued_at is None:
         return {"depth": depth, "oldest_waiting_s": None}
-    waited = time.time() - job.enqueued_at.replace(tzinfo=job.enqueued_at.tzinfo
-                                                   or timezone.utc).timestamp()
+    waited = (
+        time.time()
+        - job.enqueued_at.replace(tzinfo=job.enqueued_at.tzinfo or timezone.utc).timestamp()
+    )
     return {"depth": depth, "oldest_waiting_s": round(waited, 3)}

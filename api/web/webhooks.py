@@ -1,5 +1,6 @@
 """An account's webhooks: register, list, delete, and each one's delivery log. The deliveries
 themselves are the workers' (`api.notify.delivery`)."""
+
 from __future__ import annotations
 
 from flask import current_app
@@ -9,12 +10,20 @@ from api.notify import endpoints
 from api.web.auth import account
 from api.web.contract import operation
 from api.web.errors import Blueprint
-from api.web.schemas import (DeliveryAttemptSchema, NewWebhookSchema, WebhookCreateSchema,
-                             WebhookSchema)
+from api.web.schemas import (
+    DeliveryAttemptSchema,
+    NewWebhookSchema,
+    WebhookCreateSchema,
+    WebhookSchema,
+)
 
-blp = Blueprint("webhooks", __name__, url_prefix="/api/v1/me/webhooks",
-                description="Webhooks: the server tells your program of turns, game ends, "
-                            "challenges, offers and chat, signed per Standard Webhooks.")
+blp = Blueprint(
+    "webhooks",
+    __name__,
+    url_prefix="/api/v1/me/webhooks",
+    description="Webhooks: the server tells your program of turns, game ends, "
+    "challenges, offers and chat, signed per Standard Webhooks.",
+)
 
 
 def _store():
@@ -34,8 +43,9 @@ class Webhooks(MethodView):
     @blp.response(201, NewWebhookSchema)
     def post(self, body: dict):
         """Register a webhook for some events (the signing secret is shown only now)"""
-        created, secret = endpoints.register(_store(), account(), body["url"], body["events"],
-                                             fmt=body["format"])
+        created, secret = endpoints.register(
+            _store(), account(), body["url"], body["events"], fmt=body["format"]
+        )
         return {**created, "secret": secret}
 
 

@@ -1,4 +1,5 @@
 """Small helpers the API tests share."""
+
 from __future__ import annotations
 
 import re
@@ -16,13 +17,19 @@ def create(client, kind="factor-multiple", seats=None, **body):
 
 
 def move(client, game, token, move, ply=None):
-    return client.post(f"/api/v1/games/{game['id']}/moves", headers=auth(token),
-                       json={"move": move, "ply": game["ply"] if ply is None else ply})
+    return client.post(
+        f"/api/v1/games/{game['id']}/moves",
+        headers=auth(token),
+        json={"move": move, "ply": game["ply"] if ply is None else ply},
+    )
 
 
 def requests_counted(client, method: str, route: str, status: str) -> float:
     """The request metrics' count of `method` `route` answered `status`, as /metrics shows it."""
     text = client.get("/metrics").get_data(as_text=True)
-    found = re.search(rf'postplay_http_requests_total\{{method="{method}",route="'
-                      rf'{re.escape(route)}",status="{status}"\}} (\S+)', text)
+    found = re.search(
+        rf'postplay_http_requests_total\{{method="{method}",route="'
+        rf'{re.escape(route)}",status="{status}"\}} (\S+)',
+        text,
+    )
     return float(found[1]) if found else 0.0

@@ -1,5 +1,6 @@
 """GET /games/{id}/analysis: exact verdicts where a solver exists, else the strongest bot's
 estimate, inline when quick, else on a worker (202); /analysis/plies judges every move."""
+
 from __future__ import annotations
 
 import pytest
@@ -39,18 +40,23 @@ def test_between_two_people_analysis_waits_for_the_end_then_covers_every_ply(cli
     tokens = game["tokens"]
     assert client.get(f"/api/v1/games/{game['id']}/analysis").status_code == 409
     for i, number in enumerate((98, 49, 7, 77, 11, 55, 1, 97)):
-        game = move(client, game, tokens[str(i % 2)],
-                    {"type": "say", "number": number}).get_json()
+        game = move(client, game, tokens[str(i % 2)], {"type": "say", "number": number}).get_json()
     final = client.get(f"/api/v1/games/{game['id']}/analysis").get_json()
-    assert final == {"ply": 8, "to_move": None, "exact": True, "value": None, "best": None,
-                     "winner": 1, "moves": []}
+    assert final == {
+        "ply": 8,
+        "to_move": None,
+        "exact": True,
+        "value": None,
+        "best": None,
+        "winner": 1,
+        "moves": [],
+    }
     after_49 = client.get(f"/api/v1/games/{game['id']}/analysis?ply=2").get_json()
     assert after_49["to_move"] == 0 and {m["number"] for m in after_49["moves"]} == {1, 7}
     assert client.get(f"/api/v1/games/{game['id']}/analysis?ply=9").status_code == 409
 
 
-def test_a_game_without_a_solver_gets_the_strongest_bots_estimate(client, run_jobs,
-                                                                  monkeypatch):
+def test_a_game_without_a_solver_gets_the_strongest_bots_estimate(client, run_jobs, monkeypatch):
     monkeypatch.setenv("POSTPLAY_ANALYSIS_BUDGET_S", "0.05")
     game = create(client, kind="ploid", seats=VS_BOT[:1] + [{"bot": "beginner"}], first=0)
     assert client.get(f"/api/v1/games/{game['id']}/analysis").status_code == 202
@@ -64,8 +70,7 @@ def test_the_seed_games_moves_are_judged_exactly(client, run_jobs):
     game = create(client, first=0)
     tokens = game["tokens"]
     for i, number in enumerate((98, 49, 7, 77, 11, 55, 1, 97)):
-        game = move(client, game, tokens[str(i % 2)],
-                    {"type": "say", "number": number}).get_json()
+        game = move(client, game, tokens[str(i % 2)], {"type": "say", "number": number}).get_json()
     url = f"/api/v1/games/{game['id']}/analysis/plies"
     pending = client.get(url)
     assert pending.status_code == 202 and pending.get_json() == {"ply": 8, "pending": True}
@@ -77,20 +82,26 @@ def test_the_seed_games_moves_are_judged_exactly(client, run_jobs):
     assert body["graph"][0] == 1 and opening["move"] == {"type": "say", "number": 98}
     assert opening["verdict"] == "loss" and opening["mistake"] is True
     assert opening["best"]["type"] == "say" and opening["best"]["number"] != 98
-    assert body["plies"][-1] == {**body["plies"][-1], "seat": 1, "verdict": "win",
-                                 "mistake": False}
+    assert body["plies"][-1] == {**body["plies"][-1], "seat": 1, "verdict": "win", "mistake": False}
     assert body["graph"][-1] == -1  # seat 0 is to move with nothing left to say: it lost
 
 
-@pytest.mark.parametrize("kind, options", [("prime-drop", {"size": 9}), ("partition", {}),
-                                           ("ploid", {"n": 3}), ("ploid", {"n": 4}),
-                                           ("factor-bingo", {})])
-def test_every_kind_judges_every_move_of_a_bot_game(client, run_jobs, monkeypatch, kind,
-                                                    options):
+@pytest.mark.parametrize(
+    "kind, options",
+    [
+        ("prime-drop", {"size": 9}),
+        ("partition", {}),
+        ("ploid", {"n": 3}),
+        ("ploid", {"n": 4}),
+        ("factor-bingo", {}),
+    ],
+)
+def test_every_kind_judges_every_move_of_a_bot_game(client, run_jobs, monkeypatch, kind, options):
     monkeypatch.setenv("POSTPLAY_ANALYSIS_BUDGET_S", "0.02")
     weakest = next(iter(levels(kind)))
-    game = create(client, kind=kind, options=options, first=0,
-                  seats=[{"bot": weakest}, {"bot": weakest}])
+    game = create(
+        client, kind=kind, options=options, first=0, seats=[{"bot": weakest}, {"bot": weakest}]
+    )
     run_jobs()  # the whole game: each bot move enqueues the next
     game = client.get(f"/api/v1/games/{game['id']}").get_json()
     assert game["status"] == "finished"
@@ -123,8 +134,7 @@ def _analysis_jobs(redis_client) -> int:
 
 def test_identical_records_are_analysed_once_and_share_it(client, redis_client, run_jobs):
     exported = client.get(f"/api/v1/games/{_finished_game(client)['id']}/export").get_json()
-    copies = [client.post("/api/v1/games/import", json=exported).get_json()["id"]
-              for _ in range(3)]
+    copies = [client.post("/api/v1/games/import", json=exported).get_json()["id"] for _ in range(3)]
     for game_id in copies:
         assert client.get(f"/api/v1/games/{game_id}/analysis/plies").status_code == 202
     assert _analysis_jobs(redis_client) == 1
@@ -140,14 +150,14 @@ def test_a_client_has_at_most_two_whole_game_analyses_queued(client, redis_clien
     refused = client.get(f"/api/v1/games/{games[2]['id']}/analysis/plies")
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
     assert "2 analyses of whole games" in refused.get_json()["message"]
-    other = client.get(f"/api/v1/games/{games[2]['id']}/analysis/plies",
-                       environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    other = client.get(
+        f"/api/v1/games/{games[2]['id']}/analysis/plies", environ_base={"REMOTE_ADDR": "10.0.0.2"}
+    )
     assert other.status_code == 202  # the budget is the client's, not the server's
     assert _analysis_jobs(redis_client) == 3
 
 
-def test_a_client_past_its_cpu_allowance_waits_for_the_next_hour(client, run_jobs,
-                                                                  monkeypatch):
+def test_a_client_past_its_cpu_allowance_waits_for_the_next_hour(client, run_jobs, monkeypatch):
     monkeypatch.setenv("POSTPLAY_ANALYSIS_CPU_S_PER_HOUR", "0.000001")
     first, second = _finished_game(client), _finished_game(client)
     assert client.get(f"/api/v1/games/{first['id']}/analysis/plies").status_code == 202

@@ -1,5 +1,6 @@
 """Export and import: a game as one JSON document, read back as an imported game after replaying
 every entry with the engine; a record the rules refuse is refused naming the ply at fault."""
+
 from __future__ import annotations
 
 import copy
@@ -14,8 +15,9 @@ from tests.api.test_games import SEED_GAME
 @pytest.fixture
 def finished(client) -> dict:
     """A finished Factor/Multiple game (the seed example: seat 1 wins, no moves left)."""
-    game = create(client, first=0, time_control={"type": "fischer", "initial_s": 600,
-                                                 "increment_s": 0})
+    game = create(
+        client, first=0, time_control={"type": "fischer", "initial_s": 600, "increment_s": 0}
+    )
     tokens = game["tokens"]
     for i, number in enumerate(SEED_GAME):
         game = move(client, game, tokens[str(i % 2)], {"type": "say", "number": number}).get_json()
@@ -57,8 +59,9 @@ def test_an_exported_game_imports_as_a_finished_imported_game(client, finished, 
     assert not any(m.startswith(imported["id"]) for m in members)
     assert redis_client.zscore(keys.bots_to_move_key(), imported["id"]) is None
     assert redis_client.zscore(keys.deletable_key(), imported["id"]) is None
-    resign = client.post(f"/api/v1/games/{imported['id']}/resign",
-                         headers=auth(finished["tokens"]["0"]))
+    resign = client.post(
+        f"/api/v1/games/{imported['id']}/resign", headers=auth(finished["tokens"]["0"])
+    )
     assert resign.status_code == 403  # it has no seat tokens of its own
 
 
@@ -82,27 +85,34 @@ def test_an_illegal_move_is_refused_naming_its_ply(client, finished):
     assert body["message"].startswith("Ply 3: ") and "moves.3.move" in body["errors"]["json"]
 
 
-@pytest.mark.parametrize("edit, field, words", [
-    (lambda d: d["moves"][2].update(seat=1), "moves.2.seat", "Ply 2: seat 0 is to move, not"),
-    (lambda d: d["moves"][5].update(ply=9), "moves.5.ply", "Ply 5"),
-    (lambda d: d["moves"][1].update(move={"type": "pass"}), "moves.1.move", "Ply 1"),
-    (lambda d: d["moves"][4].update(at="yesterday"), "moves.4.at", "Ply 4"),
-    (lambda d: d["moves"][0].update(move={"type": "say", "number": "x"}), "moves.0.move.number",
-     "Ply 0"),
-    (lambda d: d["moves"].append({**d["moves"][-1], "ply": 8}), "moves.8", "was over before"),
-    (lambda d: d["result"].update(winner=0), "result", "not with the record's result"),
-    (lambda d: d.update(moves=d["moves"][:-1]), "result.reason", "do not end the game"),
-    (lambda d: d.update(result=None), "result", "Only a finished game"),
-    (lambda d: d["result"].update(reason="boredom"), "result.reason", "no result reason"),
-    (lambda d: d.update(options={"n": 1}), "options.n", ""),
-])
+@pytest.mark.parametrize(
+    "edit, field, words",
+    [
+        (lambda d: d["moves"][2].update(seat=1), "moves.2.seat", "Ply 2: seat 0 is to move, not"),
+        (lambda d: d["moves"][5].update(ply=9), "moves.5.ply", "Ply 5"),
+        (lambda d: d["moves"][1].update(move={"type": "pass"}), "moves.1.move", "Ply 1"),
+        (lambda d: d["moves"][4].update(at="yesterday"), "moves.4.at", "Ply 4"),
+        (
+            lambda d: d["moves"][0].update(move={"type": "say", "number": "x"}),
+            "moves.0.move.number",
+            "Ply 0",
+        ),
+        (lambda d: d["moves"].append({**d["moves"][-1], "ply": 8}), "moves.8", "was over before"),
+        (lambda d: d["result"].update(winner=0), "result", "not with the record's result"),
+        (lambda d: d.update(moves=d["moves"][:-1]), "result.reason", "do not end the game"),
+        (lambda d: d.update(result=None), "result", "Only a finished game"),
+        (lambda d: d["result"].update(reason="boredom"), "result.reason", "no result reason"),
+        (lambda d: d.update(options={"n": 1}), "options.n", ""),
+    ],
+)
 def test_a_record_that_does_not_replay_is_refused(client, finished, edit, field, words):
     document = export(client, finished["id"])
     edit(document)
     response = import_(client, document)
     assert response.status_code == 422, response.get_json()
-    assert field in response.get_json()["errors"]["json"] and words in response.get_json()[
-        "message"]
+    assert (
+        field in response.get_json()["errors"]["json"] and words in response.get_json()["message"]
+    )
 
 
 def test_a_game_with_no_move_imports_and_is_kept(client, redis_client):
@@ -117,10 +127,12 @@ def test_a_game_with_no_move_imports_and_is_kept(client, redis_client):
 def test_a_game_stopped_by_the_server_imports_only_with_a_fitting_result(client, finished):
     document = export(client, finished["id"])
     document["moves"] = document["moves"][:4]
-    for result, status in (({"winner": None, "reason": "agreement"}, 201),
-                           ({"winner": 1, "reason": "agreement"}, 422),
-                           ({"winner": None, "reason": "time"}, 422),
-                           ({"winner": 0, "reason": "time"}, 201)):
+    for result, status in (
+        ({"winner": None, "reason": "agreement"}, 201),
+        ({"winner": 1, "reason": "agreement"}, 422),
+        ({"winner": None, "reason": "time"}, 422),
+        ({"winner": 0, "reason": "time"}, 201),
+    ):
         trial = copy.deepcopy(document) | {"result": {**result, "scores": None}}
         assert import_(client, trial).status_code == status, result
 

@@ -1,4 +1,5 @@
 """Bad input gets a clear error and changes nothing, in every game: never a 500."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,10 +8,38 @@ from api.games import GAMES
 from tests.api.helpers import create, move
 
 JUNK_VALUES = [None, True, -1, 10**30, 2.5, "x", [1, 2, 3], ["a", "b"], {"a": 1}]
-FIELDS = ["row", "col", "digit", "number", "letter", "piece", "hex", "edge", "close", "from",
-          "to", "factor", "tiles"]
-TYPES = ["drop", "double", "challenge", "stick", "claim", "subdivide", "place", "say", "fill",
-         "start", "call", "pass", "nonsense", 7, None]
+FIELDS = [
+    "row",
+    "col",
+    "digit",
+    "number",
+    "letter",
+    "piece",
+    "hex",
+    "edge",
+    "close",
+    "from",
+    "to",
+    "factor",
+    "tiles",
+]
+TYPES = [
+    "drop",
+    "double",
+    "challenge",
+    "stick",
+    "claim",
+    "subdivide",
+    "place",
+    "say",
+    "fill",
+    "start",
+    "call",
+    "pass",
+    "nonsense",
+    7,
+    None,
+]
 
 
 def junk_moves():
@@ -38,8 +67,10 @@ def test_junk_moves_are_refused_with_a_message_and_change_nothing(client, kind):
 def test_junk_options_are_refused_naming_the_option(client, kind):
     for option in [o["name"] for o in GAMES[kind].describe()["options"]]:
         for value in JUNK_VALUES:
-            response = client.post("/api/v1/games", json={
-                "kind": kind, "options": {option: value}, "seats": [{"open": True}] * 2})
+            response = client.post(
+                "/api/v1/games",
+                json={"kind": kind, "options": {option: value}, "seats": [{"open": True}] * 2},
+            )
             assert response.status_code in (201, 400, 422), (option, value)
             if response.status_code != 201:
                 assert f"options.{option}" in response.get_json()["errors"]["json"]

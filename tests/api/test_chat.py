@@ -1,5 +1,6 @@
 """A game's chat: players write plain text (1 to 500 characters), spectators read it only once the
 game is over, and each message is a new version of the game (pollers see it)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +11,11 @@ from tests.api.test_accounts import new_game, sign_up
 
 
 def say(client, game, token, text):
-    return client.post(f"/api/v1/games/{game['id']}/chat", headers=auth(token) if token else {},
-                       json={"text": text})
+    return client.post(
+        f"/api/v1/games/{game['id']}/chat",
+        headers=auth(token) if token else {},
+        json={"text": text},
+    )
 
 
 def test_players_chat_and_read_it_while_the_game_runs(client, redis_client):
@@ -26,7 +30,9 @@ def test_players_chat_and_read_it_while_the_game_runs(client, redis_client):
     assert say(client, game, bo, "Thanks").status_code == 201
     read = client.get(f"/api/v1/games/{game['id']}/chat", headers=auth(bo)).get_json()
     assert [(m["name"], m["text"]) for m in read] == [
-        ("Ada", "Good luck! <b>not bold</b>\nsecond line"), ("Bo", "Thanks")]
+        ("Ada", "Good luck! <b>not bold</b>\nsecond line"),
+        ("Bo", "Thanks"),
+    ]
     now = client.get(f"/api/v1/games/{game['id']}")
     assert now.get_json()["chat_count"] == 2 and now.headers["ETag"] != etag
     assert redis_client.llen(keys.chat_key(game["id"])) == 2  # kept beside the game
@@ -38,8 +44,9 @@ def test_spectators_read_the_chat_only_once_the_game_is_over(client):
     hidden = client.get(f"/api/v1/games/{game['id']}/chat")
     assert hidden.status_code == 403 and "once the game is over" in hidden.get_json()["message"]
     other = create(client)
-    with_other_token = client.get(f"/api/v1/games/{game['id']}/chat",
-                                  headers=auth(other["tokens"]["0"]))
+    with_other_token = client.get(
+        f"/api/v1/games/{game['id']}/chat", headers=auth(other["tokens"]["0"])
+    )
     assert with_other_token.status_code == 403
     client.post(f"/api/v1/games/{game['id']}/resign", headers=auth(game["tokens"]["1"]))
     shown = client.get(f"/api/v1/games/{game['id']}/chat")
@@ -61,14 +68,24 @@ def test_an_account_chats_in_its_seat_and_reads_as_a_player(client):
     ada = sign_up(client, "ada")
     game = new_game(client, ada["token"], [{"me": True}, {"bot": "greedy"}])
     assert say(client, game, ada["token"], "hi bot").get_json()["name"] == "ada"
-    assert len(client.get(f"/api/v1/games/{game['id']}/chat",
-                          headers=auth(ada["token"])).get_json()) == 1
+    assert (
+        len(client.get(f"/api/v1/games/{game['id']}/chat", headers=auth(ada["token"])).get_json())
+        == 1
+    )
 
 
-@pytest.mark.parametrize("text, status", [
-    ("", 422), ("   ", 422), ("x" * 501, 422), ("right\u202eto left", 422), ("bell\x07", 422),
-    (42, 400), (None, 400),
-])
+@pytest.mark.parametrize(
+    "text, status",
+    [
+        ("", 422),
+        ("   ", 422),
+        ("x" * 501, 422),
+        ("right\u202eto left", 422),
+        ("bell\x07", 422),
+        (42, 400),
+        (None, 400),
+    ],
+)
 def test_a_message_must_be_1_to_500_printable_characters(client, text, status):
     game = create(client, first=0)
     response = say(client, game, game["tokens"]["0"], text)

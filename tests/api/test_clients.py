@@ -9,6 +9,7 @@ into .venv/contract-node/<the lock file's hash> (once per lock file). Where node
 these tests are skipped, with a message; under CI=true they fail instead (.ci/run installs
 Debian's nodejs and npm).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -82,9 +83,21 @@ def generate_python_client(out: Path) -> tuple[Path, str]:
     config = out / "config.yaml"
     config.write_text("post_hooks: []\n")  # the generated code as it is: no formatter run
     generator = Path(sys.executable).with_name("openapi-python-client")
-    done = subprocess.run([str(generator), "generate", "--path", str(DOC), "--output-path",
-                           str(out / "client"), "--config", str(config)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            str(generator),
+            "generate",
+            "--path",
+            str(DOC),
+            "--output-path",
+            str(out / "client"),
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return out / "client", done.stdout + done.stderr
 
@@ -109,15 +122,22 @@ def untyped_fields(models: Path) -> set[str]:
     but `additional_properties: dict[str, Any]` (a free-form object)."""
     classes: dict[str, list[tuple[str, str]]] = {}
     for path in models.glob("*.py"):
-        for name, bases, body in re.findall(r"^class (\w+)(\([^)]*\))?:\n(.*?)(?=^class |\Z)",
-                                            path.read_text(), re.S | re.M):
+        for name, bases, body in re.findall(
+            r"^class (\w+)(\([^)]*\))?:\n(.*?)(?=^class |\Z)", path.read_text(), re.S | re.M
+        ):
             if "Enum" not in bases:
                 classes[name] = re.findall(r"^    ([a-z_0-9]+): ([^=\n]+)", body, re.M)
-    free = {name for name, fields in classes.items()
-            if all(f == "additional_properties" and "Any" in t for f, t in fields)}
-    return {f"{name}.{field}" for name, fields in classes.items() for field, typed in fields
-            if field != "additional_properties"
-            and ({"Any"} | free) & set(re.findall(r"\w+", typed))}
+    free = {
+        name
+        for name, fields in classes.items()
+        if all(f == "additional_properties" and "Any" in t for f, t in fields)
+    }
+    return {
+        f"{name}.{field}"
+        for name, fields in classes.items()
+        for field, typed in fields
+        if field != "additional_properties" and ({"Any"} | free) & set(re.findall(r"\w+", typed))
+    }
 
 
 def test_only_the_fields_the_server_cannot_know_are_untyped(python_client):
@@ -136,12 +156,12 @@ def server(redis_url, tmp_path_factory):
 
 # --- the example of docs/api.md ("Writing a client"), as it runs here ---
 
+
 def play_against_a_bot(base_url: str, kind: str, seed: int = 0) -> str:
     """One game of `kind` between a random player and the server's first bot level, with
     nothing but the generated client; the reason it ended."""
     from postplay_client import AuthenticatedClient, Client
-    from postplay_client.api.games import (create_game, get_game, list_legal_moves, make_move,
-                                           resign)
+    from postplay_client.api.games import create_game, get_game, list_legal_moves, make_move, resign
     from postplay_client.api.kinds import list_kinds
     from postplay_client.models import GameCreate, Human, MoveBody, SeatRequest
     from postplay_client.types import UNSET
@@ -149,11 +169,16 @@ def play_against_a_bot(base_url: str, kind: str, seed: int = 0) -> str:
     rng = random.Random(seed)
     public = Client(base_url=base_url, raise_on_unexpected_status=True)
     bot = next(k for k in list_kinds.sync(client=public) if k.kind == kind).bots[0].level
-    created = create_game.sync(client=public, body=GameCreate(
-        kind=kind, seats=[SeatRequest(human=Human(name="Ada")), SeatRequest(bot=bot)]))
+    created = create_game.sync(
+        client=public,
+        body=GameCreate(
+            kind=kind, seats=[SeatRequest(human=Human(name="Ada")), SeatRequest(bot=bot)]
+        ),
+    )
     # the seat token from createGame plays seat 0: `Authorization: Bearer <token>`
-    me = AuthenticatedClient(base_url=base_url, token=created.tokens.field_0,
-                             raise_on_unexpected_status=True)
+    me = AuthenticatedClient(
+        base_url=base_url, token=created.tokens.field_0, raise_on_unexpected_status=True
+    )
     game, etag, moves = created, UNSET, 0
     while game.status != "finished":
         # poll with the ETag of the game as last read: 304 (no body) until something changed
@@ -169,15 +194,15 @@ def play_against_a_bot(base_url: str, kind: str, seed: int = 0) -> str:
             break
         # a listed move is sent back as it is
         move = rng.choice(list_legal_moves.sync(game.id, client=public).moves)
-        answer = make_move.sync_detailed(game.id, client=me,
-                                         body=MoveBody(move=move, ply=game.ply))
+        answer = make_move.sync_detailed(game.id, client=me, body=MoveBody(move=move, ply=game.ply))
         assert answer.status_code == 201, answer.content
         game, moves = answer.parsed, moves + 1
     return str(game.result.reason)
 
 
-@pytest.mark.parametrize("kind", ["factor-multiple", "prime-drop", "partition", "ploid",
-                                  "factor-bingo"])
+@pytest.mark.parametrize(
+    "kind", ["factor-multiple", "prime-drop", "partition", "ploid", "factor-bingo"]
+)
 def test_the_python_client_plays_a_game_of_every_kind_against_a_bot(python_client, server, kind):
     reason = play_against_a_bot(server, kind)
     # the game ended, by its rules (or the client's resignation after MAX_MY_MOVES moves)
@@ -186,21 +211,29 @@ def test_the_python_client_plays_a_game_of_every_kind_against_a_bot(python_clien
 
 # --- node: openapi-typescript, tsc, redocly ---
 
+
 def _node_tools() -> Path:
     """tests/contract's node packages, installed once per lock file under .venv."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         if os.environ.get("CI") == "true":
             pytest.fail("node and npm are missing: .ci/run installs Debian's nodejs and npm")
-        pytest.skip("node and npm are missing (apt-get install nodejs npm): the TypeScript "
-                    "client and redocly lint are not checked")
+        pytest.skip(
+            "node and npm are missing (apt-get install nodejs npm): the TypeScript "
+            "client and redocly lint are not checked"
+        )
     lock = (TOOLS / "package-lock.json").read_bytes()
     home = ROOT / ".venv" / "contract-node" / hashlib.sha256(lock).hexdigest()[:16]
     if not (home / "node_modules" / ".installed").exists():
         home.mkdir(parents=True, exist_ok=True)
         for name in ("package.json", "package-lock.json"):
             shutil.copy(TOOLS / name, home / name)
-        done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=home,
-                              capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=home,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         (home / "node_modules" / ".installed").touch()
     return home / "node_modules" / ".bin"
@@ -214,9 +247,18 @@ def node_bin():
 def typescript_types(node_bin: Path, out: Path) -> subprocess.CompletedProcess:
     """openapi-typescript's types of the document; a field with a default is optional in a
     request, as the server reads it (not openapi-typescript's default)."""
-    return subprocess.run([str(node_bin / "openapi-typescript"), str(DOC), "--output", str(out),
-                           "--default-non-nullable=false"],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [
+            str(node_bin / "openapi-typescript"),
+            str(DOC),
+            "--output",
+            str(out),
+            "--default-non-nullable=false",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_typescript_client_type_checks_against_generated_types(node_bin, tmp_path):
@@ -224,8 +266,12 @@ def test_the_typescript_client_type_checks_against_generated_types(node_bin, tmp
         shutil.copy(TOOLS / name, tmp_path / name)
     made = typescript_types(node_bin, tmp_path / "openapi.d.ts")
     assert made.returncode == 0, made.stdout + made.stderr
-    checked = subprocess.run([str(node_bin / "tsc"), "--project", str(tmp_path)],
-                             capture_output=True, text=True, timeout=300)
+    checked = subprocess.run(
+        [str(node_bin / "tsc"), "--project", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
@@ -236,18 +282,36 @@ def test_the_typescript_check_fails_on_a_misused_type(node_bin, tmp_path):
     client = tmp_path / "client.ts"
     client.write_text(client.read_text().replace("{ move, ply: game.ply }", "{ move }"))
     typescript_types(node_bin, tmp_path / "openapi.d.ts")
-    checked = subprocess.run([str(node_bin / "tsc"), "--project", str(tmp_path)],
-                             capture_output=True, text=True, timeout=300)
+    checked = subprocess.run(
+        [str(node_bin / "tsc"), "--project", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert checked.returncode != 0 and "ply" in checked.stdout, checked.stdout
 
 
 def test_redocly_lint_finds_no_error_and_no_warning(node_bin):
-    linted = subprocess.run([str(node_bin / "redocly"), "lint", str(DOC), "--format", "json",
-                             "--config", str(TOOLS / "redocly.yaml")],
-                            capture_output=True, text=True, timeout=300, cwd=TOOLS)
+    linted = subprocess.run(
+        [
+            str(node_bin / "redocly"),
+            "lint",
+            str(DOC),
+            "--format",
+            "json",
+            "--config",
+            str(TOOLS / "redocly.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=TOOLS,
+    )
     report = json.loads(linted.stdout)
-    problems = [f"{p['severity']} {p['ruleId']}: {p['message']} at "
-                f"{p['location'][0]['pointer']}" for p in report["problems"]]
+    problems = [
+        f"{p['severity']} {p['ruleId']}: {p['message']} at {p['location'][0]['pointer']}"
+        for p in report["problems"]
+    ]
     assert report["totals"]["errors"] == 0 and report["totals"]["warnings"] == 0, problems
 
 

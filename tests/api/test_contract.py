@@ -1,6 +1,7 @@
 """The OpenAPI document is a typed contract: every move shape the engines accept and produce is in
 its move unions, every state matches its kind's state schema, and the real app's responses
 validate against the document's response schemas."""
+
 from __future__ import annotations
 
 import functools
@@ -19,7 +20,7 @@ from tests.api.helpers import auth, create, move
 
 DOC = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
 SCHEMAS = DOC["components"]["schemas"]
-PLAYER_MOVE = SCHEMAS["MoveBody"]["properties"]["move"]   # what a client sends
+PLAYER_MOVE = SCHEMAS["MoveBody"]["properties"]["move"]  # what a client sends
 PLAYED_MOVE = SCHEMAS["HistoryEntry"]["properties"]["move"]  # what a history holds
 LISTED_MOVE = SCHEMAS["LegalMoves"]["properties"]["moves"]["items"]
 PASS = Pass().to_dict()["type"]
@@ -28,8 +29,10 @@ MAX_PLIES = 300  # untimed Prime Drop can cycle between random players
 
 def errors(instance, schema: dict) -> list[str]:
     """Why `instance` does not match `schema` (a part of the document, its $refs resolved in it)."""
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
-            for e in _validator(json.dumps(schema, sort_keys=True)).iter_errors(instance)]
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in _validator(json.dumps(schema, sort_keys=True)).iter_errors(instance)
+    ]
 
 
 @functools.cache
@@ -80,8 +83,9 @@ def playouts(kind: str) -> list[tuple[list[State], list]]:
         games.append((states, moves))
     weakest = tuple(levels(kind))[:2]
     for seed in range(2):
-        record = play_game(kind, {}, weakest[::1 - 2 * seed], seed, first=seed, budget_s=0.01,
-                           max_plies=MAX_PLIES)
+        record = play_game(
+            kind, {}, weakest[:: 1 - 2 * seed], seed, first=seed, budget_s=0.01, max_plies=MAX_PLIES
+        )
         state = game.new(options, seed, seed)
         states = [state]
         for _, played in record.history:
@@ -98,7 +102,8 @@ def test_the_move_unions_hold_exactly_the_types_the_engines_accept():
     assert set(LISTED_MOVE["discriminator"]["mapping"]) == accepted - {PASS}
     for union in (PLAYED_MOVE, PLAYER_MOVE, LISTED_MOVE):
         assert sorted(r["$ref"] for r in union["oneOf"]) == sorted(
-            union["discriminator"]["mapping"].values())
+            union["discriminator"]["mapping"].values()
+        )
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
@@ -153,14 +158,19 @@ def check(response, path: str, method: str = "get", status: int = 200):
 def test_the_apps_responses_match_the_document(client, kind):
     games, game_path = "/api/v1/games", "/api/v1/games/{game_id}"
     rng = random.Random(kind)
-    created = client.post(games, json={"kind": kind, "first": 0, "seats": [
-        {"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]})
+    created = client.post(
+        games,
+        json={
+            "kind": kind,
+            "first": 0,
+            "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
+        },
+    )
     game = check(created, games, "post", 201)
     assert game["kind"] == kind
     tokens = game["tokens"]
     for _ in range(6):
-        listing = check(client.get(f"{games}/{game['id']}/legal-moves"),
-                        f"{game_path}/legal-moves")
+        listing = check(client.get(f"{games}/{game['id']}/legal-moves"), f"{game_path}/legal-moves")
         playable = [m for m in listing["moves"] if "value" not in m]  # challenges need a factor
         if not playable:
             break

@@ -2,6 +2,7 @@
 the opponent's move's own write, dropped by any other move and by a takeback, its owner's
 alone), private notes, the explore board (exactly a game's /positions from its moves), and the
 bad input each refuses with the stored tree, notes and game unchanged."""
+
 from __future__ import annotations
 
 import random
@@ -27,8 +28,13 @@ def playable(client, kind, game_id, before, listed, avoid=None):
     """The first listed move that plays from the game's position after `before` (a listing
     may show a move's shape without every field, Prime Drop's challenges)."""
     for candidate in listed:
-        if candidate != avoid and explore(client, kind, game_id=game_id, ply=0,
-                                          moves=before + [candidate]).status_code == 200:
+        if (
+            candidate != avoid
+            and explore(
+                client, kind, game_id=game_id, ply=0, moves=before + [candidate]
+            ).status_code
+            == 200
+        ):
             return candidate
     raise AssertionError("no playable move")
 
@@ -41,14 +47,25 @@ def turn(client, kind, game_id, before, seat, avoid=None):
         found = explore(client, kind, game_id=game_id, ply=0, moves=before + moves).get_json()
         if found["outcome"] is not None or found["positions"][-1]["to_move"] != seat:
             return moves
-        moves.append(playable(client, kind, game_id, before + moves, found["legal_moves"],
-                              avoid if not moves else None))
+        moves.append(
+            playable(
+                client,
+                kind,
+                game_id,
+                before + moves,
+                found["legal_moves"],
+                avoid if not moves else None,
+            )
+        )
 
 
 def played(client, game_id):
     """The players' moves of the game so far (the server's passes left out)."""
-    return [e["move"] for e in client.get(f"/api/v1/games/{game_id}/moves").get_json()
-            if e["move"]["type"] != "pass"]
+    return [
+        e["move"]
+        for e in client.get(f"/api/v1/games/{game_id}/moves").get_json()
+        if e["move"]["type"] != "pass"
+    ]
 
 
 def play_turn(client, game_id, token, moves):
@@ -79,8 +96,11 @@ def after_ada(client, request):
 
 def conditional(client, game, token, tree, ply=None):
     ply = game_of(client, game["id"])["ply"] if ply is None else ply
-    return client.put(f"/api/v1/games/{game['id']}/conditional", headers=auth(token),
-                      json={"ply": ply, "tree": tree})
+    return client.put(
+        f"/api/v1/games/{game['id']}/conditional",
+        headers=auth(token),
+        json={"ply": ply, "tree": tree},
+    )
 
 
 def tree_of(client, game, token):
@@ -102,10 +122,10 @@ def test_a_matching_move_gets_the_reply_in_the_same_version(client, after_ada):
     after = move(client, last, bo, bo_turn[-1]).get_json()
     assert after["version"] == last["version"] + 1  # one write
     assert after["to_move"] in (1, None)
-    assert played(client, game["id"])[-len(answer):] == answer
+    assert played(client, game["id"])[-len(answer) :] == answer
     history = client.get(f"/api/v1/games/{game['id']}/moves").get_json()
     assert after["ply"] == len(history) >= before["ply"] + len(bo_turn) + len(answer)
-    assert [e["seat"] for e in history if e["move"] in answer][-len(answer):] == [0] * len(answer)
+    assert [e["seat"] for e in history if e["move"] in answer][-len(answer) :] == [0] * len(answer)
     assert tree_of(client, game, ada).get_json()["tree"] == []  # no branch below: done
 
 
@@ -113,12 +133,17 @@ def test_a_matching_move_gets_the_reply_in_the_same_version(client, after_ada):
 def test_a_deviating_move_drops_the_tree(client, after_ada):
     game, bo_turn, answer = after_ada
     ada, bo = game["tokens"]["0"], game["tokens"]["1"]
-    assert conditional(client, game, ada, [{"if": one_or_many(bo_turn),
-                                             "then": one_or_many(answer)}]).status_code == 200
+    assert (
+        conditional(
+            client, game, ada, [{"if": one_or_many(bo_turn), "then": one_or_many(answer)}]
+        ).status_code
+        == 200
+    )
     now = game_of(client, game["id"])
     listed = client.get(f"/api/v1/games/{game['id']}/legal-moves").get_json()["moves"]
-    other = playable(client, game["kind"], game["id"], played(client, game["id"]), listed,
-                     avoid=bo_turn[0])
+    other = playable(
+        client, game["kind"], game["id"], played(client, game["id"]), listed, avoid=bo_turn[0]
+    )
     after = move(client, now, bo, other).get_json()
     assert after["version"] == now["version"] + 1
     assert played(client, game["id"])[-1] == other  # no reply
@@ -130,21 +155,27 @@ def test_a_takeback_before_the_opponents_move_drops_the_tree(client, after_ada):
     game, bo_turn, answer = after_ada
     ada, bo = game["tokens"]["0"], game["tokens"]["1"]
     ada_turn = played(client, game["id"])
-    assert conditional(client, game, ada, [{"if": one_or_many(bo_turn),
-                                             "then": one_or_many(answer)}]).status_code == 200
+    assert (
+        conditional(
+            client, game, ada, [{"if": one_or_many(bo_turn), "then": one_or_many(answer)}]
+        ).status_code
+        == 200
+    )
     # Ada takes back her turn's last action and plays it again: the same position, yet the
     # tree was set for the moves before the takeback, and counts no more
     for action in ("ask", "grant"):
-        answered = client.post(f"/api/v1/games/{game['id']}/takeback",
-                               headers=auth(ada if action == "ask" else bo),
-                               json={"action": action})
+        answered = client.post(
+            f"/api/v1/games/{game['id']}/takeback",
+            headers=auth(ada if action == "ask" else bo),
+            json={"action": action},
+        )
         assert answered.status_code == 201, answered.get_json()
     play_turn(client, game["id"], ada, ada_turn[-1:])
     assert tree_of(client, game, ada).get_json()["tree"] == []
     ply = game_of(client, game["id"])["ply"]
     after = play_turn(client, game["id"], bo, bo_turn)
     assert after["ply"] <= ply + len(bo_turn) + 2  # (at most the server's passes after it)
-    assert played(client, game["id"])[-len(bo_turn):] == bo_turn  # no reply
+    assert played(client, game["id"])[-len(bo_turn) :] == bo_turn  # no reply
 
 
 @pytest.mark.parametrize("after_ada", KINDS, indirect=True)
@@ -154,21 +185,28 @@ def test_nobody_but_the_owner_sees_the_tree_or_the_notes(client, after_ada):
     version = game_of(client, game["id"])["version"]
     tree = [{"if": one_or_many(bo_turn), "then": one_or_many(answer)}]
     assert conditional(client, game, ada, tree).status_code == 200
-    notes = client.put(f"/api/v1/games/{game['id']}/notes", headers=auth(ada),
-                       json={"text": "Bo always cuts the corner."})
+    notes = client.put(
+        f"/api/v1/games/{game['id']}/notes",
+        headers=auth(ada),
+        json={"text": "Bo always cuts the corner."},
+    )
     assert notes.status_code == 200
     assert tree_of(client, game, ada).get_json()["tree"] == tree
     assert tree_of(client, game, bo).get_json()["tree"] == []  # Bo's own: none
     assert tree_of(client, game, "not-a-token").status_code == 401
     assert client.get(f"/api/v1/games/{game['id']}/conditional").status_code == 401
     assert client.get(f"/api/v1/games/{game['id']}/notes", headers=auth(bo)).get_json() == {
-        "text": ""}
+        "text": ""
+    }
     assert client.get(f"/api/v1/games/{game['id']}/notes").status_code == 401
     seen = client.get(f"/api/v1/games/{game['id']}")
     assert seen.get_json()["version"] == version  # setting them wrote no new version
-    for response in (seen, client.get(f"/api/v1/games/{game['id']}/export"),
-                     client.get(f"/api/v1/games/{game['id']}/export", headers=auth(bo)),
-                     client.get("/api/v1/games?status=active")):
+    for response in (
+        seen,
+        client.get(f"/api/v1/games/{game['id']}/export"),
+        client.get(f"/api/v1/games/{game['id']}/export", headers=auth(bo)),
+        client.get("/api/v1/games?status=active"),
+    ):
         text = response.get_data(as_text=True)
         assert "corner" not in text and "conditional" not in text and '"then"' not in text
     mine = client.get(f"/api/v1/games/{game['id']}/export", headers=auth(ada)).get_json()
@@ -195,8 +233,9 @@ def test_explore_from_the_start_with_a_games_moves_gives_its_positions(client, k
     rng = random.Random(f"explore:{kind}")
     for _ in range(2):
         game = _random_game(client, kind, rng, rng.randrange(4, 16))
-        explored = explore(client, kind, game_id=game["id"], ply=0,
-                           moves=played(client, game["id"]))
+        explored = explore(
+            client, kind, game_id=game["id"], ply=0, moves=played(client, game["id"])
+        )
         assert explored.status_code == 200, explored.get_json()
         positions = client.get(f"/api/v1/games/{game['id']}/positions").get_json()
         assert explored.get_json()["positions"] == positions
@@ -204,8 +243,10 @@ def test_explore_from_the_start_with_a_games_moves_gives_its_positions(client, k
         assert explored.get_json()["outcome"] == now["result"]
         from_state = explore(client, kind, state=now["state"], moves=[]).get_json()
         assert from_state["positions"][0]["state"] == now["state"]
-        assert from_state["legal_moves"] == client.get(
-            f"/api/v1/games/{game['id']}/legal-moves").get_json()["moves"]
+        assert (
+            from_state["legal_moves"]
+            == client.get(f"/api/v1/games/{game['id']}/legal-moves").get_json()["moves"]
+        )
 
 
 SAY = [{"type": "say", "number": n} for n in range(101)]
@@ -229,8 +270,12 @@ def test_bad_trees_are_refused_naming_the_part_and_change_nothing(client, said):
     good = [{"if": SAY[1], "then": SAY[3]}]
     assert conditional(client, said, ada, good).status_code == 200
     version = game_of(client, said["id"])["version"]
-    illegal = conditional(client, said, ada, [
-        {"if": SAY[4], "then": SAY[8], "next": [{"if": SAY[16], "then": SAY[99]}]}])
+    illegal = conditional(
+        client,
+        said,
+        ada,
+        [{"if": SAY[4], "then": SAY[8], "next": [{"if": SAY[16], "then": SAY[99]}]}],
+    )
     assert illegal.status_code == 422
     assert "tree.0.next.0.then" in illegal.get_json()["errors"]["json"]
     assert "Branch tree.0.next.0" in illegal.get_json()["message"]
@@ -252,8 +297,10 @@ def test_bad_trees_are_refused_naming_the_part_and_change_nothing(client, said):
     for refused in (illegal, by_the_mover, stale, deep, wide, twice):
         assert refused.get_json()["message"]
     _unchanged(client, said, ada, good, version)
-    assert client.delete(f"/api/v1/games/{said['id']}/conditional",
-                         headers=auth(ada)).status_code == 204
+    assert (
+        client.delete(f"/api/v1/games/{said['id']}/conditional", headers=auth(ada)).status_code
+        == 204
+    )
     assert tree_of(client, said, ada).get_json()["tree"] == []
 
 
@@ -285,8 +332,10 @@ def test_explore_refuses_too_many_moves_an_unknown_kind_and_illegal_moves(client
 
 def test_a_branch_below_stands_for_the_next_move(client, said):
     ada, bo = said["tokens"]["0"], said["tokens"]["1"]
-    tree = [{"if": SAY[4], "then": SAY[8], "next": [{"if": SAY[16], "then": SAY[32]}]},
-            {"if": SAY[1], "then": SAY[3]}]
+    tree = [
+        {"if": SAY[4], "then": SAY[8], "next": [{"if": SAY[16], "then": SAY[32]}]},
+        {"if": SAY[1], "then": SAY[3]},
+    ]
     assert conditional(client, said, ada, tree).status_code == 200
     after = move(client, game_of(client, said["id"]), bo, SAY[4]).get_json()
     assert after["ply"] == 3 and after["state"]["said"] == [2, 4, 8]
@@ -304,22 +353,26 @@ def test_the_opponents_move_and_the_owners_edit_racing_end_in_one_order(app, cli
         game = create(client, first=0)
         ada, bo = game["tokens"]["0"], game["tokens"]["1"]
         move(client, game, ada, SAY[2])
-        assert conditional(client, game, ada, [{"if": SAY[4], "then": SAY[8]}],
-                           ply=1).status_code == 200
+        assert (
+            conditional(client, game, ada, [{"if": SAY[4], "then": SAY[8]}], ply=1).status_code
+            == 200
+        )
         barrier, answers = threading.Barrier(2), {}
 
         def edit(barrier, answers, game, ada):
             barrier.wait()
-            answers["edit"] = conditional(app.test_client(), game, ada,
-                                          [{"if": SAY[4], "then": SAY[12]}], ply=1).status_code
+            answers["edit"] = conditional(
+                app.test_client(), game, ada, [{"if": SAY[4], "then": SAY[12]}], ply=1
+            ).status_code
 
         def bos_move(barrier, answers, game, bo):
             barrier.wait()
-            answers["move"] = move(app.test_client(), {**game, "ply": 1}, bo,
-                                   SAY[4]).status_code
+            answers["move"] = move(app.test_client(), {**game, "ply": 1}, bo, SAY[4]).status_code
 
-        threads = [threading.Thread(target=edit, args=(barrier, answers, game, ada)),
-                   threading.Thread(target=bos_move, args=(barrier, answers, game, bo))]
+        threads = [
+            threading.Thread(target=edit, args=(barrier, answers, game, ada)),
+            threading.Thread(target=bos_move, args=(barrier, answers, game, bo)),
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -1,5 +1,6 @@
 """docs/api.md keeps up with the code: every route the app documents in its OpenAPI document, and
 every move type each game plays, appear in it; it links nowhere outside the repository."""
+
 from __future__ import annotations
 
 import random
@@ -63,7 +64,7 @@ def test_every_route_of_the_openapi_document_is_in_the_doc(client, doc):
         for method in item:
             if method == "parameters":
                 continue
-            entry = f"{method.upper()} {_params(path[len(BASE):])}"
+            entry = f"{method.upper()} {_params(path[len(BASE) :])}"
             if f"`{entry}`" not in text and f"### {entry}" not in text:
                 missing.append(entry)
     assert len(spec["paths"]) >= 13
@@ -75,8 +76,9 @@ def test_every_move_type_a_game_plays_is_in_its_section(doc, slug):
     section = _section(doc, slug)
     types = _played_types(slug)
     assert types, f"no moves played in {slug}"
-    missing = sorted(t for t in types if f'"type": "{t}"' not in section
-                     and f'"type":"{t}"' not in section)
+    missing = sorted(
+        t for t in types if f'"type": "{t}"' not in section and f'"type":"{t}"' not in section
+    )
     assert not missing, f"the {slug} section of docs/api.md does not show move types {missing}"
     assert f"](../seeds/{slug}.md)" in section, f"the {slug} section links its rules page"
 
@@ -89,8 +91,11 @@ def test_the_reasons_table_lists_every_reason_and_the_games_that_end_by_it(doc):
     assert sorted(name for name, _ in rows) == sorted(r.value for r in Reason)
     for name, games in rows:
         reason = Reason(name)
-        expected = {"any"} if reason in ANY_GAME else {
-            g.title for g in GAMES.values() if reason in g.reasons}
+        expected = (
+            {"any"}
+            if reason in ANY_GAME
+            else {g.title for g in GAMES.values() if reason in g.reasons}
+        )
         assert set(games.strip().split(", ")) == expected, name
 
 

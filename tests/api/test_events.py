@@ -2,6 +2,7 @@
 4xx naming the field, nothing changed), a race for the last place, a ladder's challenges and
 ranks. The workers' steps run here in process (`Background.run_due`); tests/worker/test_events.py
 runs them on real workers."""
+
 from __future__ import annotations
 
 import threading
@@ -19,9 +20,17 @@ SOON = "2030-01-01T00:00:00Z"
 
 
 def _tournament(client, token, **body) -> dict:
-    spec = {"name": "Spring cup", "kind": "factor-multiple", "options": {"n": 10},
-            "format": "swiss", "rounds": 2, "max_players": 4, "starts_at": SOON,
-            "time_control": {"type": "none"}, **body}
+    spec = {
+        "name": "Spring cup",
+        "kind": "factor-multiple",
+        "options": {"n": 10},
+        "format": "swiss",
+        "rounds": 2,
+        "max_players": 4,
+        "starts_at": SOON,
+        "time_control": {"type": "none"},
+        **body,
+    }
     response = client.post("/api/v1/tournaments", json=spec, headers=auth(token))
     assert response.status_code == 201, response.get_json()
     return response.get_json()
@@ -33,12 +42,26 @@ def _field_of(response) -> list[str]:
 
 def test_bad_settings_are_refused_naming_the_field(client):
     ada = sign_up(client, "ada")
-    for body, field in (({"format": "ladderish"}, "format"), ({"rounds": 0}, "rounds"),
-                        ({"rounds": 4}, "rounds"), ({"max_players": 1}, "max_players"),
-                        ({"kind": "chess"}, "kind")):
-        response = client.post("/api/v1/tournaments", headers=auth(ada["token"]), json={
-            "name": "x", "kind": "factor-multiple", "format": "swiss", "rounds": 2,
-            "max_players": 4, "starts_at": SOON, **body})
+    for body, field in (
+        ({"format": "ladderish"}, "format"),
+        ({"rounds": 0}, "rounds"),
+        ({"rounds": 4}, "rounds"),
+        ({"max_players": 1}, "max_players"),
+        ({"kind": "chess"}, "kind"),
+    ):
+        response = client.post(
+            "/api/v1/tournaments",
+            headers=auth(ada["token"]),
+            json={
+                "name": "x",
+                "kind": "factor-multiple",
+                "format": "swiss",
+                "rounds": 2,
+                "max_players": 4,
+                "starts_at": SOON,
+                **body,
+            },
+        )
         assert response.status_code in (400, 422), response.get_json()
         assert field in _field_of(response), (body, response.get_json())
     assert client.get("/api/v1/tournaments").get_json() == []
@@ -48,32 +71,49 @@ def test_joining_refusals_name_the_field_and_change_nothing(client, redis_client
     ada, bob, cy = sign_up(client, "ada"), sign_up(client, "bob"), sign_up(client, "cyd")
     closed = _tournament(client, ada["token"], invite_only=True, max_players=2, rounds=1)
     assert "invite" in closed
-    no_code = client.post(f"/api/v1/tournaments/{closed['id']}/join", json={},
-                          headers=auth(bob["token"]))
+    no_code = client.post(
+        f"/api/v1/tournaments/{closed['id']}/join", json={}, headers=auth(bob["token"])
+    )
     assert no_code.status_code == 422 and _field_of(no_code) == ["invite"]
     for who in (bob, ada):
-        assert client.post(f"/api/v1/tournaments/{closed['id']}/join",
-                           json={"invite": closed["invite"]},
-                           headers=auth(who["token"])).status_code == 201
-    full = client.post(f"/api/v1/tournaments/{closed['id']}/join",
-                       json={"invite": closed["invite"]}, headers=auth(cy["token"]))
+        assert (
+            client.post(
+                f"/api/v1/tournaments/{closed['id']}/join",
+                json={"invite": closed["invite"]},
+                headers=auth(who["token"]),
+            ).status_code
+            == 201
+        )
+    full = client.post(
+        f"/api/v1/tournaments/{closed['id']}/join",
+        json={"invite": closed["invite"]},
+        headers=auth(cy["token"]),
+    )
     assert full.status_code == 409 and _field_of(full) == ["max_players"]
     ranged = _tournament(client, ada["token"], rating_range={"min": 1600, "max": 2000})
-    out = client.post(f"/api/v1/tournaments/{ranged['id']}/join", json={},
-                      headers=auth(bob["token"]))
+    out = client.post(
+        f"/api/v1/tournaments/{ranged['id']}/join", json={}, headers=auth(bob["token"])
+    )
     assert out.status_code == 422 and _field_of(out) == ["rating_range"]
     open_one = _tournament(client, ada["token"], min_players=3)
     client.post(f"/api/v1/tournaments/{open_one['id']}/join", json={}, headers=auth(bob["token"]))
-    not_mine = client.post(f"/api/v1/tournaments/{open_one['id']}/start",
-                           headers=auth(bob["token"]))
+    not_mine = client.post(
+        f"/api/v1/tournaments/{open_one['id']}/start", headers=auth(bob["token"])
+    )
     assert not_mine.status_code == 403 and _field_of(not_mine) == ["organiser"]
-    assert client.delete(f"/api/v1/tournaments/{open_one['id']}",
-                         headers=auth(bob["token"])).status_code == 403
-    too_few = client.post(f"/api/v1/tournaments/{open_one['id']}/start",
-                          headers=auth(ada["token"]))
+    assert (
+        client.delete(
+            f"/api/v1/tournaments/{open_one['id']}", headers=auth(bob["token"])
+        ).status_code
+        == 403
+    )
+    too_few = client.post(f"/api/v1/tournaments/{open_one['id']}/start", headers=auth(ada["token"]))
     assert too_few.status_code == 409 and _field_of(too_few) == ["min_players"]
-    bot = client.post(f"/api/v1/tournaments/{open_one['id']}/join",
-                      json={"player": "bot-chess-easy"}, headers=auth(ada["token"]))
+    bot = client.post(
+        f"/api/v1/tournaments/{open_one['id']}/join",
+        json={"player": "bot-chess-easy"},
+        headers=auth(ada["token"]),
+    )
     assert bot.status_code == 422 and _field_of(bot) == ["player"]
     after = client.get(f"/api/v1/tournaments/{open_one['id']}").get_json()
     assert after["status"] == "open" and [p["player"] for p in after["players"]] == ["bob"]
@@ -103,8 +143,10 @@ def test_twenty_racing_for_the_last_place_one_gets_in(client, redis_client):
 
 
 def _principal(name: str) -> Principal:
-    return Principal({"id": f"id-{name}", "username": name},
-                     {"scopes": ["read", "play", "challenge"], "kind": "session"})
+    return Principal(
+        {"id": f"id-{name}", "username": name},
+        {"scopes": ["read", "play", "challenge"], "kind": "session"},
+    )
 
 
 def test_a_started_swiss_is_paired_on_the_worker_and_its_games_link_back(client, redis_client):
@@ -122,43 +164,60 @@ def test_a_started_swiss_is_paired_on_the_worker_and_its_games_link_back(client,
     game = client.get(f"/api/v1/games/{pairing['game_id']}").get_json()
     assert game["event"] == {"tournament": t["id"], "round": 1}
     assert [s["player"] for s in game["seats"]] == pairing["seats"]
-    late = client.post(f"/api/v1/tournaments/{t['id']}/join", json={},
-                       headers=auth(sign_up(client, "dee")["token"]))
+    late = client.post(
+        f"/api/v1/tournaments/{t['id']}/join",
+        json={},
+        headers=auth(sign_up(client, "dee")["token"]),
+    )
     assert late.status_code == 409 and _field_of(late) == ["status"]
     # the game ends: the next round is paired by the step its end made due
     loser = next(w for w in (ada, bob, cy) if w["account"]["username"] == pairing["seats"][1])
-    assert client.post(f"/api/v1/games/{pairing['game_id']}/resign",
-                       headers=auth(loser["token"])).status_code == 201
+    assert (
+        client.post(
+            f"/api/v1/games/{pairing['game_id']}/resign", headers=auth(loser["token"])
+        ).status_code
+        == 201
+    )
     Background(redis_client, "test").run_due(time.time())
     again = client.get(f"/api/v1/tournaments/{t['id']}").get_json()
     assert len(again["rounds"]) == 2
     assert again["rounds"][0]["pairings"][0]["result"]["winner"] == 0
     top = again["standings"][0]
     assert top["score"] == 1.0 and top["rank"] == 1
-    assert [e["id"] for e in client.get(f"/api/v1/players/{pairing['seats'][0]}/tournaments")
-            .get_json()] == [t["id"]]
+    assert [
+        e["id"] for e in client.get(f"/api/v1/players/{pairing['seats'][0]}/tournaments").get_json()
+    ] == [t["id"]]
 
 
 def test_a_ladder_challenge_within_three_ranks_and_the_ranks_after_a_win(client):
     people = [sign_up(client, n) for n in ("ada", "bob", "cyd", "dee", "eve")]
     for who in people:
-        assert client.post("/api/v1/ladders/factor-multiple/join",
-                           headers=auth(who["token"])).status_code == 201
+        assert (
+            client.post(
+                "/api/v1/ladders/factor-multiple/join", headers=auth(who["token"])
+            ).status_code
+            == 201
+        )
     eve = people[4]
-    too_far = client.post("/api/v1/ladders/factor-multiple/challenge", json={"rank": 1},
-                          headers=auth(eve["token"]))
+    too_far = client.post(
+        "/api/v1/ladders/factor-multiple/challenge", json={"rank": 1}, headers=auth(eve["token"])
+    )
     assert too_far.status_code == 422 and _field_of(too_far) == ["rank"]
-    game = client.post("/api/v1/ladders/factor-multiple/challenge", json={"rank": 2},
-                       headers=auth(eve["token"]))
+    game = client.post(
+        "/api/v1/ladders/factor-multiple/challenge", json={"rank": 2}, headers=auth(eve["token"])
+    )
     assert game.status_code == 201, game.get_json()
-    second = client.post("/api/v1/ladders/factor-multiple/challenge", json={"rank": 3},
-                         headers=auth(eve["token"]))
+    second = client.post(
+        "/api/v1/ladders/factor-multiple/challenge", json={"rank": 3}, headers=auth(eve["token"])
+    )
     assert second.status_code == 409 and _field_of(second) == ["rank"]
     game = game.get_json()
     assert game["event"] == {"ladder": "factor-multiple"}
     bob = people[1]  # the challenged moves first, and resigns: eve takes rank 2
-    assert client.post(f"/api/v1/games/{game['id']}/resign",
-                       headers=auth(bob["token"])).status_code == 201
+    assert (
+        client.post(f"/api/v1/games/{game['id']}/resign", headers=auth(bob["token"])).status_code
+        == 201
+    )
     ladder = client.get("/api/v1/ladders/factor-multiple").get_json()
     assert [r["player"] for r in ladder["ranks"]] == ["ada", "eve", "bob", "cyd", "dee"]
     assert all(r["open_game"] is None for r in ladder["ranks"])

@@ -5,6 +5,7 @@ the master is killed with SIGKILL. Meanwhile every request is answered 503 with 
 player was told succeeded (201) is lost, because each such write waited for the replica (WAIT,
 in the write's own round trip); and the worker follows the new master by itself. The figures
 are printed and written to test-artifacts/failover.json."""
+
 from __future__ import annotations
 
 import json
@@ -31,9 +32,13 @@ from tests.worker.conftest import wait_for
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "pp-test"
 DOWN_AFTER_MS = 1000
-CHAIN = [2 ** i for i in range(10)]  # 1, 2, 4, ..., 512: each a multiple of the one before
-NEW_GAME = {"kind": "factor-multiple", "options": {"n": 1000, "even_start": False},
-            "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}], "first": 0}
+CHAIN = [2**i for i in range(10)]  # 1, 2, 4, ..., 512: each a multiple of the one before
+NEW_GAME = {
+    "kind": "factor-multiple",
+    "options": {"n": 1000, "even_start": False},
+    "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}],
+    "first": 0,
+}
 PLAY_BEFORE_KILL_S = 1.5
 PLAY_AFTER_RECOVERY_S = 1.0
 RECOVERY_LIMIT_S = 30.0
@@ -46,8 +51,9 @@ def topology(tmp_path):
 
     def start(name: str, argv: list[str]) -> None:
         log = open(tmp_path / f"{name}.log", "ab")
-        procs[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
-                                       start_new_session=True)
+        procs[name] = subprocess.Popen(
+            argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     master_argv, master_url = redis_argv(tmp_path / "master", appendonly=False)
     start("master", master_argv)
@@ -55,29 +61,38 @@ def topology(tmp_path):
     master_port = urlsplit(master_url).port
     # one password for both, as a failover makes the replica the master its clients log in to
     password = urlsplit(master_url).password
-    replica_argv, replica_url = redis_argv(tmp_path / "replica", appendonly=False,
-                                           password=password)
-    start("replica", [*replica_argv, "--replicaof", "127.0.0.1", str(master_port),
-                      "--masterauth", password])
+    replica_argv, replica_url = redis_argv(
+        tmp_path / "replica", appendonly=False, password=password
+    )
+    start(
+        "replica",
+        [*replica_argv, "--replicaof", "127.0.0.1", str(master_port), "--masterauth", password],
+    )
     assert wait_for_redis(replica_url, procs["replica"])
     sentinels = []
     for i in range(3):
         port = free_port()
         conf = tmp_path / f"sentinel-{i}.conf"
-        conf.write_text(f"port {port}\nbind 127.0.0.1\ndir {tmp_path}\n"
-                        f"sentinel monitor {SERVICE} 127.0.0.1 {master_port} 2\n"
-                        f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
-                        f"sentinel failover-timeout {SERVICE} 10000\n"
-                        f"sentinel parallel-syncs {SERVICE} 1\n"
-                        f"sentinel auth-pass {SERVICE} {password}\n")
+        conf.write_text(
+            f"port {port}\nbind 127.0.0.1\ndir {tmp_path}\n"
+            f"sentinel monitor {SERVICE} 127.0.0.1 {master_port} 2\n"
+            f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
+            f"sentinel failover-timeout {SERVICE} 10000\n"
+            f"sentinel parallel-syncs {SERVICE} 1\n"
+            f"sentinel auth-pass {SERVICE} {password}\n"
+        )
         start(f"sentinel-{i}", [REDIS_SERVER_PATH, str(conf), "--sentinel"])
         sentinels.append(("127.0.0.1", port))
     replica = redis.Redis.from_url(replica_url)
     assert wait_for(lambda: replica.info("replication")["master_link_status"] == "up", 10)
     watch = Sentinel(sentinels, socket_timeout=1)
     assert wait_for(lambda: _replicas_known(watch), 10), "the sentinels never saw the replica"
-    yield {"master_port": master_port, "sentinels": sentinels, "procs": procs,
-           "url": f"redis://:{password}@/0"}
+    yield {
+        "master_port": master_port,
+        "sentinels": sentinels,
+        "procs": procs,
+        "url": f"redis://:{password}@/0",
+    }
     for proc in procs.values():
         if proc.poll() is None:
             proc.kill()
@@ -86,9 +101,11 @@ def topology(tmp_path):
 
 def _replicas_known(watch: Sentinel) -> bool:
     try:
-        return all(len(s.sentinel_slaves(SERVICE)) == 1 and
-                   int(s.sentinel_master(SERVICE)["num-other-sentinels"]) == 2
-                   for s in watch.sentinels)
+        return all(
+            len(s.sentinel_slaves(SERVICE)) == 1
+            and int(s.sentinel_master(SERVICE)["num-other-sentinels"]) == 2
+            for s in watch.sentinels
+        )
     except redis.RedisError:
         return False
 
@@ -113,8 +130,10 @@ class Player:
             return
         game, ply = self.game, self.game["ply"]
         response = self.client.post(
-            f"/api/v1/games/{game['id']}/moves", headers=auth(game["tokens"][str(ply % 2)]),
-            json={"move": {"type": "say", "number": CHAIN[ply]}, "ply": ply})
+            f"/api/v1/games/{game['id']}/moves",
+            headers=auth(game["tokens"][str(ply % 2)]),
+            json={"move": {"type": "say", "number": CHAIN[ply]}, "ply": ply},
+        )
         self._note(response, 201)
         if response.status_code == 201:
             self.acknowledged.append((game["id"], ply))
@@ -130,35 +149,50 @@ class Player:
         if response.status_code == 503:
             assert int(response.headers["Retry-After"]) > 0
             assert "Redis" in response.get_json()["message"]
-        assert response.status_code in (201, 409, 503), (response.status_code,
-                                                          response.get_data())
+        assert response.status_code in (201, 409, 503), (response.status_code, response.get_data())
 
 
-def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topology, tmp_path,
-                                                                             monkeypatch):
+def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(
+    topology, tmp_path, monkeypatch
+):
     from api.web import create_app
 
     # its many short games mined for puzzles would keep the one worker from the bot's moves
     monkeypatch.setenv("POSTPLAY_PUZZLE_MINING", "off")
     sentinels = ",".join(f"{h}:{p}" for h, p in topology["sentinels"])
-    config = {"REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE,
-              "REDIS_URL": topology["url"]}
-    app = create_app({"TESTING": True, "RATELIMIT_ENABLED": True,
-                      "RATELIMIT_APPLICATION": "100000 per minute",
-                      "LIMIT_NEW_GAME": "100000 per minute", **config})  # it plays many short games
+    config = {"REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE, "REDIS_URL": topology["url"]}
+    app = create_app(
+        {
+            "TESTING": True,
+            "RATELIMIT_ENABLED": True,
+            "RATELIMIT_APPLICATION": "100000 per minute",
+            "LIMIT_NEW_GAME": "100000 per minute",
+            **config,
+        }
+    )  # it plays many short games
     client = app.test_client()
     assert app.extensions["postplay"]["store"].wait_replicas == 1  # under Sentinel, by default
     worker = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "worker"], stdout=subprocess.DEVNULL,
+        [sys.executable, "-m", "api.cli", "worker"],
+        stdout=subprocess.DEVNULL,
         stderr=open(tmp_path / "worker.log", "wb"),
-        env={**os.environ, "POSTPLAY_BOT_BUDGET_S": "0.01", "REDIS_URL": topology["url"],
-             "REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE})
+        env={
+            **os.environ,
+            "POSTPLAY_BOT_BUDGET_S": "0.01",
+            "REDIS_URL": topology["url"],
+            "REDIS_SENTINELS": sentinels,
+            "REDIS_SERVICE": SERVICE,
+        },
+    )
     try:
         # the kill is for a worker already at work, not one still starting up
-        assert wait_for(lambda: live_workers(app.extensions["postplay"]["redis"]) > 0,
-                        timeout_s=60), "the worker never started"
-        bot_game = client.post("/api/v1/games", json={
-            **NEW_GAME, "seats": [{"human": {"name": "A"}}, {"bot": "random"}]}).get_json()
+        assert wait_for(
+            lambda: live_workers(app.extensions["postplay"]["redis"]) > 0, timeout_s=60
+        ), "the worker never started"
+        bot_game = client.post(
+            "/api/v1/games",
+            json={**NEW_GAME, "seats": [{"human": {"name": "A"}}, {"bot": "random"}]},
+        ).get_json()
         watched = f"/api/v1/games/{bot_game['id']}"
         etag_before = client.get(watched).headers["ETag"]
         for _ in range(2):  # the app's 304 learnt, then answered from the process' copy
@@ -181,30 +215,44 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(topo
             player.step()
 
         store = GameStore(app.extensions["postplay"]["redis"], GAME_EVENTS)
-        stored = {(game_id, entry["ply"]) for game_id in {g for g, _ in player.acknowledged}
-                  for entry in store.moves(game_id)}
+        stored = {
+            (game_id, entry["ply"])
+            for game_id in {g for g, _ in player.acknowledged}
+            for entry in store.moves(game_id)
+        }
         lost = [m for m in player.acknowledged if m not in stored]
         # the bot's worker followed the failover: the bot answers a move made after it
         ply = client.get(f"/api/v1/games/{bot_game['id']}").get_json()["ply"]
         if ply == 0:
-            assert client.post(f"/api/v1/games/{bot_game['id']}/moves",
-                               headers=auth(bot_game["tokens"]["0"]),
-                               json={"move": {"type": "say", "number": 1}, "ply": 0}
-                               ).status_code == 201
+            assert (
+                client.post(
+                    f"/api/v1/games/{bot_game['id']}/moves",
+                    headers=auth(bot_game["tokens"]["0"]),
+                    json={"move": {"type": "say", "number": 1}, "ply": 0},
+                ).status_code
+                == 201
+            )
         bot_moved = wait_for(lambda: store.load(bot_game["id"]).ply >= 2, timeout_s=20)
         # the versions kept from the old master are not answered for the new one's
         assert client.get(watched, headers={"If-None-Match": etag_before}).status_code == 200
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=10)
-    figures = {"recovered_s": round(recovered_s, 2), "acknowledged": len(player.acknowledged),
-               "acknowledged_before_kill": before_kill, "lost": len(lost),
-               "statuses": player.statuses, "down_after_ms": DOWN_AFTER_MS}
+    figures = {
+        "recovered_s": round(recovered_s, 2),
+        "acknowledged": len(player.acknowledged),
+        "acknowledged_before_kill": before_kill,
+        "lost": len(lost),
+        "statuses": player.statuses,
+        "down_after_ms": DOWN_AFTER_MS,
+    }
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
     (ROOT / "test-artifacts" / "failover.json").write_text(json.dumps(figures, indent=2))
-    print(f"\nfailover: moves accepted again {recovered_s:.2f} s after kill -9 of the master "
-          f"(sentinels' down-after {DOWN_AFTER_MS} ms); acknowledged moves lost: {len(lost)} of "
-          f"{len(player.acknowledged)} (goal 0); answers {player.statuses}")
+    print(
+        f"\nfailover: moves accepted again {recovered_s:.2f} s after kill -9 of the master "
+        f"(sentinels' down-after {DOWN_AFTER_MS} ms); acknowledged moves lost: {len(lost)} of "
+        f"{len(player.acknowledged)} (goal 0); answers {player.statuses}"
+    )
     assert lost == [], lost
     assert player.statuses.get(503, 0) > 0  # the outage was seen, as 503s
     assert bot_moved, "the worker never moved the bot after the failover"

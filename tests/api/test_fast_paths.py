@@ -3,6 +3,7 @@ statistics: a poll with a matching ETag reads the version alone (no document lea
 poll of an account's games reads its versions in one script, and a move by seat token is one
 read script (document, token, seat hashes) and one write script. A game's matching poll is
 answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
+
 from __future__ import annotations
 
 import flask
@@ -70,17 +71,20 @@ def test_a_poll_of_an_unknown_game_with_an_etag_is_still_404(client):
     assert response.status_code == 404
 
 
-def test_a_matching_poll_of_my_games_reads_their_versions_in_one_script(client, redis_client,
-                                                                        round_trips):
+def test_a_matching_poll_of_my_games_reads_their_versions_in_one_script(
+    client, redis_client, round_trips
+):
     token = sign_up(client, "Poller")["token"]
-    games = [new_game(client, token, [{"me": True}, {"human": {"name": f"P{i}"}}])
-             for i in range(3)]
+    games = [
+        new_game(client, token, [{"me": True}, {"human": {"name": f"P{i}"}}]) for i in range(3)
+    ]
     first = client.get("/api/v1/me/games", headers=auth(token))
     poll = {**auth(token), "If-None-Match": first.headers["ETag"]}
     for _ in range(2):  # the app's own 304, then the fast path's (its script is loaded now)
         assert client.get("/api/v1/me/games", headers=poll).status_code == 304
-    trips, received = round_trips(redis_client,
-                                  lambda: client.get("/api/v1/me/games", headers=poll))
+    trips, received = round_trips(
+        redis_client, lambda: client.get("/api/v1/me/games", headers=poll)
+    )
     # one script: the account token's entry, its account, its last use, the games' versions
     assert trips == 1 and received < 1500, (trips, received)
     other = client.get("/api/v1/me/games?status=active", headers=poll)
@@ -89,8 +93,12 @@ def test_a_matching_poll_of_my_games_reads_their_versions_in_one_script(client, 
     assert client.get("/api/v1/me/games", headers=poll).status_code == 200
     newer = client.get("/api/v1/me/games", headers=auth(token))
     new_game(client, token, [{"me": True}, {"human": {"name": "Late"}}])
-    assert client.get("/api/v1/me/games", headers={
-        **auth(token), "If-None-Match": newer.headers["ETag"]}).status_code == 200
+    assert (
+        client.get(
+            "/api/v1/me/games", headers={**auth(token), "If-None-Match": newer.headers["ETag"]}
+        ).status_code
+        == 200
+    )
 
 
 def test_a_move_by_seat_token_is_two_reads_and_one_write(uncopied, redis_client, round_trips):
@@ -99,8 +107,10 @@ def test_a_move_by_seat_token_is_two_reads_and_one_write(uncopied, redis_client,
     assert move(client, warm, warm["tokens"]["0"], {"type": "say", "number": 4}).status_code == 201
     game = create(client, first=0)
     moved = []
-    trips, _ = round_trips(redis_client, lambda: moved.append(
-        move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})))
+    trips, _ = round_trips(
+        redis_client,
+        lambda: moved.append(move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})),
+    )
     assert moved[0].status_code == 201
     # one script reads the document, the token's index entry, the seat hashes; one GET reads the
     # opponent's conditional moves (kept beside the game, never in it: api/play/correspondence);
@@ -122,8 +132,7 @@ def dispatched(app):
     flask.request_started.disconnect(record, app)
 
 
-def test_a_matching_poll_is_answered_before_flask_with_the_apps_own_headers(client,
-                                                                            dispatched):
+def test_a_matching_poll_is_answered_before_flask_with_the_apps_own_headers(client, dispatched):
     game = create(client)
     url = f"/api/v1/games/{game['id']}"
     etag = client.get(url).headers["ETag"]
@@ -156,8 +165,9 @@ def test_a_poll_the_fast_path_cannot_answer_goes_to_the_app(client, dispatched):
     assert dispatched.count(url) == 4 and dispatched.count("/api/v1/games/nosuchgame") == 1
 
 
-def test_a_matching_poll_of_my_games_is_answered_before_flask_while_the_token_holds(client,
-                                                                                    dispatched):
+def test_a_matching_poll_of_my_games_is_answered_before_flask_while_the_token_holds(
+    client, dispatched
+):
     token = sign_up(client, "FastPoller")["token"]
     new_game(client, token, [{"me": True}, {"human": {"name": "Bo"}}])
     url = "/api/v1/me/games"
@@ -170,16 +180,18 @@ def test_a_matching_poll_of_my_games_is_answered_before_flask_while_the_token_ho
     assert dict(fast.headers) == dict(by_app.headers)  # its ETag included
     assert dispatched.count(url) == 2
     # a token used only by polls the fast path answers has its use noted all the same
-    reader = client.post("/api/v1/me/tokens", headers=auth(token),
-                         json={"description": "watcher", "scopes": ["read"]}).get_json()
+    reader = client.post(
+        "/api/v1/me/tokens",
+        headers=auth(token),
+        json={"description": "watcher", "scopes": ["read"]},
+    ).get_json()
     assert client.get(url, headers={**poll, **auth(reader["token"])}).status_code == 304
     assert dispatched.count(url) == 2
     tokens = {t["id"]: t for t in client.get("/api/v1/me/tokens", headers=auth(token)).get_json()}
     assert tokens[reader["id"]]["last_used_at"] is not None
     # a query, another token's poll, a revoked token: the app's, in its words
     assert client.get(f"{url}?status=active", headers=poll).status_code == 200
-    assert client.get(url, headers={**poll, "Authorization": "Bearer pp.nosuch"}) \
-        .status_code == 401
+    assert client.get(url, headers={**poll, "Authorization": "Bearer pp.nosuch"}).status_code == 401
     assert client.delete("/api/v1/session", headers=auth(token)).status_code == 204
     signed_out = client.get(url, headers=poll)
     assert signed_out.status_code == 401 and "message" in signed_out.get_json()
@@ -188,14 +200,17 @@ def test_a_matching_poll_of_my_games_is_answered_before_flask_while_the_token_ho
 
 def test_a_poll_of_my_games_without_the_read_scope_is_refused_by_the_app(client):
     token = sign_up(client, "NoReader")["token"]
-    personal = client.post("/api/v1/me/tokens", headers=auth(token),
-                           json={"description": "bot", "scopes": ["play"]}).get_json()
+    personal = client.post(
+        "/api/v1/me/tokens", headers=auth(token), json={"description": "bot", "scopes": ["play"]}
+    ).get_json()
     poll = {**auth(personal["token"]), "If-None-Match": '"anything"'}
     for _ in range(2):  # the second after the route's headers are learnt
         refused = client.get("/api/v1/me/games", headers=poll)
         assert refused.status_code == 403 and "'read'" in refused.get_json()["message"]
     etag = client.get("/api/v1/me/games", headers=auth(token)).headers["ETag"]
-    assert client.get("/api/v1/me/games", headers={**auth(token), "If-None-Match": etag}) \
-        .status_code == 304
+    assert (
+        client.get("/api/v1/me/games", headers={**auth(token), "If-None-Match": etag}).status_code
+        == 304
+    )
     poll["If-None-Match"] = etag
     assert client.get("/api/v1/me/games", headers=poll).status_code == 403

@@ -8,6 +8,7 @@ with a `message`. A second pass puts what is not an id in every path parameter o
 `make test` runs a bounded pass; `make fuzz` a long one
 (POSTPLAY_FUZZ_EXAMPLES, per operation) that prints its figures.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,11 @@ from api.web import create_app
 from tests.api.helpers import create
 
 EXAMPLES = int(os.environ.get("POSTPLAY_FUZZ_EXAMPLES", "40"))
-CHECKS = [checks.not_a_server_error, checks.response_schema_conformance,
-          checks.content_type_conformance]
+CHECKS = [
+    checks.not_a_server_error,
+    checks.response_schema_conformance,
+    checks.content_type_conformance,
+]
 
 # the document as the code makes it (`postplay openapi` does the same), loaded at import: the
 # fixture loader (`schemathesis.pytest.from_fixture`) sets a node attribute pytest 9.2 no longer
@@ -50,9 +54,10 @@ def literal_siblings(paths) -> dict[str, set[str]]:
         for i, segment in enumerate(segments):
             if segment.startswith("{"):
                 literals.setdefault(segment.strip("{}"), set()).update(
-                    other[i] for other in split
-                    if len(other) > i and other[:i] == segments[:i]
-                    and not other[i].startswith("{"))
+                    other[i]
+                    for other in split
+                    if len(other) > i and other[:i] == segments[:i] and not other[i].startswith("{")
+                )
     return literals
 
 
@@ -78,14 +83,17 @@ class Tally:
     def failed(self, exc: BaseException) -> None:
         failures = exc.exceptions if isinstance(exc, FailureGroup) else [exc]
         self.schema_violations += any(isinstance(f, JsonSchemaError) for f in failures)
-        self.other_failures += any(not isinstance(f, (JsonSchemaError, ServerError))
-                                   for f in failures)
+        self.other_failures += any(
+            not isinstance(f, (JsonSchemaError, ServerError)) for f in failures
+        )
 
     def line(self) -> str:
         statuses = ", ".join(f"{code}: {n}" for code, n in sorted(self.by_status.items()))
-        return (f"fuzz: {self.requests} requests, {self.server_errors} server errors (5xx), "
-                f"{self.schema_violations} schema violations, {self.other_failures} other "
-                f"failures, in {time.monotonic() - self.started:.0f} s ({statuses})")
+        return (
+            f"fuzz: {self.requests} requests, {self.server_errors} server errors (5xx), "
+            f"{self.schema_violations} schema violations, {self.other_failures} other "
+            f"failures, in {time.monotonic() - self.started:.0f} s ({statuses})"
+        )
 
 
 @pytest.fixture(scope="module")
@@ -102,22 +110,30 @@ def pool(client):
     seat tokens of their human seats."""
     games = []
     for kind in sorted(GAMES):
-        for seats in ([{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
-                      [{"human": {"name": "Ada"}}, {"open": True}],
-                      [{"human": {"name": "Ada"}}, {"bot": next(iter(levels(kind)))}]):
+        for seats in (
+            [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
+            [{"human": {"name": "Ada"}}, {"open": True}],
+            [{"human": {"name": "Ada"}}, {"bot": next(iter(levels(kind)))}],
+        ):
             game = create(client, kind=kind, seats=seats, first=0)
             games.append((game["id"], sorted(game["tokens"].values())))
-    playtest = client.post("/api/v1/playtests", json={"kind": "factor-multiple",
-                                                      "bots": ["random", "random"], "games": 2})
+    playtest = client.post(
+        "/api/v1/playtests",
+        json={"kind": "factor-multiple", "bots": ["random", "random"], "games": 2},
+    )
     assert playtest.status_code == 202, playtest.get_json()
-    POOL.update(games=games, playtests=[playtest.get_json()["id"]],
-                ply=lambda game_id: client.get(f"/api/v1/games/{game_id}").get_json()["ply"])
+    POOL.update(
+        games=games,
+        playtests=[playtest.get_json()["id"]],
+        ply=lambda game_id: client.get(f"/api/v1/games/{game_id}").get_json()["ply"],
+    )
 
 
 @schema.hook
 def flatmap_case(context, case):
-    return st.tuples(st.integers(0, 3 * len(GAMES)), st.integers(0, 2),
-                     st.booleans()).map(lambda drawn: _with_real_ids(case, POOL, *drawn))
+    return st.tuples(st.integers(0, 3 * len(GAMES)), st.integers(0, 2), st.booleans()).map(
+        lambda drawn: _with_real_ids(case, POOL, *drawn)
+    )
 
 
 def _with_real_ids(case, pool, game: int, seat: int, current_ply: bool):
@@ -140,8 +156,9 @@ def _with_real_ids(case, pool, game: int, seat: int, current_ply: bool):
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 def test_no_server_error_and_every_response_as_documented(case, app, tally):
     # uncompressed: schemathesis reads the body as it comes (compression is tested on its own)
     case.headers = {**(case.headers or {}), "Accept-Encoding": "identity"}
@@ -154,29 +171,52 @@ def test_no_server_error_and_every_response_as_documented(case, app, tally):
         raise
     if response.status_code >= 400:
         body = response.json()
-        if not (isinstance(body, dict) and isinstance(body.get("message"), str)
-                and body["message"]):
+        if not (
+            isinstance(body, dict) and isinstance(body.get("message"), str) and body["message"]
+        ):
             tally.other_failures += 1
             pytest.fail(f"an error without a message: {body!r}")
 
 
 # what a path parameter may be instead of an id: a real id with a neighbouring key's suffix, a
 # separator, an encoded slash, characters of any script, 1,000 characters
-_PIECES = st.sampled_from([":moves", ":tokens", ":analysis:0", ":chunks", "/", "%2F", "%2f",
-                           ":", "*", "..", "%00", "é", "𝟘", "\u202e", " ", "a" * 1000])
+_PIECES = st.sampled_from(
+    [
+        ":moves",
+        ":tokens",
+        ":analysis:0",
+        ":chunks",
+        "/",
+        "%2F",
+        "%2f",
+        ":",
+        "*",
+        "..",
+        "%00",
+        "é",
+        "𝟘",
+        "\u202e",
+        " ",
+        "a" * 1000,
+    ]
+)
 _OTHER_ID = st.one_of(
     st.lists(_PIECES, min_size=1, max_size=4).map("".join),
-    st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=1000))
+    st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=1000),
+)
 # every route with a path parameter, with its methods (HEAD and OPTIONS are Werkzeug's own)
-_ROUTES = sorted((rule.rule, method) for rule in DOCUMENTED.url_map.iter_rules()
-                 if rule.arguments and rule.rule.startswith("/api/")
-                 for method in rule.methods - {"HEAD", "OPTIONS"})
+_ROUTES = sorted(
+    (rule.rule, method)
+    for rule in DOCUMENTED.url_map.iter_rules()
+    if rule.arguments and rule.rule.startswith("/api/")
+    for method in rule.methods - {"HEAD", "OPTIONS"}
+)
 
 
-@settings(max_examples=3 * EXAMPLES, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
-@given(route=st.sampled_from(_ROUTES), real=st.booleans(), other=_OTHER_ID,
-       where=st.integers(0, 2))
+@settings(
+    max_examples=3 * EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
+@given(route=st.sampled_from(_ROUTES), real=st.booleans(), other=_OTHER_ID, where=st.integers(0, 2))
 def test_no_path_parameter_is_a_server_error(client, route, real, other, where):
     rule, method = route
     game_id = POOL["games"][0][0]

@@ -1,4 +1,5 @@
 """The HTTP contract of ../shared/API.md: every endpoint and every error path."""
+
 from __future__ import annotations
 
 import threading
@@ -25,8 +26,10 @@ def test_seed_example_replays_through_the_api_to_its_result(client):
 
 
 def test_create_records_a_coin_flip_and_returns_tokens_only_for_humans(client):
-    firsts = {create(client, seats=[{"human": {"name": "A"}}, {"bot": "random"}])["first"]
-              for _ in range(24)}
+    firsts = {
+        create(client, seats=[{"human": {"name": "A"}}, {"bot": "random"}])["first"]
+        for _ in range(24)
+    }
     assert firsts == {0, 1}
     game = create(client, seats=[{"human": {"name": "A"}}, {"bot": "greedy"}])
     assert set(game["tokens"]) == {"0"} and len(game["tokens"]["0"]) >= 22
@@ -50,20 +53,28 @@ def test_game_response_carries_etag_and_304_on_match(client):
 def test_400_malformed_body_names_the_field(client):
     game = create(client)
     token = game["tokens"][str(game["first"])]
-    no_ply = client.post(f"/api/v1/games/{game['id']}/moves", headers=auth(token),
-                         json={"move": {"type": "say", "number": 4}})
+    no_ply = client.post(
+        f"/api/v1/games/{game['id']}/moves",
+        headers=auth(token),
+        json={"move": {"type": "say", "number": 4}},
+    )
     assert no_ply.status_code == 400
     assert "ply" in no_ply.get_json()["errors"]["json"]
     assert "ply" in no_ply.get_json()["message"]
     bad_move = move(client, game, token, {"type": "say", "number": "four"})
     assert bad_move.status_code == 400
     assert bad_move.get_json()["errors"]["json"] == {
-        "move.number": ["'number' must be a whole number."]}
-    not_json = client.post(f"/api/v1/games/{game['id']}/moves", headers={
-        **auth(token), "Content-Type": "application/json"}, data="{not json")
+        "move.number": ["'number' must be a whole number."]
+    }
+    not_json = client.post(
+        f"/api/v1/games/{game['id']}/moves",
+        headers={**auth(token), "Content-Type": "application/json"},
+        data="{not json",
+    )
     assert not_json.status_code == 400 and not_json.get_json()["message"]
-    bad_seat = client.post("/api/v1/games", json={"kind": "factor-multiple",
-                                                  "seats": [{"robot": 1}, {"open": True}]})
+    bad_seat = client.post(
+        "/api/v1/games", json={"kind": "factor-multiple", "seats": [{"robot": 1}, {"open": True}]}
+    )
     assert bad_seat.status_code == 400 and "seats.0" in bad_seat.get_json()["errors"]["json"]
     assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 0
 
@@ -87,8 +98,11 @@ def test_404_unknown_game_and_kind(client):
     assert client.get("/api/v1/games/nope").status_code == 404  # not an id's shape: no route
     assert client.get("/api/v1/games/0123456789ab/moves").status_code == 404
     assert client.get("/api/v1/kinds/chess/rules").status_code == 404
-    response = client.post("/api/v1/games/0123456789ab/moves", headers=auth("x"),
-                           json={"move": {"type": "say", "number": 4}, "ply": 0})
+    response = client.post(
+        "/api/v1/games/0123456789ab/moves",
+        headers=auth("x"),
+        json={"move": {"type": "say", "number": 4}, "ply": 0},
+    )
     assert response.status_code == 404 and "no game" in response.get_json()["message"]
 
 
@@ -110,9 +124,11 @@ def test_409_not_your_turn_stale_ply_and_finished_game(client):
 
 def test_413_body_too_large(client):
     game = create(client)
-    response = client.post(f"/api/v1/games/{game['id']}/moves", headers={
-        **auth(game["tokens"]["0"]), "Content-Type": "application/json"},
-        data='{"pad": "' + "x" * 70_000 + '"}')
+    response = client.post(
+        f"/api/v1/games/{game['id']}/moves",
+        headers={**auth(game["tokens"]["0"]), "Content-Type": "application/json"},
+        data='{"pad": "' + "x" * 70_000 + '"}',
+    )
     assert response.status_code == 413 and response.get_json()["message"]
 
 
@@ -126,13 +142,19 @@ def test_422_illegal_move_says_why_and_changes_nothing(client):
 
 
 def test_422_unknown_option_out_of_range_and_unknown_bot_name_the_field(client):
-    for body, field in (({"options": {"size": 3}}, "options.size"),
-                        ({"options": {"n": 5}}, "options.n"),
-                        ({"seats": [{"bot": "godlike"}, {"open": True}]}, "seats.0.bot"),
-                        ({"time_control": {"type": "fischer", "initial_s": -1,
-                                           "increment_s": 0}}, "time_control.initial_s")):
-        response = client.post("/api/v1/games", json={
-            "kind": "factor-multiple", "seats": [{"open": True}, {"open": True}], **body})
+    for body, field in (
+        ({"options": {"size": 3}}, "options.size"),
+        ({"options": {"n": 5}}, "options.n"),
+        ({"seats": [{"bot": "godlike"}, {"open": True}]}, "seats.0.bot"),
+        (
+            {"time_control": {"type": "fischer", "initial_s": -1, "increment_s": 0}},
+            "time_control.initial_s",
+        ),
+    ):
+        response = client.post(
+            "/api/v1/games",
+            json={"kind": "factor-multiple", "seats": [{"open": True}, {"open": True}], **body},
+        )
         assert response.status_code == 422, body
         assert field in response.get_json()["errors"]["json"]
     unknown = client.post("/api/v1/games", json={"kind": "chess", "seats": [{"open": True}] * 2})
@@ -157,8 +179,7 @@ def test_join_takes_the_first_open_seat_then_the_game_starts(client):
 
 
 def test_list_filters_by_status_and_kind_newest_first_paginated(client):
-    ids = [create(client, seats=[{"human": {"name": "A"}}, {"open": True}])["id"]
-           for _ in range(3)]
+    ids = [create(client, seats=[{"human": {"name": "A"}}, {"open": True}])["id"] for _ in range(3)]
     active = create(client)["id"]
     waiting = client.get("/api/v1/games?status=waiting&kind=factor-multiple").get_json()
     assert [g["id"] for g in waiting] == ids[::-1]
@@ -168,7 +189,9 @@ def test_list_filters_by_status_and_kind_newest_first_paginated(client):
     assert client.get("/api/v1/games?status=lost").status_code == 400
     client.post(f"/api/v1/games/{ids[0]}/join", json={"name": "B"})
     assert {g["id"] for g in client.get("/api/v1/games?status=active").get_json()} == {
-        active, ids[0]}
+        active,
+        ids[0],
+    }
 
 
 def test_legal_moves_of_the_seat_to_move(client):
@@ -207,7 +230,9 @@ def test_kinds_lists_every_registered_game_with_options_bots_and_time_controls(c
     assert set(kinds) == set(GAMES)
     fm = kinds["factor-multiple"]
     assert {o["name"]: (o["default"], o.get("min"), o.get("max")) for o in fm["options"]} == {
-        "n": (100, 10, 1000), "even_start": (True, None, None)}
+        "n": (100, 10, 1000),
+        "even_start": (True, None, None),
+    }
     assert {"random", "greedy"} <= {b["level"] for b in fm["bots"]}
     assert set(fm["time_controls"]) >= {"none", "fischer", "byoyomi", "correspondence"}
 
@@ -237,16 +262,19 @@ def test_an_invite_only_seat_stays_out_of_the_lobby_until_taken(client):
     assert client.get("/api/v1/games?status=waiting").get_json() == []
     assert client.post(f"/api/v1/games/{game['id']}/join", json={"name": "Bo"}).status_code == 201
     assert [g["id"] for g in client.get("/api/v1/games?status=active").get_json()] == [game["id"]]
-    bad = client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
-        {"open": True, "listed": "no"}, {"open": True}]})
+    bad = client.post(
+        "/api/v1/games",
+        json={"kind": "factor-multiple", "seats": [{"open": True, "listed": "no"}, {"open": True}]},
+    )
     assert bad.status_code == 400 and "seats.0.listed" in bad.get_json()["errors"]["json"]
 
 
 def test_429_too_many_requests_with_retry_after(redis_url, redis_client):
     from api.web import create_app
 
-    app = create_app({"TESTING": True, "REDIS_URL": redis_url,
-                      "RATELIMIT_APPLICATION": "3 per minute"})
+    app = create_app(
+        {"TESTING": True, "REDIS_URL": redis_url, "RATELIMIT_APPLICATION": "3 per minute"}
+    )
     client = app.test_client()
     statuses = [client.get("/api/v1/kinds").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
@@ -263,8 +291,7 @@ def test_positions_give_the_server_state_after_every_ply(client):
     positions = client.get(f"/api/v1/games/{game['id']}/positions").get_json()
     assert [p["ply"] for p in positions] == [0, 1, 2, 3, 4]
     assert positions[0]["move"] is None and positions[0]["state"]["said"] == []
-    assert [p["state"]["said"] for p in positions[1:]] == [
-        list(SEED_GAME[:k]) for k in range(1, 5)]
+    assert [p["state"]["said"] for p in positions[1:]] == [list(SEED_GAME[:k]) for k in range(1, 5)]
     assert [p["move"]["number"] for p in positions[1:]] == list(SEED_GAME[:4])
     assert [p["to_move"] for p in positions] == [0, 1, 0, 1, 0]
     assert positions[-1]["state"] == game["state"]
@@ -286,8 +313,16 @@ def test_a_client_may_run_only_so_many_games_between_bots(client, store, monkeyp
     refused = client.post("/api/v1/games", json=bots)
     assert refused.status_code == 429 and "2 games between bots" in refused.get_json()["message"]
     assert refused.headers["Retry-After"]
-    assert client.post("/api/v1/games", json={"kind": "factor-multiple", "seats": [
-        {"human": {"name": "Ada"}}, {"bot": "greedy"}]}).status_code == 201  # not a bot game
+    assert (
+        client.post(
+            "/api/v1/games",
+            json={
+                "kind": "factor-multiple",
+                "seats": [{"human": {"name": "Ada"}}, {"bot": "greedy"}],
+            },
+        ).status_code
+        == 201
+    )  # not a bot game
 
     def abort(record):
         record.finish(Outcome(None, "aborted"))
@@ -332,35 +367,39 @@ def test_every_refused_move_changes_nothing_and_says_why(client, redis_client):
         (url, auth("nosuchtoken"), {"move": {**say, "number": 4}, "ply": 0}, 401),
         (url, auth(elsewhere), {"move": {**say, "number": 4}, "ply": 0}, 403),
         (url, auth("pp.nosuch"), {"move": {**say, "number": 4}, "ply": 0}, 401),
-        ("/api/v1/games/nosuchgame/moves", mover, {"move": {**say, "number": 4}, "ply": 0},
-         404),
+        ("/api/v1/games/nosuchgame/moves", mover, {"move": {**say, "number": 4}, "ply": 0}, 404),
     ]
     for path, headers, body, status in refused:
         response = client.post(path, headers=headers, json=body)
         assert response.status_code == status, (body, response.get_json())
         assert "message" in response.get_json()
-    broken = client.post(url, headers={**mover, "Content-Type": "application/json"},
-                         data=b'{"move": ')
+    broken = client.post(
+        url, headers={**mover, "Content-Type": "application/json"}, data=b'{"move": '
+    )
     assert broken.status_code == 400 and "JSON" in broken.get_json()["message"]
     assert _everything(redis_client) == stored
 
 
 def test_a_move_after_the_flag_fell_is_refused_and_ends_the_game_on_time(client):
-    game = create(client, first=0, time_control={"type": "fischer", "initial_s": 1,
-                                                 "increment_s": 0})
+    game = create(
+        client, first=0, time_control={"type": "fischer", "initial_s": 1, "increment_s": 0}
+    )
     url = f"/api/v1/games/{game['id']}/moves"
-    assert move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).status_code \
-        == 201
+    assert move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).status_code == 201
     time.sleep(1.1)  # (seat 1's second runs out)
-    response = client.post(url, headers=auth(game["tokens"]["1"]),
-                           json={"move": {"type": "say", "number": 8}, "ply": 1})
+    response = client.post(
+        url,
+        headers=auth(game["tokens"]["1"]),
+        json={"move": {"type": "say", "number": 8}, "ply": 1},
+    )
     assert response.status_code == 409 and "time ran out" in response.get_json()["message"]
     ended = client.get(f"/api/v1/games/{game['id']}").get_json()
     assert ended["status"] == "finished" and ended["result"]["reason"] == "time"
 
 
 def test_a_move_read_before_another_change_landed_is_decided_on_the_game_as_stored(
-        app, client, store, monkeypatch):
+    app, client, store, monkeypatch
+):
     """Another change lands between the move's read (token and game in one script) and its
     write: the move is decided again on the game as it then is (here: refused, the game over)."""
     from api.play import service

@@ -2,6 +2,7 @@
 before Flask sees a request (request line, headers, its own settings) refuse what is over them,
 a chunked body over 64 KiB is the API's JSON 413, and a client's connection is kept between
 its polls."""
+
 from __future__ import annotations
 
 import json
@@ -28,10 +29,25 @@ def server(redis_url, tmp_path_factory):
     log = tmp_path_factory.mktemp("gunicorn") / "web.log"
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off"}
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_options(),
-                             "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "2",
-                             "api.web.wsgi:app"],
-                            cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            *gunicorn_options(),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--threads",
+            "2",
+            "api.web.wsgi:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=open(log, "wb"),
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -66,21 +82,22 @@ def test_a_request_line_over_the_limit_is_refused_before_the_app(server):
 
 def test_a_request_line_under_the_limit_reaches_the_app(server):
     path = "/api/v1/games?kind=" + "x" * (LIMIT_REQUEST_LINE - 100)
-    code, body = raw(server, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-                     .encode())
+    code, body = raw(
+        server, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    )
     assert code == 200 and json.loads(body) == []
 
 
 def test_a_header_over_the_limit_is_refused_before_the_app(server):
     header = "X-Big: " + "x" * LIMIT_REQUEST_FIELD_SIZE
-    assert raw(server, f"GET /api/v1/kinds HTTP/1.1\r\nHost: x\r\n{header}\r\n\r\n"
-               .encode())[0] == 431
+    assert (
+        raw(server, f"GET /api/v1/kinds HTTP/1.1\r\nHost: x\r\n{header}\r\n\r\n".encode())[0] == 431
+    )
 
 
 def test_too_many_headers_are_refused_before_the_app(server):
     headers = "".join(f"X-H{i}: 1\r\n" for i in range(150))
-    assert raw(server, f"GET /api/v1/kinds HTTP/1.1\r\nHost: x\r\n{headers}\r\n"
-               .encode())[0] == 431
+    assert raw(server, f"GET /api/v1/kinds HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode())[0] == 431
 
 
 def test_a_request_that_is_not_http_is_a_400(server):
@@ -97,17 +114,21 @@ def test_a_chunked_body_over_the_limit_is_a_json_413(server):
         for _ in range(MAX_BODY_BYTES // 4096 + 1):
             yield b" " * 4096
 
-    response = requests.post(games, data=chunks(), timeout=10,
-                             headers={"Content-Type": "application/json"})
+    response = requests.post(
+        games, data=chunks(), timeout=10, headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 413 and response.json()["message"]
     assert requests.get(games, timeout=10).headers["X-Pagination"] == before
 
 
 def test_a_chunked_body_under_the_limit_is_read(server):
     body = json.dumps({"kind": "factor-multiple", "seats": [{"open": True}] * 2}).encode()
-    response = requests.post(f"http://{server[0]}:{server[1]}/api/v1/games",
-                             data=iter([body[:10], body[10:]]), timeout=10,
-                             headers={"Content-Type": "application/json"})
+    response = requests.post(
+        f"http://{server[0]}:{server[1]}/api/v1/games",
+        data=iter([body[:10], body[10:]]),
+        timeout=10,
+        headers={"Content-Type": "application/json"},
+    )
     assert response.status_code == 201, response.text
 
 

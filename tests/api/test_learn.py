@@ -1,6 +1,7 @@
 """Puzzles and lessons through the API: a wrong first move shows the expected one, the right line
 solves and moves both ratings, a repeat changes nothing, the daily puzzle is one for all, bad
 input is refused naming the move, and every lesson passes its task and fails with its reason."""
+
 from __future__ import annotations
 
 import pytest
@@ -18,8 +19,9 @@ def seeded(redis_client):
 
 
 def _sign_up(client, name: str) -> str:
-    response = client.post("/api/v1/accounts", json={"username": name,
-                                                     "password": "correct horse battery"})
+    response = client.post(
+        "/api/v1/accounts", json={"username": name, "password": "correct horse battery"}
+    )
     assert response.status_code == 201, response.get_json()
     return response.get_json()["token"]
 
@@ -39,8 +41,11 @@ def _wrong(puzzle: dict) -> dict:
 def test_a_wrong_first_move_is_not_solved_and_shows_the_expected_move(client, seeded):
     puzzle = _longest(seeded, "factor-multiple")
     token = _sign_up(client, "wrongway")
-    answer = client.post(f"/api/v1/puzzles/{puzzle['id']}/attempt", headers=auth(token),
-                         json={"moves": [_wrong(puzzle)]}).get_json()
+    answer = client.post(
+        f"/api/v1/puzzles/{puzzle['id']}/attempt",
+        headers=auth(token),
+        json={"moves": [_wrong(puzzle)]},
+    ).get_json()
     assert answer["solved"] is False and answer["more"] is False
     assert answer["expected"] == puzzle["line"][0]["move"]
     assert answer["rated"] is True and answer["rating"]["after"] < answer["rating"]["before"]
@@ -53,12 +58,14 @@ def test_the_right_line_is_solved_and_both_ratings_move(client, seeded):
     token = _sign_up(client, "rightway")
     before = client.get(f"/api/v1/puzzles/{puzzle['id']}").get_json()["rating"]
     moves = _mine(puzzle)
-    partial = client.post(f"/api/v1/puzzles/{puzzle['id']}/attempt", headers=auth(token),
-                          json={"moves": moves[:1]}).get_json()
+    partial = client.post(
+        f"/api/v1/puzzles/{puzzle['id']}/attempt", headers=auth(token), json={"moves": moves[:1]}
+    ).get_json()
     assert partial["more"] is True and partial["line"][1]["by"] == "server"
     assert "expected" not in partial and "rated" not in partial
-    answer = client.post(f"/api/v1/puzzles/{puzzle['id']}/attempt", headers=auth(token),
-                         json={"moves": moves}).get_json()
+    answer = client.post(
+        f"/api/v1/puzzles/{puzzle['id']}/attempt", headers=auth(token), json={"moves": moves}
+    ).get_json()
     assert answer["solved"] is True
     assert [s["move"] for s in answer["line"]] == [s["move"] for s in puzzle["line"]]
     assert answer["rating"]["after"] > answer["rating"]["before"] == 1500
@@ -72,11 +79,17 @@ def test_the_right_line_is_solved_and_both_ratings_move(client, seeded):
 def test_a_repeated_attempt_changes_nothing(client, seeded):
     puzzle = _longest(seeded, "ploid")
     token = _sign_up(client, "again")
-    first = client.post(f"/api/v1/puzzles/{puzzle['id']}/attempt", headers=auth(token),
-                        json={"moves": [_wrong(puzzle)]}).get_json()
+    first = client.post(
+        f"/api/v1/puzzles/{puzzle['id']}/attempt",
+        headers=auth(token),
+        json={"moves": [_wrong(puzzle)]},
+    ).get_json()
     rating = client.get(f"/api/v1/puzzles/{puzzle['id']}").get_json()["rating"]
-    second = client.post(f"/api/v1/puzzles/{puzzle['id']}/attempt", headers=auth(token),
-                         json={"moves": _mine(puzzle)}).get_json()
+    second = client.post(
+        f"/api/v1/puzzles/{puzzle['id']}/attempt",
+        headers=auth(token),
+        json={"moves": _mine(puzzle)},
+    ).get_json()
     assert second["solved"] is True and second["rated"] is False
     assert second["first_try"]["after"] == first["rating"]["after"]
     assert client.get(f"/api/v1/puzzles/{puzzle['id']}").get_json()["rating"] == rating
@@ -90,8 +103,11 @@ def test_bad_moves_are_refused_naming_the_move_and_rate_nothing(client, seeded):
     url = f"/api/v1/puzzles/{puzzle['id']}/attempt"
     malformed = client.post(url, headers=auth(token), json={"moves": [{"type": "say"}]})
     assert malformed.status_code == 400 and "moves.0" in str(malformed.get_json()["errors"])
-    illegal = client.post(url, headers=auth(token), json={"moves": [
-        {"type": "say", "number": puzzle["state"]["said"][0]}]})
+    illegal = client.post(
+        url,
+        headers=auth(token),
+        json={"moves": [{"type": "say", "number": puzzle["state"]["said"][0]}]},
+    )
     assert illegal.status_code == 422 and "Move 1" in illegal.get_json()["message"]
     assert client.get("/api/v1/me/puzzles", headers=auth(token)).get_json()["history"] == []
     assert client.get("/api/v1/puzzles/nope").status_code == 404
@@ -113,8 +129,10 @@ def test_the_daily_puzzle_is_the_same_for_two_callers(client, seeded):
 def test_next_never_shows_an_account_a_puzzle_twice(client, seeded):
     token = _sign_up(client, "nexter")
     count = seeded.count("ploid")
-    shown = {client.get("/api/v1/puzzles/next?kind=ploid", headers=auth(token)).get_json()["id"]
-             for _ in range(count)}
+    shown = {
+        client.get("/api/v1/puzzles/next?kind=ploid", headers=auth(token)).get_json()["id"]
+        for _ in range(count)
+    }
     assert len(shown) == count
     assert client.get("/api/v1/puzzles/next?kind=ploid", headers=auth(token)).status_code == 404
 
@@ -129,8 +147,9 @@ def test_each_lesson_passes_its_task_and_fails_with_its_reason(client, kind):
         assert client.get(f"/api/v1/kinds/{kind}/lessons/{n}").get_json()["task"] == lesson.task
         wrong = client.post(url, json={"move": lesson.example(False).to_dict()}).get_json()
         assert wrong == {"passed": False, "why": lesson.why}
-        right = client.post(url, headers=auth(token),
-                            json={"move": lesson.example(True).to_dict()}).get_json()
+        right = client.post(
+            url, headers=auth(token), json={"move": lesson.example(True).to_dict()}
+        ).get_json()
         assert right == {"passed": True, "why": None}
     passed = client.get("/api/v1/me/puzzles", headers=auth(token)).get_json()["lessons_passed"]
     assert passed == sorted(f"{kind}:{n}" for n in range(1, len(listed) + 1))

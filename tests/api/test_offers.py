@@ -1,5 +1,6 @@
 """Draw offers and takebacks (RULES.md, "All games"): each action's success and its refusals,
 the clocks a takeback restores, and the bots' answers, made on a real RQ worker."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,13 +12,15 @@ FISCHER = {"type": "fischer", "initial_s": 600, "increment_s": 5}
 
 
 def draw(client, game, token, action):
-    return client.post(f"/api/v1/games/{game['id']}/draw", headers=auth(token),
-                       json={"action": action})
+    return client.post(
+        f"/api/v1/games/{game['id']}/draw", headers=auth(token), json={"action": action}
+    )
 
 
 def takeback(client, game, token, action):
-    return client.post(f"/api/v1/games/{game['id']}/takeback", headers=auth(token),
-                       json={"action": action})
+    return client.post(
+        f"/api/v1/games/{game['id']}/takeback", headers=auth(token), json={"action": action}
+    )
 
 
 def refused(response, status: int, message: str) -> None:
@@ -57,8 +60,7 @@ def test_draw_refusals(client, game):
     draw(client, game, ada, "offer")
     refused(draw(client, game, ada, "offer"), 409, "You have asked already")
     refused(draw(client, game, ada, "accept"), 409, "Your opponent answers your draw offer")
-    refused(client.post(f"/api/v1/games/{game['id']}/draw", json={"action": "offer"}), 401,
-            "token")
+    refused(client.post(f"/api/v1/games/{game['id']}/draw", json={"action": "offer"}), 401, "token")
     bad = draw(client, game, bo, "maybe")
     assert bad.status_code == 400 and "action" in bad.get_json()["errors"]["json"]
     assert client.get(f"/api/v1/games/{game['id']}").get_json()["offers"]["draw"] == 0
@@ -95,7 +97,8 @@ def test_a_granted_takeback_removes_the_move_and_restores_the_clocks(client, gam
     shown = granted["clocks"][0]["remaining_s"]
     assert before.clocks[0]["remaining_s"] - 1 < shown <= before.clocks[0]["remaining_s"]
     assert granted["clocks"][1]["remaining_s"] == pytest.approx(
-        before.clocks[1]["remaining_s"], abs=0.001)
+        before.clocks[1]["remaining_s"], abs=0.001
+    )
     history = client.get(f"/api/v1/games/{game['id']}/moves").get_json()
     assert [h["move"]["number"] for h in history] == [4, 8]
     positions = client.get(f"/api/v1/games/{game['id']}/positions").get_json()
@@ -149,8 +152,13 @@ def test_a_bot_declines_a_draw_on_the_worker(client, run_jobs):
 
 def test_a_perfect_bot_accepts_a_draw_its_solver_proves(client, run_jobs):
     # Ploid with n = 2 is a draw with perfect play from the start (api/bots/ploid_solver.py)
-    game = create(client, kind="ploid", options={"n": 2}, first=0,
-                  seats=[{"human": {"name": "Ada"}}, {"bot": "perfect"}])
+    game = create(
+        client,
+        kind="ploid",
+        options={"n": 2},
+        first=0,
+        seats=[{"human": {"name": "Ada"}}, {"bot": "perfect"}],
+    )
     draw(client, game, game["tokens"]["0"], "offer")
     run_jobs()
     now = client.get(f"/api/v1/games/{game['id']}").get_json()

@@ -1,4 +1,5 @@
 """The committed OpenAPI document is the one the code generates, and the one the server serves."""
+
 import json
 from pathlib import Path
 

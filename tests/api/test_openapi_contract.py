@@ -14,6 +14,7 @@ shared by classes the call never reaches), which errs on the side of documenting
 no view raises itself (a 405, a 413 from the body's bound, a 500) is the document's `default`
 response, the error body.
 """
+
 from __future__ import annotations
 
 import ast
@@ -65,8 +66,9 @@ def test_every_operation_has_a_unique_operation_id_and_declares_its_tokens(app, 
                 continue
             where = f"{method.upper()} {path}"
             assert op.get("operationId"), f"{where} has no operationId: add @operation(...)"
-            assert op["operationId"] not in seen, \
+            assert op["operationId"] not in seen, (
                 f"{where} and {seen.get(op['operationId'])} share {op['operationId']!r}"
+            )
             seen[op["operationId"]] = where
             assert "security" in op, f"{where} does not say which tokens it accepts"
             for requirement in op["security"]:
@@ -91,8 +93,9 @@ def test_every_status_the_code_can_raise_is_documented(app, document):
         for status in sorted(answers(func)):
             if str(status) not in documented:
                 missing.append(f"{method.upper()} {path}: {status}")
-    assert not missing, "statuses the code can answer but the document does not say: " + \
-        ", ".join(missing)
+    assert not missing, "statuses the code can answer but the document does not say: " + ", ".join(
+        missing
+    )
 
 
 def test_the_reading_of_the_code_finds_what_a_view_raises(app):
@@ -120,6 +123,7 @@ def test_an_error_caught_around_a_call_does_not_escape_it():
 
 # --- reading the code ---
 
+
 def answers(view) -> set[int]:
     """The statuses `view` (a MethodView's method) and what it calls can raise."""
     out = set()
@@ -135,8 +139,21 @@ def answers(view) -> set[int]:
 
 
 # method names too common to follow by name alone
-COMMON = {name for kind in (dict, list, str, set, bytes, pathlib.Path, io.BufferedReader,
-                            redis.Redis, redis.client.Pipeline) for name in dir(kind)}
+COMMON = {
+    name
+    for kind in (
+        dict,
+        list,
+        str,
+        set,
+        bytes,
+        pathlib.Path,
+        io.BufferedReader,
+        redis.Redis,
+        redis.client.Pipeline,
+    )
+    for name in dir(kind)
+}
 
 
 @functools.cache
@@ -173,8 +190,11 @@ def _raises(func) -> frozenset:
         return frozenset()
     scope = dict(func.__globals__)
     if func.__closure__:
-        scope.update(zip(func.__code__.co_freevars,
-                         (c.cell_contents for c in func.__closure__ if _filled(c))))
+        scope.update(
+            zip(
+                func.__code__.co_freevars, (c.cell_contents for c in func.__closure__ if _filled(c))
+            )
+        )
     _IN_PROGRESS.add(func)
     try:
         return frozenset(_Reader(scope).nodes(tree.body[0].body))
@@ -205,8 +225,12 @@ class _Reader:
             inner = self.nodes(node.body)
             caught = tuple(c for h in node.handlers for c in self._classes(h.type))
             kept = {r for r in inner if isinstance(r, int) or not issubclass(r, caught)}
-            return (kept | self.nodes(node.handlers) | self.nodes(node.orelse)
-                    | self.nodes(node.finalbody))
+            return (
+                kept
+                | self.nodes(node.handlers)
+                | self.nodes(node.orelse)
+                | self.nodes(node.finalbody)
+            )
         out = set()
         if isinstance(node, ast.Raise) and node.exc is not None:
             target = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
@@ -236,16 +260,18 @@ class _Reader:
             init = vars(target).get("__init__")
             return set(_raises(init)) if init is not None else set()
         if target is None and isinstance(node.func, ast.Attribute):
-            return {r for func in _methods_by_name().get(node.func.attr, ())
-                    for r in _raises(func)}
+            return {r for func in _methods_by_name().get(node.func.attr, ()) for r in _raises(func)}
         return set()
 
     def resolve(self, node):
         """The object a name or dotted attribute stands for here, or None."""
         if isinstance(node, ast.Name):
-            return self.scope.get(node.id, getattr(__builtins__, node.id, None)
-                                  if not isinstance(__builtins__, dict)
-                                  else __builtins__.get(node.id))
+            return self.scope.get(
+                node.id,
+                getattr(__builtins__, node.id, None)
+                if not isinstance(__builtins__, dict)
+                else __builtins__.get(node.id),
+            )
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value)
             if base is None or not (inspect.ismodule(base) or inspect.isclass(base)):

@@ -2,6 +2,7 @@
 limiting on), every endpoint that needs Redis answers 503 with Retry-After and a message a
 player can read, quickly; those that do not keep answering; and when a Redis comes back on the
 same port and data the app carries on by itself, the earlier game still there."""
+
 from __future__ import annotations
 
 import time
@@ -36,17 +37,30 @@ def own_redis(tmp_path):
 def _requests(game, token, playtest_id):
     return {
         "GET game": ("GET", f"/api/v1/games/{game['id']}", {}),
-        "POST move": ("POST", f"/api/v1/games/{game['id']}/moves",
-                      {"headers": auth(token),
-                       "json": {"move": {"type": "say", "number": 98}, "ply": 0}}),
-        "POST games": ("POST", "/api/v1/games", {"json": {
-            "kind": "factor-multiple", "seats": [{"human": {"name": "Ada"}}, {"bot": "greedy"}]}}),
+        "POST move": (
+            "POST",
+            f"/api/v1/games/{game['id']}/moves",
+            {"headers": auth(token), "json": {"move": {"type": "say", "number": 98}, "ply": 0}},
+        ),
+        "POST games": (
+            "POST",
+            "/api/v1/games",
+            {
+                "json": {
+                    "kind": "factor-multiple",
+                    "seats": [{"human": {"name": "Ada"}}, {"bot": "greedy"}],
+                }
+            },
+        ),
         "list games": ("GET", "/api/v1/games", {}),
         "health": ("GET", "/api/v1/health", {}),
         "list playtests": ("GET", "/api/v1/playtests", {}),
         "GET playtest": ("GET", f"/api/v1/playtests/{playtest_id}", {}),
-        "POST playtest": ("POST", "/api/v1/playtests", {"json": {
-            "kind": "factor-multiple", "bots": ["greedy", "random"], "games": 2}}),
+        "POST playtest": (
+            "POST",
+            "/api/v1/playtests",
+            {"json": {"kind": "factor-multiple", "bots": ["greedy", "random"], "games": 2}},
+        ),
     }
 
 
@@ -59,8 +73,10 @@ def test_redis_outage_is_503_with_retry_after_then_the_service_resumes(own_redis
     client = app.test_client()
     game = create(client, seats=[{"human": {"name": "Ada"}}, {"bot": "greedy"}], first=0)
     token = game["tokens"]["0"]
-    playtest_id = client.post("/api/v1/playtests", json={
-        "kind": "factor-multiple", "bots": ["greedy", "random"], "games": 2}).get_json()["id"]
+    playtest_id = client.post(
+        "/api/v1/playtests",
+        json={"kind": "factor-multiple", "bots": ["greedy", "random"], "games": 2},
+    ).get_json()["id"]
     assert client.get("/api/v1/health").status_code == 200
 
     procs[0].terminate()
@@ -85,7 +101,8 @@ def test_redis_outage_is_503_with_retry_after_then_the_service_resumes(own_redis
     again = client.get(f"/api/v1/games/{game['id']}")
     assert again.status_code == 200
     assert {k: again.get_json()[k] for k in ("id", "ply", "version", "seats")} == {
-        k: game[k] for k in ("id", "ply", "version", "seats")}
+        k: game[k] for k in ("id", "ply", "version", "seats")
+    }
     assert move(client, game, token, {"type": "say", "number": 98}).status_code == 201
     assert client.get(f"/api/v1/playtests/{playtest_id}").status_code == 200
     assert int(client.get("/api/v1/kinds").headers["X-RateLimit-Remaining"]) > 0

@@ -3,6 +3,7 @@ Redis (tests/live.py), one address per X-Forwarded-For through one trusted proxy
 signed-in account's password meet 429 before the right one is taken; a flood of guesses from
 many addresses is answered 503 beyond the password slots while `GET /kinds` goes on answering;
 a name guessed at from ten addresses still lets its owner in, and its recovery codes work."""
+
 from __future__ import annotations
 
 import itertools
@@ -32,13 +33,16 @@ def base(redis_url, tmp_path_factory):
 @pytest.fixture
 def api(base, redis_client):
     """POST/DELETE/GET a path of the live API from an address (X-Forwarded-For)."""
-    def call(method: str, path: str, address: str = "198.51.100.1", token: str | None = None,
-             **body):
+
+    def call(
+        method: str, path: str, address: str = "198.51.100.1", token: str | None = None, **body
+    ):
         headers = {"X-Forwarded-For": address}
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        return requests.request(method, f"{base}/api/v1{path}", json=body or None,
-                                headers=headers, timeout=30)
+        return requests.request(
+            method, f"{base}/api/v1{path}", json=body or None, headers=headers, timeout=30
+        )
 
     return call
 
@@ -57,13 +61,29 @@ def assert_held_back(response) -> None:
 
 def test_twelve_wrong_guesses_at_the_password_meet_429_before_the_right_one(api):
     token = sign_up(api, "Lamarr")["token"]
-    statuses = [api("POST", "/me/password", token=token, password=f"guess number {n}",
-                    new_password="a brand new passphrase").status_code for n in range(12)]
+    statuses = [
+        api(
+            "POST",
+            "/me/password",
+            token=token,
+            password=f"guess number {n}",
+            new_password="a brand new passphrase",
+        ).status_code
+        for n in range(12)
+    ]
     allowed = players.MAX_ACCOUNT_FAILURES
     assert statuses == [401] * allowed + [429] * (12 - allowed)
     # the right password now waits too, from another address, and so does deleting the account
-    assert_held_back(api("POST", "/me/password", "203.0.113.9", token, password=PASSWORD,
-                         new_password="a brand new passphrase"))
+    assert_held_back(
+        api(
+            "POST",
+            "/me/password",
+            "203.0.113.9",
+            token,
+            password=PASSWORD,
+            new_password="a brand new passphrase",
+        )
+    )
     assert_held_back(api("DELETE", "/me", "203.0.113.9", token, password=PASSWORD))
     assert api("GET", "/me", token=token).status_code == 200  # the account is still there
 
@@ -86,8 +106,13 @@ def test_a_flood_of_guesses_from_many_addresses_does_not_starve_kinds(api):
         for n in itertools.count():
             if stop.is_set() or n == 40:
                 return
-            response = api("POST", "/session", f"10.{thread}.{n // 250}.{n % 250}",
-                           username=f"victim{thread}x{n}", password=secrets.token_hex(8))
+            response = api(
+                "POST",
+                "/session",
+                f"10.{thread}.{n // 250}.{n % 250}",
+                username=f"victim{thread}x{n}",
+                password=secrets.token_hex(8),
+            )
             answers.append((response.status_code, response.headers.get("Retry-After")))
 
     threads = [threading.Thread(target=guess, args=(t,)) for t in range(8)]
@@ -117,31 +142,54 @@ def test_a_name_guessed_from_ten_addresses_still_lets_its_owner_in(api):
         wrong = api("POST", "/session", address, username="hopper", password="a wrong guess!")
         assert wrong.status_code == 401
     # the right password from an address that has not failed is never refused
-    assert api("POST", "/session", "203.0.113.20", username="Hopper",
-               password=PASSWORD).status_code == 201
+    assert (
+        api("POST", "/session", "203.0.113.20", username="Hopper", password=PASSWORD).status_code
+        == 201
+    )
     # an address that guessed at the name waits while the name is under attack
-    assert_held_back(api("POST", "/session", attackers[0], username="Hopper",
-                         password=PASSWORD))
+    assert_held_back(api("POST", "/session", attackers[0], username="Hopper", password=PASSWORD))
     # failed sign-ins never hold back a recovery code, even from an attacker's address
-    recovered = api("POST", "/accounts/recover", attackers[1], username="Hopper",
-                    recovery_code=made["recovery_codes"][0],
-                    new_password="a brand new passphrase")
+    recovered = api(
+        "POST",
+        "/accounts/recover",
+        attackers[1],
+        username="Hopper",
+        recovery_code=made["recovery_codes"][0],
+        new_password="a brand new passphrase",
+    )
     assert recovered.status_code == 201, recovered.text
     # nor wrong recovery codes from ten addresses the owner's own, from an address of its own
     for address in attackers:
-        assert api("POST", "/accounts/recover", address, username="Hopper",
-                   recovery_code="000000-000000",
-                   new_password="another new passphrase").status_code == 401
-    assert api("POST", "/accounts/recover", "203.0.113.21", username="Hopper",
-               recovery_code=made["recovery_codes"][1],
-               new_password="another new passphrase").status_code == 201
+        assert (
+            api(
+                "POST",
+                "/accounts/recover",
+                address,
+                username="Hopper",
+                recovery_code="000000-000000",
+                new_password="another new passphrase",
+            ).status_code
+            == 401
+        )
+    assert (
+        api(
+            "POST",
+            "/accounts/recover",
+            "203.0.113.21",
+            username="Hopper",
+            recovery_code=made["recovery_codes"][1],
+            new_password="another new passphrase",
+        ).status_code
+        == 201
+    )
 
 
 def test_one_address_and_one_name_pair_waits_after_five_wrong_guesses(api):
     sign_up(api, "Turing")
     for _ in range(players.MAX_PAIR_FAILURES):
-        assert api("POST", "/session", username="Turing",
-                   password="a wrong guess!").status_code == 401
+        assert (
+            api("POST", "/session", username="Turing", password="a wrong guess!").status_code == 401
+        )
     assert_held_back(api("POST", "/session", username="Turing", password=PASSWORD))
 
 
@@ -151,5 +199,6 @@ def test_weak_passwords_are_refused_saying_why(api, password):
     assert refused.status_code == 422, refused.text
     assert "password" in refused.json()["errors"]["json"]
     assert refused.json()["message"] == (
-        "This password is too easy to guess. Repeats like \"aaa\" are easy to guess. Add "
-        "another word or two. Uncommon words are better. Avoid repeated words and characters.")
+        'This password is too easy to guess. Repeats like "aaa" are easy to guess. Add '
+        "another word or two. Uncommon words are better. Avoid repeated words and characters."
+    )

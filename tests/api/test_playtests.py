@@ -1,4 +1,5 @@
 """The playtest resources over HTTP: start (202), read, list, cancel, and every refusal."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,9 @@ SLUG = "factor-multiple"
 
 
 def post(client, **body):
-    return client.post("/api/v1/playtests", json={"kind": SLUG, "bots": ["greedy", "random"],
-                                                  "games": 20, **body})
+    return client.post(
+        "/api/v1/playtests", json={"kind": SLUG, "bots": ["greedy", "random"], "games": 20, **body}
+    )
 
 
 def test_start_answers_202_with_an_id_a_seed_and_the_planned_chunks(client):
@@ -25,27 +27,31 @@ def test_start_answers_202_with_an_id_a_seed_and_the_planned_chunks(client):
     assert (playtest["done"], playtest["total"]) == (0, 25)
     assert playtest["options"] == {"n": 100, "even_start": True}
     assert (playtest["budget_s"], playtest["chunk_games"], playtest["samples"]) == (0.1, 10, 4)
-    assert [(c["index"], c["first_game"], c["games"], c["status"], c["done"])
-            for c in playtest["chunks"]] == [(0, 0, 10, "queued", 0), (1, 10, 10, "queued", 0),
-                                            (2, 20, 5, "queued", 0)]
+    assert [
+        (c["index"], c["first_game"], c["games"], c["status"], c["done"])
+        for c in playtest["chunks"]
+    ] == [(0, 0, 10, "queued", 0), (1, 10, 10, "queued", 0), (2, 20, 5, "queued", 0)]
     owner_token = playtest.pop("owner_token")
     assert len(owner_token) >= 32
     assert client.get(f"/api/v1/playtests/{playtest['id']}").get_json() == playtest
 
 
-@pytest.mark.parametrize("body, field, words", [
-    ({"kind": "chess"}, "kind", "There is no game 'chess'"),
-    ({"bots": ["greedy", "grandmaster"]}, "bots.1", "has no bot 'grandmaster'"),
-    ({"options": {"n": 5}}, "options.n", "at least"),
-    ({"options": {"size": 5}}, "options.size", "has no option 'size'"),
-    ({"games": 0}, "games", "1 to 1000 games"),
-    ({"games": 1001}, "games", "1 to 1000 games"),
-    ({"budget_s": 0}, "budget_s", "budget_s"),
-    ({"budget_s": 60}, "budget_s", "at most 2.0"),
-    ({"chunk_games": 0}, "chunk_games", "1 to 100"),
-    ({"samples": 21}, "samples", "0 to 20"),
-    ({"seed": -1}, "seed", "seed"),
-])
+@pytest.mark.parametrize(
+    "body, field, words",
+    [
+        ({"kind": "chess"}, "kind", "There is no game 'chess'"),
+        ({"bots": ["greedy", "grandmaster"]}, "bots.1", "has no bot 'grandmaster'"),
+        ({"options": {"n": 5}}, "options.n", "at least"),
+        ({"options": {"size": 5}}, "options.size", "has no option 'size'"),
+        ({"games": 0}, "games", "1 to 1000 games"),
+        ({"games": 1001}, "games", "1 to 1000 games"),
+        ({"budget_s": 0}, "budget_s", "budget_s"),
+        ({"budget_s": 60}, "budget_s", "at most 2.0"),
+        ({"chunk_games": 0}, "chunk_games", "1 to 100"),
+        ({"samples": 21}, "samples", "0 to 20"),
+        ({"seed": -1}, "seed", "seed"),
+    ],
+)
 def test_422_names_the_field_and_says_why(client, body, field, words):
     response = post(client, **body)
     assert response.status_code == 422
@@ -55,12 +61,15 @@ def test_422_names_the_field_and_says_why(client, body, field, words):
     assert client.get("/api/v1/playtests").get_json() == []
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"bots": ["greedy"]}, "bots"),
-    ({"games": "ten"}, "games"),
-    ({"games": None}, "games"),
-    ({"colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"bots": ["greedy"]}, "bots"),
+        ({"games": "ten"}, "games"),
+        ({"games": None}, "games"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
 def test_400_malformed_body_names_the_field(client, body, field):
     response = post(client, **body)
     assert response.status_code == 400
@@ -126,14 +135,20 @@ def test_cancel_before_any_chunk_ran_then_409_on_a_second_cancel(client, run_job
 
 def test_a_client_may_run_only_so_many_playtests(client, monkeypatch):
     monkeypatch.setenv("POSTPLAY_MAX_PLAYTESTS_PER_CLIENT", "2")
-    body = {"kind": "factor-multiple", "bots": ["random", "greedy"], "games": 4,
-            "options": {"n": 20}}
+    body = {
+        "kind": "factor-multiple",
+        "bots": ["random", "greedy"],
+        "games": 4,
+        "options": {"n": 20},
+    }
     started = [client.post("/api/v1/playtests", json=body) for _ in range(2)]
     assert [r.status_code for r in started] == [202, 202]
     refused = client.post("/api/v1/playtests", json=body)
     assert refused.status_code == 429 and "2 playtests running" in refused.get_json()["message"]
     first = started[0].get_json()
-    cancelled = client.delete(f"/api/v1/playtests/{first['id']}",
-                              headers={"Authorization": f"Bearer {first['owner_token']}"})
+    cancelled = client.delete(
+        f"/api/v1/playtests/{first['id']}",
+        headers={"Authorization": f"Bearer {first['owner_token']}"},
+    )
     assert cancelled.status_code in (200, 202, 204)
     assert client.post("/api/v1/playtests", json=body).status_code == 202

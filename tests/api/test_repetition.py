@@ -1,5 +1,6 @@
 """Prime Drop's repetition rule through the API: the third occurrence of a position ends the
 game as the move that made it is stored (RULES.md §1)."""
+
 from __future__ import annotations
 
 from tests.api.helpers import create, move

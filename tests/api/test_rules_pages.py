@@ -1,4 +1,5 @@
 """The rules pages as HTML: GET /kinds/{kind}/rules renders each game's Markdown on the server."""
+
 from __future__ import annotations
 
 import re
@@ -55,11 +56,19 @@ def test_raw_html_is_escaped():
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
 
 
-@pytest.mark.parametrize("link", [
-    "[x](javascript:alert(1))", "[x](JavaScript:alert(1))", "[x]( javascript:alert(1))",
-    "<javascript:alert(1)>", "![x](javascript:alert(1))", "[x](vbscript:msgbox(1))",
-    "[x](data:text/html,<script>alert(1)</script>)", "[x][r]\n\n[r]: javascript:alert(1)",
-])
+@pytest.mark.parametrize(
+    "link",
+    [
+        "[x](javascript:alert(1))",
+        "[x](JavaScript:alert(1))",
+        "[x]( javascript:alert(1))",
+        "<javascript:alert(1)>",
+        "![x](javascript:alert(1))",
+        "[x](vbscript:msgbox(1))",
+        "[x](data:text/html,<script>alert(1)</script>)",
+        "[x][r]\n\n[r]: javascript:alert(1)",
+    ],
+)
 def test_script_links_are_not_live(link):
     html = to_html(link)
     assert not re.search(r'(href|src)="\s*(javascript|vbscript|data):', html, re.I), html
@@ -67,5 +76,5 @@ def test_script_links_are_not_live(link):
 
 def test_ordinary_links_stay_links():
     assert to_html("[the lobby](#/) and [Juniper Green](https://example.org/jg)") == (
-        '<p><a href="#/">the lobby</a> and <a href="https://example.org/jg">Juniper Green</a>'
-        "</p>\n")
+        '<p><a href="#/">the lobby</a> and <a href="https://example.org/jg">Juniper Green</a></p>\n'
+    )

@@ -2,6 +2,7 @@
 suite only, shows in GET /kinds and in the OpenAPI document of an app made after it, serves its
 rules page, and plays to its end through the API against a bot whose moves a real RQ worker
 makes. The committed document, made without it, has no trace of it."""
+
 from __future__ import annotations
 
 import json
@@ -20,9 +21,16 @@ def test_kinds_lists_the_sixth_game_with_its_reasons_options_and_bots(nim_client
     nim = kinds["nim"]
     assert nim["title"] == "Nim" and "last object" in nim["summary"]
     assert [(o["name"], o["min"], o["max"], o["default"]) for o in nim["options"]] == [
-        ("heaps", 1, 6, 3), ("size", 1, 9, 5)]
-    assert [r["reason"] for r in nim["reasons"]] == ["no-moves", "resign", "time", "aborted",
-                                                     "agreement"]
+        ("heaps", 1, 6, 3),
+        ("size", 1, 9, 5),
+    ]
+    assert [r["reason"] for r in nim["reasons"]] == [
+        "no-moves",
+        "resign",
+        "time",
+        "aborted",
+        "agreement",
+    ]
     assert nim["reasons"][0]["win"] == "{loser} had no legal move left."
     assert [b["level"] for b in nim["bots"]] == ["random"]
     assert nim["time_controls"] == kinds["ploid"]["time_controls"]
@@ -50,10 +58,16 @@ def test_the_openapi_document_of_an_app_with_the_sixth_game_types_it(nim_client)
 
 def test_the_sixth_game_plays_to_its_end_against_a_worker_bot(nim_client, run_jobs):
     doc = nim_client.get("/api/v1/openapi.json").get_json()
-    state_ok = OAS30Validator({"$ref": "#/components/schemas/NimState",
-                               "components": doc["components"]})
-    game = create(nim_client, kind="nim", seats=[{"human": {"name": "Ada"}}, {"bot": "random"}],
-                  first=0, options={"heaps": 3, "size": 5})
+    state_ok = OAS30Validator(
+        {"$ref": "#/components/schemas/NimState", "components": doc["components"]}
+    )
+    game = create(
+        nim_client,
+        kind="nim",
+        seats=[{"human": {"name": "Ada"}}, {"bot": "random"}],
+        first=0,
+        options={"heaps": 3, "size": 5},
+    )
     token, url, rng = game["tokens"]["0"], f"/api/v1/games/{game['id']}", random.Random(39)
     for _ in range(40):
         game = nim_client.get(url).get_json()
@@ -73,8 +87,7 @@ def test_the_sixth_game_plays_to_its_end_against_a_worker_bot(nim_client, run_jo
     assert len(history) == game["ply"] and {h["move"]["type"] for h in history} == {"take"}
     assert {h["seat"] for h in history} == {0, 1}
     # whoever took the last object wins
-    assert game["result"] == {"winner": history[-1]["seat"], "reason": "no-moves",
-                              "scores": None}
+    assert game["result"] == {"winner": history[-1]["seat"], "reason": "no-moves", "scores": None}
 
 
 def test_a_bad_move_in_the_sixth_game_is_refused_naming_the_field(nim_client):

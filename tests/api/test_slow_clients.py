@@ -6,6 +6,7 @@ not arrive in time is answered 408.
 
 The attack is held for HOLD_S here (the suite's time is short); `python -m tests.benchmarks
 bench_slow_clients` holds it the issue's 60 s."""
+
 from __future__ import annotations
 
 import contextlib
@@ -39,10 +40,23 @@ def gunicorn(redis_url: str, log: Path, *extra: str, env: dict | None = None):
     them, overriding)."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", *gunicorn_options(), "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", *extra, "api.web.wsgi:app"], cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            *gunicorn_options(),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            *extra,
+            "api.web.wsgi:app",
+        ],
+        cwd=ROOT,
         env={**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off", **(env or {})},
-        stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+        stdout=open(log, "wb"),
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -68,8 +82,13 @@ def server(redis_url, tmp_path_factory):
 @pytest.fixture(scope="module")
 def impatient(redis_url, tmp_path_factory):
     """The same, with a 3 s keep-alive and 2 s for a body, to see both bounds in a short test."""
-    with gunicorn(redis_url, tmp_path_factory.mktemp("impatient") / "web.log",
-                  "--keep-alive", "3", env={"POSTPLAY_BODY_TIMEOUT_S": "2"}) as address:
+    with gunicorn(
+        redis_url,
+        tmp_path_factory.mktemp("impatient") / "web.log",
+        "--keep-alive",
+        "3",
+        env={"POSTPLAY_BODY_TIMEOUT_S": "2"},
+    ) as address:
         yield address
 
 
@@ -80,8 +99,10 @@ def test_500_slow_clients_leave_kinds_and_moves_as_fast_as_idle(server, redis_cl
     with SlowClients(server, SLOW_CLIENTS, EVERY_S) as slow:
         loaded = timed_for(server, HOLD_S)
         held, lines = slow.open, slow.lines_sent
-    figures = {run: {name: round(p99(times) * 1000, 1) for name, times in timed.items()}
-               for run, timed in (("idle", idle), ("slow", loaded))}
+    figures = {
+        run: {name: round(p99(times) * 1000, 1) for name, times in timed.items()}
+        for run, timed in (("idle", idle), ("slow", loaded))
+    }
     print(f"p99 ms: {figures}")
     assert held == SLOW_CLIENTS and lines >= HOLD_S // EVERY_S - 1  # the attack held throughout
     assert min(len(times) for times in loaded.values()) >= MOVES
@@ -113,7 +134,7 @@ def test_a_body_that_does_not_arrive_in_time_is_a_408(impatient):
 
 
 def test_a_body_that_arrives_in_pieces_in_time_is_read(impatient):
-    pieces = [GAME[i:i + 16] for i in range(0, len(GAME), 16)]
+    pieces = [GAME[i : i + 16] for i in range(0, len(GAME), 16)]
     head, answer = _post_slowly(impatient, pieces, pause_s=0.2)
     assert head.startswith(b"HTTP/1.1 201 "), head + answer
 
@@ -125,9 +146,10 @@ def _post_slowly(server, pieces: list[bytes], pause_s: float = 0) -> tuple[bytes
     """POST `GAME` as `pieces` sent `pause_s` apart (its Content-Length says all of it): the
     answer's head and body, read until the server closes the connection."""
     with socket.create_connection(server, timeout=20) as sock:
-        sock.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-                     % len(GAME))
+        sock.sendall(
+            b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(GAME)
+        )
         for piece in pieces:
             time.sleep(pause_s)
             sock.sendall(piece)

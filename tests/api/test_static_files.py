@@ -1,6 +1,7 @@
 """The client's files at /static/: served from a compressed snapshot of web/ by WhiteNoise, with
 the pages' security headers and the client's caching (tests/api/test_headers.py checks the
 headers every response shares)."""
+
 from __future__ import annotations
 
 import brotli
@@ -29,10 +30,14 @@ def test_modules_are_served_as_they_are_in_web(client):
 def test_code_is_revalidated_and_icons_kept_a_day(client):
     assert client.get("/static/css/app.css").headers["Cache-Control"] == "no-cache"
     icon = client.get("/static/icons/icon-192.png")
-    assert icon.headers["Content-Type"] == "image/png" and "max-age=86400" in icon.headers[
-        "Cache-Control"]
-    assert client.get("/static/manifest.webmanifest").headers["Content-Type"] == \
-        "application/manifest+json"
+    assert (
+        icon.headers["Content-Type"] == "image/png"
+        and "max-age=86400" in icon.headers["Cache-Control"]
+    )
+    assert (
+        client.get("/static/manifest.webmanifest").headers["Content-Type"]
+        == "application/manifest+json"
+    )
 
 
 def test_what_is_not_a_read_of_a_file_gets_the_apps_json_answer(client):
@@ -48,19 +53,23 @@ def test_the_snapshot_is_made_once_per_version_of_the_files(tmp_path):
     first = snapshot(web)
     assert snapshot(web) == first
     assert (first / "js" / "a.js").read_bytes() == (web / "js" / "a.js").read_bytes()
-    assert brotli.decompress((first / "js" / "a.js.br").read_bytes()) == \
-        (web / "js" / "a.js").read_bytes()
+    assert (
+        brotli.decompress((first / "js" / "a.js.br").read_bytes())
+        == (web / "js" / "a.js").read_bytes()
+    )
     (web / "js" / "a.js").write_text("export const a = 2;\n" * 100)
     second = snapshot(web)
     assert second != first and (second / "js" / "a.js").read_text().startswith(
-        "export const a = 2;")
+        "export const a = 2;"
+    )
 
 
 def test_in_debug_mode_flask_serves_web_as_edited(redis_url, redis_client):
     from api.web import create_app
 
-    app = create_app({"TESTING": True, "DEBUG": True, "REDIS_URL": redis_url,
-                      "RATELIMIT_ENABLED": False})
+    app = create_app(
+        {"TESTING": True, "DEBUG": True, "REDIS_URL": redis_url, "RATELIMIT_ENABLED": False}
+    )
     response = app.test_client().get("/static/js/app.js")
     assert response.status_code == 200 and response.data == (WEB / "js/app.js").read_bytes()
     assert "Permissions-Policy" in response.headers  # Flask's answer, with Talisman's headers

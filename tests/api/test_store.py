@@ -1,4 +1,5 @@
 """The game store against a real Redis: optimistic concurrency, and records kept exactly."""
+
 from __future__ import annotations
 
 from typing import Callable
@@ -21,15 +22,29 @@ def test_a_change_made_from_an_older_record_runs_again_on_the_newer_one(redis_cl
     store = GameStore(redis_client, GAME_EVENTS)
     game = get_game("factor-multiple")
     options = game.check_options({})
-    store.create(GameRecord.create("g1", game.slug, options, 1, 0,
-                                   [Seat.human("A"), Seat.human("B")], game.new(options, 0, 1),
-                                   0, {"type": "none"}, None, now=1.5), {})
+    store.create(
+        GameRecord.create(
+            "g1",
+            game.slug,
+            options,
+            1,
+            0,
+            [Seat.human("A"), Seat.human("B")],
+            game.new(options, 0, 1),
+            0,
+            {"type": "none"},
+            None,
+            now=1.5,
+        ),
+        {},
+    )
     seen = []
 
     def rename(seat: int, name: str) -> Callable[[GameRecord], Change]:
         def change(record: GameRecord) -> Change:
             record.seats[seat] = Seat.human(name)
             return Change(record, at=2.0)
+
         return change
 
     def slow(record: GameRecord) -> Change:
@@ -49,9 +64,22 @@ def test_the_store_sets_every_written_record_to_the_next_version(redis_client):
     store = GameStore(redis_client, GAME_EVENTS)
     game = get_game("factor-multiple")
     options = game.check_options({})
-    store.create(GameRecord.create("g1", game.slug, options, 1, 0,
-                                   [Seat.human("A"), Seat.human("B")], game.new(options, 0, 1),
-                                   0, {"type": "none"}, None, now=1.5), {})
+    store.create(
+        GameRecord.create(
+            "g1",
+            game.slug,
+            options,
+            1,
+            0,
+            [Seat.human("A"), Seat.human("B")],
+            game.new(options, 0, 1),
+            0,
+            {"type": "none"},
+            None,
+            now=1.5,
+        ),
+        {},
+    )
 
     def careless(record: GameRecord) -> Change:
         record.version = 99  # whatever a change sets, the store writes version + 1
@@ -83,8 +111,14 @@ def test_every_client_made_from_the_config_carries_the_urls_password(redis_url):
     assert config.limiter_storage()[0] == config.dashboard_url() == redis_url
     with pytest.raises(redis.AuthenticationError):
         RedisConfig.from_mapping({"REDIS_URL": redacted(redis_url)}).connect().ping()
-    sentinel = RedisConfig.from_mapping({"REDIS_URL": f"redis://:{password}@/3",
-                                         "REDIS_SENTINELS": "sentinel-a:26379,sentinel-b:26379"})
+    sentinel = RedisConfig.from_mapping(
+        {
+            "REDIS_URL": f"redis://:{password}@/3",
+            "REDIS_SENTINELS": "sentinel-a:26379,sentinel-b:26379",
+        }
+    )
     assert sentinel.limiter_storage()[1] == {"db": 3, "password": password}
-    assert sentinel.dashboard_url() == \
-        f"redis+sentinel://:{password}@sentinel-a:26379,sentinel-b:26379/postplay/3"
+    assert (
+        sentinel.dashboard_url()
+        == f"redis+sentinel://:{password}@sentinel-a:26379,sentinel-b:26379/postplay/3"
+    )

@@ -1,6 +1,7 @@
 """Finished games archived in one compressed value: what a client sees of a game (the game, its
 history, its positions, its ETag, its seat tokens) is the same before and after, the history's
 list and the seat hashes are gone from Redis, and a history of any shape comes back exactly."""
+
 from __future__ import annotations
 
 from api.clocks import iso
@@ -13,12 +14,15 @@ def _finished_game(client):
     game = create(client, first=0, options={"n": 20})
     tokens = game["tokens"]
     for ply, number in enumerate([2, 4, 8]):
-        response = move(client, {**game, "ply": ply}, tokens[str(ply % 2)],
-                        {"type": "say", "number": number})
+        response = move(
+            client, {**game, "ply": ply}, tokens[str(ply % 2)], {"type": "say", "number": number}
+        )
         assert response.status_code == 201, response.get_json()
     url = f"/api/v1/games/{game['id']}"
-    before = {"moves": client.get(f"{url}/moves").get_json(),
-              "positions": client.get(f"{url}/positions").get_json()}
+    before = {
+        "moves": client.get(f"{url}/moves").get_json(),
+        "positions": client.get(f"{url}/positions").get_json(),
+    }
     assert client.post(f"{url}/resign", headers=auth(tokens["1"])).status_code == 201
     return game, before
 
@@ -56,22 +60,31 @@ def test_an_archived_game_changes_and_is_deleted_like_any_other(client, store, r
     store.update(game["id"], rename)
     assert store.load(game["id"]).seats[0].name == "Renamed"
     assert store.moves(game["id"]) == before  # the archive was written again, history and all
-    token_keys = [keys.token_key(h) for h in archive.decode(
-        redis_client.get(keys.game_key(game["id"])))[2].values()]
+    token_keys = [
+        keys.token_key(h)
+        for h in archive.decode(redis_client.get(keys.game_key(game["id"])))[2].values()
+    ]
     assert len(token_keys) == 2 and redis_client.exists(*token_keys) == 2
     assert store.delete(game["id"])
     assert store.load(game["id"]) is None and redis_client.exists(*token_keys) == 0
 
 
 def test_any_history_comes_back_exactly():
-    regular = [{"ply": 3 + i, "seat": i % 2, "at": iso(1.7e9 + i * 3600.25),
-                "move": {"type": "say", "number": i} if i % 3 else {"type": "pass"}}
-               for i in range(40)]
+    regular = [
+        {
+            "ply": 3 + i,
+            "seat": i % 2,
+            "at": iso(1.7e9 + i * 3600.25),
+            "move": {"type": "say", "number": i} if i % 3 else {"type": "pass"},
+        }
+        for i in range(40)
+    ]
     regular = [{k: e[k] for k in ("ply", "seat", "move", "at")} for e in regular]
     odd = regular[:3] + [{"ply": 99, "seat": 0, "move": {"edge": [1, 2]}, "at": "yesterday"}]
     for history in (regular, odd, []):
-        doc, back, hashes = archive.decode(archive.encode({"id": "g", "version": 7}, history,
-                                                          {"0": "ab"}))
+        doc, back, hashes = archive.decode(
+            archive.encode({"id": "g", "version": 7}, history, {"0": "ab"})
+        )
         assert back == history and [list(e) for e in back] == [list(e) for e in history]
         assert doc == {"id": "g", "version": 7} and hashes == {"0": "ab"}
     assert len(archive.encode({"id": "g", "version": 7}, regular, {})) < 200  # columns, packed

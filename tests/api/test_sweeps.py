@@ -1,5 +1,6 @@
 """The sweep resources over HTTP: start (202), read, list, cancel by the owner only (an owner
 token or the owner account), and every refusal naming its field with game creation's words."""
+
 from __future__ import annotations
 
 import json
@@ -16,9 +17,17 @@ PASSWORD = "correct horse battery"
 
 
 def post(client, headers=None, **body):
-    return client.post(URL, headers=headers or {}, json={
-        "kind": SLUG, "bots": ["greedy", "random"], "games_per_variant": 6,
-        "vary": {"n": [20, 40]}, **body})
+    return client.post(
+        URL,
+        headers=headers or {},
+        json={
+            "kind": SLUG,
+            "bots": ["greedy", "random"],
+            "games_per_variant": 6,
+            "vary": {"n": [20, 40]},
+            **body,
+        },
+    )
 
 
 def sign_up(client, username: str) -> str:
@@ -28,8 +37,9 @@ def sign_up(client, username: str) -> str:
 
 
 def test_start_answers_202_with_a_playtest_per_variant_on_one_seed(client):
-    response = post(client, vary={"even_start": [True, False], "n": [20, 40]}, seed=9,
-                    chunk_games=4)
+    response = post(
+        client, vary={"even_start": [True, False], "n": [20, 40]}, seed=9, chunk_games=4
+    )
     assert response.status_code == 202
     sweep = response.get_json()
     assert sweep["status"] == "running" and sweep["comparison"] is None
@@ -37,8 +47,11 @@ def test_start_answers_202_with_a_playtest_per_variant_on_one_seed(client):
     assert sweep["vary"] == {"n": [20, 40], "even_start": [True, False]}
     assert sweep["options"] == {} and sweep["owner"] is None
     assert [v["label"] for v in sweep["variants"]] == [
-        "n=20, even_start=true", "n=20, even_start=false", "n=40, even_start=true",
-        "n=40, even_start=false"]
+        "n=20, even_start=true",
+        "n=20, even_start=false",
+        "n=40, even_start=true",
+        "n=40, even_start=false",
+    ]
     for variant in sweep["variants"]:
         playtest = client.get(f"/api/v1/playtests/{variant['playtest_id']}").get_json()
         assert playtest["sweep"] == {"id": sweep["id"], "variant": variant["index"]}
@@ -53,8 +66,10 @@ def test_start_answers_202_with_a_playtest_per_variant_on_one_seed(client):
 
 
 def test_a_bad_value_gets_game_creations_message_at_its_place_in_vary(client):
-    created = client.post("/api/v1/games", json={"kind": SLUG, "options": {"n": 5},
-                                                 "seats": [{"bot": "greedy"}, {"bot": "greedy"}]})
+    created = client.post(
+        "/api/v1/games",
+        json={"kind": SLUG, "options": {"n": 5}, "seats": [{"bot": "greedy"}, {"bot": "greedy"}]},
+    )
     assert created.status_code == 422
     swept = post(client, vary={"n": [20, 5]})
     assert swept.status_code == 422
@@ -62,19 +77,22 @@ def test_a_bad_value_gets_game_creations_message_at_its_place_in_vary(client):
     assert swept.get_json()["message"] == created.get_json()["message"]
 
 
-@pytest.mark.parametrize("body, field, words", [
-    ({"kind": "chess"}, "kind", "There is no game 'chess'"),
-    ({"vary": {}}, "vary", "at least one option to vary"),
-    ({"vary": {"size": [9, 11]}}, "vary.size", "has no option 'size'"),
-    ({"vary": {"n": [20, 20]}}, "vary.n.1", "same as value 1"),
-    ({"vary": {"n": list(range(10, 40))}}, "vary", "at most 24 variants; these values make 30"),
-    ({"options": {"n": 30}}, "options.n", "both fixed (options) and varied"),
-    ({"options": {"even_start": 1}}, "options.even_start", "true or false"),
-    ({"games_per_variant": 0}, "games_per_variant", "1 to 1000 games per variant"),
-    ({"bots": ["greedy", "grandmaster"]}, "bots.1", "has no bot 'grandmaster'"),
-    ({"budget_s": 9}, "budget_s", "at most 2.0"),
-    ({"samples": 21}, "samples", "0 to 20"),
-])
+@pytest.mark.parametrize(
+    "body, field, words",
+    [
+        ({"kind": "chess"}, "kind", "There is no game 'chess'"),
+        ({"vary": {}}, "vary", "at least one option to vary"),
+        ({"vary": {"size": [9, 11]}}, "vary.size", "has no option 'size'"),
+        ({"vary": {"n": [20, 20]}}, "vary.n.1", "same as value 1"),
+        ({"vary": {"n": list(range(10, 40))}}, "vary", "at most 24 variants; these values make 30"),
+        ({"options": {"n": 30}}, "options.n", "both fixed (options) and varied"),
+        ({"options": {"even_start": 1}}, "options.even_start", "true or false"),
+        ({"games_per_variant": 0}, "games_per_variant", "1 to 1000 games per variant"),
+        ({"bots": ["greedy", "grandmaster"]}, "bots.1", "has no bot 'grandmaster'"),
+        ({"budget_s": 9}, "budget_s", "at most 2.0"),
+        ({"samples": 21}, "samples", "0 to 20"),
+    ],
+)
 def test_422_names_the_field_and_changes_nothing(client, redis_client, body, field, words):
     response = post(client, **body)
     assert response.status_code == 422
@@ -85,13 +103,16 @@ def test_422_names_the_field_and_changes_nothing(client, redis_client, body, fie
     assert redis_client.keys("pp:playtest:*") == []
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"vary": [20, 40]}, "vary"),
-    ({"vary": {"n": 20}}, "vary.n"),
-    ({"games_per_variant": "six"}, "games_per_variant"),
-    ({"games": 10}, "games"),
-    ({"bots": ["greedy"]}, "bots"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"vary": [20, 40]}, "vary"),
+        ({"vary": {"n": 20}}, "vary.n"),
+        ({"games_per_variant": "six"}, "games_per_variant"),
+        ({"games": 10}, "games"),
+        ({"bots": ["greedy"]}, "bots"),
+    ],
+)
 def test_400_malformed_body_names_the_field(client, body, field):
     response = post(client, **body)
     assert response.status_code == 400
@@ -113,8 +134,9 @@ def test_list_is_newest_first_and_paginated(client):
     assert [s["id"] for s in page.get_json()] == ids[:1]
 
 
-def test_a_strangers_cancel_is_refused_and_the_owners_cancels_every_variant(client, redis_client,
-                                                                            run_jobs):
+def test_a_strangers_cancel_is_refused_and_the_owners_cancels_every_variant(
+    client, redis_client, run_jobs
+):
     sweep, other = post(client).get_json(), post(client).get_json()
     url = f"{URL}/{sweep['id']}"
     missing = client.delete(url)
@@ -148,22 +170,29 @@ def test_a_sweep_started_with_an_account_token_is_the_accounts(client):
     assert "owner_token" not in sweep and sweep["owner"] == "designer"
     url = f"{URL}/{sweep['id']}"
     assert client.delete(url, headers=auth(sign_up(client, "rival"))).status_code == 403
-    read_only = client.post("/api/v1/me/tokens", headers=auth(owner),
-                            json={"description": "dashboard", "scopes": ["read"]}).get_json()
+    read_only = client.post(
+        "/api/v1/me/tokens",
+        headers=auth(owner),
+        json={"description": "dashboard", "scopes": ["read"]},
+    ).get_json()
     refused = client.delete(url, headers=auth(read_only["token"]))
     assert refused.status_code == 403 and "'play'" in refused.get_json()["message"]
     variant = sweep["variants"][0]["playtest_id"]
     assert client.get(f"/api/v1/playtests/{variant}").get_json()["owner"] == "designer"
     # from another device: a new sign-in is the same account
-    signed_in = client.post("/api/v1/session", json={"username": "designer",
-                                                     "password": PASSWORD}).get_json()["token"]
+    signed_in = client.post(
+        "/api/v1/session", json={"username": "designer", "password": PASSWORD}
+    ).get_json()["token"]
     assert client.delete(url, headers=auth(signed_in)).status_code == 200
 
 
 def test_a_playtest_started_with_an_account_token_is_the_accounts(client):
     owner = sign_up(client, "tester")
-    started = client.post("/api/v1/playtests", headers=auth(owner), json={
-        "kind": SLUG, "bots": ["greedy", "random"], "games": 30})
+    started = client.post(
+        "/api/v1/playtests",
+        headers=auth(owner),
+        json={"kind": SLUG, "bots": ["greedy", "random"], "games": 30},
+    )
     playtest = started.get_json()
     assert started.status_code == 202 and "owner_token" not in playtest
     assert playtest["owner"] == "tester"

@@ -1,6 +1,7 @@
 """Vacation, per RULES.md: switched on and off by the player, refused without allowance, charged
 by the time spent, standing still the clocks of the account's correspondence games (only those)
 and moving their deadlines, the workers' due checks with them."""
+
 from __future__ import annotations
 
 import time
@@ -35,12 +36,18 @@ def test_a_new_account_has_its_first_months_days(client):
 
 
 def test_vacation_stands_correspondence_clocks_still_and_moves_their_deadlines(
-        client, redis_client):
+    client, redis_client
+):
     ada = sign_up(client, "ada")
-    slow = new_game(client, ada["token"], [{"me": True}, {"bot": "greedy"}],
-                    time_control=THREE_DAYS)
-    fast = new_game(client, ada["token"], [{"me": True}, {"bot": "greedy"}],
-                    time_control={"type": "fischer", "initial_s": 600, "increment_s": 0})
+    slow = new_game(
+        client, ada["token"], [{"me": True}, {"bot": "greedy"}], time_control=THREE_DAYS
+    )
+    fast = new_game(
+        client,
+        ada["token"],
+        [{"me": True}, {"bot": "greedy"}],
+        time_control={"type": "fischer", "initial_s": 600, "increment_s": 0},
+    )
     slow_before, fast_before = deadline(client, slow), deadline(client, fast)
 
     on = switch(client, ada["token"], True)
@@ -52,7 +59,8 @@ def test_vacation_stands_correspondence_clocks_still_and_moves_their_deadlines(
     moved = deadline(client, slow)
     assert moved == pytest.approx(slow_before + away, abs=1)
     assert redis_client.zscore(keys.due_key(), f"{slow['id']}|deadline") == pytest.approx(
-        moved, abs=0.01)  # the worker's check moved with it
+        moved, abs=0.01
+    )  # the worker's check moved with it
     game = client.get(f"/api/v1/games/{slow['id']}").get_json()
     assert game["on_vacation"] == [0]
     assert game["clocks"][0]["remaining_s"] == pytest.approx(3 * DAY_S, abs=1)  # not running
@@ -93,8 +101,9 @@ def test_days_are_charged_by_the_time_actually_spent(client, redis_client, store
     assert vacation.switch(store, accounts, who, True, now=start)["on"] is True
     back = vacation.switch(store, accounts, who, False, now=start + DAY_S)
     assert back["on"] is False and back["days_left"] == pytest.approx(1.5)
-    assert vacation.view(accounts, who.account, now=start + 2 * DAY_S)["days_left"] == \
-        pytest.approx(1.5)
+    assert vacation.view(accounts, who.account, now=start + 2 * DAY_S)[
+        "days_left"
+    ] == pytest.approx(1.5)
 
 
 def test_a_vacation_nobody_ends_ends_with_the_allowance(client, redis_client, store):
@@ -111,8 +120,11 @@ def test_a_vacation_nobody_ends_ends_with_the_allowance(client, redis_client, st
 
 def test_the_switch_needs_an_account_token_with_the_play_scope(client):
     ada = sign_up(client, "ada")
-    read_only = client.post("/api/v1/me/tokens", headers=auth(ada["token"]),
-                            json={"description": "reader", "scopes": ["read"]}).get_json()
+    read_only = client.post(
+        "/api/v1/me/tokens",
+        headers=auth(ada["token"]),
+        json={"description": "reader", "scopes": ["read"]},
+    ).get_json()
     assert switch(client, read_only["token"], True).status_code == 403
     assert client.put("/api/v1/me/vacation", json={"on": True}).status_code == 401
     bad = client.put("/api/v1/me/vacation", headers=auth(ada["token"]), json={"on": "yes"})
@@ -121,8 +133,9 @@ def test_the_switch_needs_an_account_token_with_the_play_scope(client):
 
 def test_two_vacations_in_one_turn_both_stand_the_clock_still(client, redis_client, store):
     ada = sign_up(client, "ada")
-    game = new_game(client, ada["token"], [{"me": True}, {"bot": "greedy"}],
-                    time_control=THREE_DAYS)
+    game = new_game(
+        client, ada["token"], [{"me": True}, {"bot": "greedy"}], time_control=THREE_DAYS
+    )
     accounts = AccountStore(redis_client)
     who = authenticate(accounts, ada["token"])
     before, start = deadline(client, game), time.time()

@@ -3,6 +3,7 @@ repeated poll reads no version from Redis; a write by any process, a script's in
 by the next poll, even when Redis' message naming it reaches the poller's process late; a write
 during a read leaves nothing kept; with Redis stopped nothing is answered from the copy, and
 once Redis is back the copy starts again from what Redis holds."""
+
 from __future__ import annotations
 
 import queue
@@ -50,8 +51,9 @@ def test_a_repeated_poll_is_answered_without_asking_redis(client, sent):
     for _ in range(5):
         assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
     # a PING each, sent after the poll arrived, and no version read
-    assert [c for c in sent if b"PING" in c] and \
-        not [c for c in sent if b"EVALSHA" in c or b"GET" in c], sent
+    assert [c for c in sent if b"PING" in c] and not [
+        c for c in sent if b"EVALSHA" in c or b"GET" in c
+    ], sent
 
 
 def test_a_write_by_another_process_is_seen_by_the_next_poll(client, run_jobs):
@@ -75,8 +77,9 @@ def test_a_move_through_another_web_process_is_seen_by_the_next_poll(client, app
     etag = _learnt(client, url)
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 304  # kept
     other = create_app(dict(app.config)).test_client()  # its own Redis connections and copy
-    moved = move(other, game, game["tokens"][str(game["to_move"])],
-                 {"type": "say", "number": 98}, 0)
+    moved = move(
+        other, game, game["tokens"][str(game["to_move"])], {"type": "say", "number": 98}, 0
+    )
     assert moved.status_code == 201  # its write script: the document and the history
     after = client.get(url, headers={"If-None-Match": etag})
     assert after.status_code == 200 and after.headers["ETag"] == moved.headers["ETag"]
@@ -99,14 +102,14 @@ def test_a_write_while_a_version_is_read_leaves_nothing_kept(redis_client):
     assert reads == [1, 2]
 
 
-def test_with_redis_stopped_nothing_is_answered_from_the_copy_and_after_it_starts_again(
-        own_redis):  # noqa: F811
+def test_with_redis_stopped_nothing_is_answered_from_the_copy_and_after_it_starts_again(own_redis):  # noqa: F811
     from api.web import create_app
 
     start, procs = own_redis
     url = start()
-    client = create_app({"TESTING": True, "REDIS_URL": url,
-                         "RATELIMIT_ENABLED": False}).test_client()
+    client = create_app(
+        {"TESTING": True, "REDIS_URL": url, "RATELIMIT_ENABLED": False}
+    ).test_client()
     game = create(client, first=0)
     path = f"/api/v1/games/{game['id']}"
     etag = _learnt(client, path)
@@ -206,7 +209,8 @@ def slow_replies(redis_url):
 
 
 def test_a_poll_sent_after_a_move_was_acknowledged_never_hears_304_for_the_version_before(
-        client, app, slow_replies):
+    client, app, slow_replies
+):
     """Read-your-writes across web processes: the poller's process hears Redis late (through
     SlowReplies), so the invalidation of the move made through another process arrives after
     the move's 201 and after the poll is sent; the poll is still answered 200 with the move's
@@ -220,8 +224,7 @@ def test_a_poll_sent_after_a_move_was_acknowledged_never_hears_304_for_the_versi
     for _ in range(2):  # answered from the poller's copy of the version
         assert poller.get(url, headers={"If-None-Match": etag}).status_code == 304
     for ply, number in enumerate([4, 8]):
-        moved = move(client, game, game["tokens"][str(ply)], {"type": "say", "number": number},
-                     ply)
+        moved = move(client, game, game["tokens"][str(ply)], {"type": "say", "number": number}, ply)
         assert moved.status_code == 201  # acknowledged: every poll from now on must see it
         after = poller.get(url, headers={"If-None-Match": etag})
         assert after.status_code == 200, "a 304 for the version before an acknowledged move"

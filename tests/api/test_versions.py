@@ -2,6 +2,7 @@
 old one hears of the change. The store sets the version (api/store/games.py, `_advance`); these
 cases are each way the API and the workers change a game, so that a write path that bypassed it
 would fail here."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -31,14 +32,21 @@ def app(redis_url, redis_client):
     stores (the copy's freshness is tests/api/test_version_cache.py's)."""
     from api.web import create_app
 
-    return create_app({"TESTING": True, "REDIS_URL": redis_url, "RATELIMIT_ENABLED": False,
-                       "VERSION_CACHE": False})
+    return create_app(
+        {
+            "TESTING": True,
+            "REDIS_URL": redis_url,
+            "RATELIMIT_ENABLED": False,
+            "VERSION_CACHE": False,
+        }
+    )
 
 
 def _post(client, path: str, token: str | None = None, **body) -> Write:
     def write():
         response = client.post(path, headers=auth(token) if token else {}, json=body or None)
         assert response.status_code in (200, 201, 204), response.get_json()
+
     return write
 
 
@@ -66,6 +74,7 @@ def case_move_after_the_flag_fell(client, store):
     def write():
         with pytest.raises(TimeRanOut):
             service.play_move(store, followups, game["id"], 0, SAY_4, 0, now=late)
+
     return game["id"], write
 
 
@@ -127,14 +136,16 @@ def case_join(client, store):
 def case_claim(client, store):
     game, ada, _ = _two_players(client)
     account = sign_up(client, "ada")
-    return game["id"], _post(client, f"/api/v1/games/{game['id']}/claim", account["token"],
-                             seat_token=ada)
+    return game["id"], _post(
+        client, f"/api/v1/games/{game['id']}/claim", account["token"], seat_token=ada
+    )
 
 
 def _challenge(client) -> tuple[dict, dict, dict]:
     ada, bob = sign_up(client, "ada"), sign_up(client, "bob")
-    game = new_game(client, ada["token"], [{"me": True}, {"player": "bob"}],
-                    time_control=THREE_DAYS)
+    game = new_game(
+        client, ada["token"], [{"me": True}, {"player": "bob"}], time_control=THREE_DAYS
+    )
     return game, ada, bob
 
 
@@ -153,9 +164,9 @@ def case_vacation(client, store):
     _post(client, f"/api/v1/games/{game['id']}/accept", bob["token"])()
 
     def write():
-        switched = client.put("/api/v1/me/vacation", headers=auth(ada["token"]),
-                              json={"on": True})
+        switched = client.put("/api/v1/me/vacation", headers=auth(ada["token"]), json={"on": True})
         assert switched.status_code == 200, switched.get_json()
+
     return game["id"], write
 
 
@@ -164,30 +175,35 @@ def case_account_deleted(client, store):
     _post(client, f"/api/v1/games/{game['id']}/accept", bob["token"])()
 
     def write():
-        deleted = client.delete("/api/v1/me", headers=auth(bob["token"]),
-                                json={"password": PASSWORD})
+        deleted = client.delete(
+            "/api/v1/me", headers=auth(bob["token"]), json={"password": PASSWORD}
+        )
         assert deleted.status_code == 204, deleted.get_json()
+
     return game["id"], write
 
 
 def case_clock_expiry(client, store):
     game, _, _ = _two_players(client)
     deadline = store.load(game["id"]).deadline()
-    return game["id"], lambda: service.end_on_time(store, RQFollowups(store.redis), game["id"],
-                                                   deadline, now=deadline + 1)
+    return game["id"], lambda: service.end_on_time(
+        store, RQFollowups(store.redis), game["id"], deadline, now=deadline + 1
+    )
 
 
 def case_abandoned(client, store):
     game = create(client, seats=[{"human": {"name": "Ada"}}, {"open": True}])
     later = store.load(game["id"]).due_checks()["abandoned"] + 1
-    return game["id"], lambda: service.abort_abandoned(store, RQFollowups(store.redis),
-                                                       game["id"], now=later)
+    return game["id"], lambda: service.abort_abandoned(
+        store, RQFollowups(store.redis), game["id"], now=later
+    )
 
 
 def case_bot_move(client, store):
     game = create(client, seats=[{"bot": "greedy"}, {"human": {"name": "Bo"}}], first=0)
-    return game["id"], lambda: service.play_bot_move(store, RQFollowups(store.redis),
-                                                     game["id"], game["ply"], 0.05)
+    return game["id"], lambda: service.play_bot_move(
+        store, RQFollowups(store.redis), game["id"], game["ply"], 0.05
+    )
 
 
 def case_ratings_applied(client, store):
@@ -198,8 +214,9 @@ def case_ratings_applied(client, store):
     return game["id"], lambda: ratings.apply_game(store, RatingStore(store.redis), game["id"])
 
 
-CASES = {name[len("case_"):]: f for name, f in sorted(globals().items())
-         if name.startswith("case_")}
+CASES = {
+    name[len("case_") :]: f for name, f in sorted(globals().items()) if name.startswith("case_")
+}
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -2,6 +2,7 @@
 scopes, every refusal (not http(s), credentials in the URL, private, loopback and link-local
 targets unless POSTPLAY_WEBHOOK_ALLOW_PRIVATE=1, too many), and the outbox written with the
 change itself, for account games only."""
+
 from __future__ import annotations
 
 import json
@@ -31,7 +32,8 @@ def register(client, token: str, url: str = "http://127.0.0.1:9/hook", events=("
 
 
 def test_a_webhook_is_registered_listed_and_deleted_and_its_secret_shown_once(
-        client, private_allowed):
+    client, private_allowed
+):
     ada = sign_up(client, "ada")["token"]
     made = register(client, ada, events=["turn", "game-over", "turn"])
     assert made.status_code == 201, made.get_json()
@@ -58,32 +60,39 @@ def test_another_accounts_webhook_is_not_yours(client, private_allowed):
 
 def test_webhooks_need_the_webhooks_scope(client, private_allowed):
     ada = sign_up(client, "ada")["token"]
-    made = client.post("/api/v1/me/tokens", headers=auth(ada),
-                       json={"description": "bot", "scopes": ["read", "play"]})
+    made = client.post(
+        "/api/v1/me/tokens",
+        headers=auth(ada),
+        json={"description": "bot", "scopes": ["read", "play"]},
+    )
     reader = made.get_json()["token"]
     refused = register(client, reader)
     assert refused.status_code == 403 and "webhooks" in refused.get_json()["message"]
     assert client.get(HOOKS, headers=auth(reader)).status_code == 403
-    hooks = client.post("/api/v1/me/tokens", headers=auth(ada),
-                        json={"description": "bot", "scopes": ["webhooks"]}).get_json()["token"]
+    hooks = client.post(
+        "/api/v1/me/tokens", headers=auth(ada), json={"description": "bot", "scopes": ["webhooks"]}
+    ).get_json()["token"]
     assert register(client, hooks).status_code == 201
     assert client.get(HOOKS).status_code == 401
 
 
-@pytest.mark.parametrize("url, says", [
-    ("http://127.0.0.1:8000/hook", "private, loopback or link-local"),
-    ("http://localhost/hook", "private, loopback or link-local"),
-    ("http://10.1.2.3/", "private, loopback or link-local"),
-    ("http://192.168.0.10/", "private, loopback or link-local"),
-    ("https://169.254.169.254/latest/meta-data", "private, loopback or link-local"),
-    ("http://[::1]:80/", "private, loopback or link-local"),
-    ("http://[::ffff:127.0.0.1]/", "private, loopback or link-local"),
-    ("http://0.0.0.0/", "private, loopback or link-local"),
-    ("ftp://example.org/hook", "http:// or https://"),
-    ("not a url", "http:// or https://"),
-    ("http://user:secret@example.org/", "user name or password"),
-    ("http://example.invalid/", "cannot be found"),
-])
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("http://127.0.0.1:8000/hook", "private, loopback or link-local"),
+        ("http://localhost/hook", "private, loopback or link-local"),
+        ("http://10.1.2.3/", "private, loopback or link-local"),
+        ("http://192.168.0.10/", "private, loopback or link-local"),
+        ("https://169.254.169.254/latest/meta-data", "private, loopback or link-local"),
+        ("http://[::1]:80/", "private, loopback or link-local"),
+        ("http://[::ffff:127.0.0.1]/", "private, loopback or link-local"),
+        ("http://0.0.0.0/", "private, loopback or link-local"),
+        ("ftp://example.org/hook", "http:// or https://"),
+        ("not a url", "http:// or https://"),
+        ("http://user:secret@example.org/", "user name or password"),
+        ("http://example.invalid/", "cannot be found"),
+    ],
+)
 def test_urls_that_are_not_public_http_are_refused_422(client, private_refused, url, says):
     ada = sign_up(client, "ada")["token"]
     refused = register(client, ada, url=url)
@@ -95,10 +104,12 @@ def test_urls_that_are_not_public_http_are_refused_422(client, private_refused, 
 
 def test_a_malformed_body_names_the_field(client, private_allowed):
     ada = sign_up(client, "ada")["token"]
-    for body, field in [({"url": "http://127.0.0.1/"}, "events"),
-                        ({"url": "http://127.0.0.1/", "events": ["moves"]}, "events.0"),
-                        ({"url": "http://127.0.0.1/", "events": []}, "events"),
-                        ({"events": ["turn"]}, "url")]:
+    for body, field in [
+        ({"url": "http://127.0.0.1/"}, "events"),
+        ({"url": "http://127.0.0.1/", "events": ["moves"]}, "events.0"),
+        ({"url": "http://127.0.0.1/", "events": []}, "events"),
+        ({"events": ["turn"]}, "url"),
+    ]:
         response = client.post(HOOKS, headers=auth(ada), json=body)
         assert response.status_code == 400 and field in response.get_json()["errors"]["json"]
 
@@ -112,8 +123,7 @@ def test_an_account_has_at_most_ten_webhooks(client, private_allowed):
 
 
 def _outbox(redis_client) -> list[dict]:
-    return [json.loads(fields[b"event"])
-            for _, fields in redis_client.xrange(keys.outbox_key())]
+    return [json.loads(fields[b"event"]) for _, fields in redis_client.xrange(keys.outbox_key())]
 
 
 def test_a_change_to_an_account_game_writes_its_events_to_the_outbox(client, redis_client):
@@ -121,8 +131,12 @@ def test_a_change_to_an_account_game_writes_its_events_to_the_outbox(client, red
     game = new_game(client, ada, [{"me": True}, {"player": "bob"}])
     assert [(e["type"], e["game"]) for e in _outbox(redis_client)] == [("challenge", game["id"])]
     client.post(f"/api/v1/games/{game['id']}/accept", headers=auth(bob["token"]))
-    moved = move(client, client.get(f"/api/v1/games/{game['id']}").get_json(), ada,
-                 {"type": "say", "number": 4})
+    moved = move(
+        client,
+        client.get(f"/api/v1/games/{game['id']}").get_json(),
+        ada,
+        {"type": "say", "number": 4},
+    )
     assert moved.status_code == 201
     told = [(e["type"], e["account"]) for e in _outbox(redis_client)]
     bob_id = redis_client.get(keys.username_key("bob")).decode()

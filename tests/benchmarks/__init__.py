@@ -1,4 +1,5 @@
 """Benchmarks: each prints ratios against a baseline measured in the same run (`make bench`)."""
+
 from __future__ import annotations
 
 import time

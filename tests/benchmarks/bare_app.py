@@ -1,4 +1,5 @@
 """The HTTP baseline: a bare Flask JSON endpoint, served by the same gunicorn settings."""
+
 from flask import Flask, jsonify
 
 app = Flask(__name__)

@@ -9,6 +9,7 @@
 
 Run: `make bench` (all benchmarks) or `.venv/bin/python -m tests.benchmarks bench_api`.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -52,9 +53,23 @@ MOVES_PER_ROUND = int(DURATION_S * 10_000)
 def _gunicorn(app: str, port: int, env: dict, procs: list) -> None:
     """gunicorn as `postplay serve` runs it (its worker class and limits, 2 processes), without
     the access log, for the app and the bare baseline alike."""
-    procs.append(subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_options(),
-                                   "--bind", f"127.0.0.1:{port}", "--workers", "2", app],
-                                  env=env, stderr=subprocess.DEVNULL))
+    procs.append(
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                *gunicorn_options(),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "2",
+                app,
+            ],
+            env=env,
+            stderr=subprocess.DEVNULL,
+        )
+    )
     for _ in range(600):  # a minute: a loaded machine starts it slowly
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -68,15 +83,23 @@ def _gunicorn(app: str, port: int, env: dict, procs: list) -> None:
 
 def _request(port, method, path, body=None, headers=None):
     conn = http.client.HTTPConnection("127.0.0.1", port)
-    conn.request(method, path, body=json.dumps(body) if body is not None else None,
-                 headers={"Content-Type": "application/json", **(headers or {})})
+    conn.request(
+        method,
+        path,
+        body=json.dumps(body) if body is not None else None,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     response = conn.getresponse()
     return response.status, dict(response.getheaders()), json.loads(response.read() or b"null")
 
 
-CHAIN = [2 ** i for i in range(10)]  # 1, 2, 4, ..., 512: each a multiple of the one before
-NEW_GAME = {"kind": "factor-multiple", "options": {"n": 1000, "even_start": False},
-            "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}], "first": 0}
+CHAIN = [2**i for i in range(10)]  # 1, 2, 4, ..., 512: each a multiple of the one before
+NEW_GAME = {
+    "kind": "factor-multiple",
+    "options": {"n": 1000, "even_start": False},
+    "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}],
+    "first": 0,
+}
 
 
 def move_lists(store: GameStore, followups, count: int) -> list[list[list[str]]]:
@@ -85,16 +108,26 @@ def move_lists(store: GameStore, followups, count: int) -> list[list[list[str]]]
     no game's next move is sent before its last was answered."""
     games = []
     for _ in range(count // len(CHAIN)):
-        record, tokens = service.create_game(store, followups, "factor-multiple",
-                                             NEW_GAME["options"],
-                                             [Seat.human("A"), Seat.human("B")], 0)
+        record, tokens = service.create_game(
+            store,
+            followups,
+            "factor-multiple",
+            NEW_GAME["options"],
+            [Seat.human("A"), Seat.human("B")],
+            0,
+        )
         games.append((record.id, tokens))
     lists: list[list[list[str]]] = [[] for _ in range(wrk.THREADS)]
     for ply, number in enumerate(CHAIN):
         for i, (game_id, tokens) in enumerate(games):
             lists[i % wrk.THREADS].append(
-                ["POST", f"/api/v1/games/{game_id}/moves", tokens[str(ply % 2)],
-                 json.dumps({"move": {"type": "say", "number": number}, "ply": ply})])
+                [
+                    "POST",
+                    f"/api/v1/games/{game_id}/moves",
+                    tokens[str(ply % 2)],
+                    json.dumps({"move": {"type": "say", "number": number}, "ply": ply}),
+                ]
+            )
     return lists
 
 
@@ -104,9 +137,16 @@ def account_with_games(client: redis.Redis, store: GameStore, followups, games: 
     _, token, _ = players.sign_up(accounts, "bench-player", "a long bench password")
     who = players.authenticate(accounts, token)
     for _ in range(games):
-        service.create_game(store, followups, "factor-multiple", None,
-                            [service.Me(), Seat.human("Bo")], 0, account=who,
-                            accounts=accounts)
+        service.create_game(
+            store,
+            followups,
+            "factor-multiple",
+            None,
+            [service.Me(), Seat.human("Bo")],
+            0,
+            account=who,
+            accounts=accounts,
+        )
     return token
 
 
@@ -115,8 +155,12 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))  # and stop what it started
     tmp = tempfile.mkdtemp(prefix="postplay-bench-")
     redis_proc, url = start_redis(tmp, appendonly=True)
-    env = {**os.environ, "REDIS_URL": url, "POSTPLAY_RATELIMIT": "off",
-           "POSTPLAY_BOT_BUDGET_S": "0.05"}
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "POSTPLAY_RATELIMIT": "off",
+        "POSTPLAY_BOT_BUDGET_S": "0.05",
+    }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     procs = [redis_proc]
     try:
@@ -126,8 +170,9 @@ def main() -> None:
         _gunicorn("tests.benchmarks.bare_app:app", bare_port, env, procs)
         _gunicorn("api.web.wsgi:app", app_port, env, procs)
         bare, app = f"http://127.0.0.1:{bare_port}", f"http://127.0.0.1:{app_port}"
-        _, _, game = _request(app_port, "POST", "/api/v1/games", {
-            **NEW_GAME, "kind": "partition", "options": {}})
+        _, _, game = _request(
+            app_port, "POST", "/api/v1/games", {**NEW_GAME, "kind": "partition", "options": {}}
+        )
         path = f"/api/v1/games/{game['id']}"
         _, headers, _ = _request(app_port, "GET", path)
         token = account_with_games(client, store, followups)
@@ -135,13 +180,18 @@ def main() -> None:
         _, me_headers, _ = _request(app_port, "GET", "/api/v1/me/games", headers=me)
         measures = {
             "bare": lambda: wrk.run(f"{bare}/api/v1/health", DURATION_S),
-            "304": lambda: wrk.run(f"{app}{path}", DURATION_S,
-                                   headers={"If-None-Match": headers["ETag"]}),
+            "304": lambda: wrk.run(
+                f"{app}{path}", DURATION_S, headers={"If-None-Match": headers["ETag"]}
+            ),
             "full": lambda: wrk.run(f"{app}{path}", DURATION_S),
-            "me": lambda: wrk.run(f"{app}/api/v1/me/games", DURATION_S,
-                                  headers={**me, "If-None-Match": me_headers["ETag"]}),
-            "moves": lambda: wrk.run(app, DURATION_S,
-                                     listed=move_lists(store, followups, MOVES_PER_ROUND)),
+            "me": lambda: wrk.run(
+                f"{app}/api/v1/me/games",
+                DURATION_S,
+                headers={**me, "If-None-Match": me_headers["ETag"]},
+            ),
+            "moves": lambda: wrk.run(
+                app, DURATION_S, listed=move_lists(store, followups, MOVES_PER_ROUND)
+            ),
         }
         # the measures take turns, ROUNDS times, and each keeps its best round: this machine's
         # speed drifts, and a stall (an fsync, another process) only ever takes rate away
@@ -150,22 +200,29 @@ def main() -> None:
         for _ in range(ROUNDS):
             for name, measure in measures.items():
                 result = measure()
-                if name not in best or (result.errors, -result.rate) < (best[name].errors,
-                                                                        -best[name].rate):
+                if name not in best or (result.errors, -result.rate) < (
+                    best[name].errors,
+                    -best[name].rate,
+                ):
                     best[name] = result
         base = best["bare"].rate
-        print(f"load: wrk, {wrk.THREADS} threads, {wrk.CONNECTIONS} connections, "
-              f"{DURATION_S:g} s a round, best of {ROUNDS}; gunicorn {WORKER_CLASS}, 2 processes")
+        print(
+            f"load: wrk, {wrk.THREADS} threads, {wrk.CONNECTIONS} connections, "
+            f"{DURATION_S:g} s a round, best of {ROUNDS}; gunicorn {WORKER_CLASS}, 2 processes"
+        )
         print(f"bare Flask JSON endpoint            {base:8.0f} req/s  (baseline)")
-        for name, label in (("304", "GET game, matching ETag (304)"),
-                            ("full", "GET game, full"),
-                            ("me", "GET /me/games, matching ETag"),
-                            ("moves", "POST a move")):
+        for name, label in (
+            ("304", "GET game, matching ETag (304)"),
+            ("full", "GET game, full"),
+            ("me", "GET /me/games, matching ETag"),
+            ("moves", "POST a move"),
+        ):
             rate = best[name].rate
-            print(f"{label:35s} {rate:8.0f} req/s  ratio {rate / base:5.2f}  "
-                  f"(goal >= {GOALS[name]:.2f})  p99 {best[name].p99_ms:6.1f} ms"
-                  + (f"  {best[name].errors} ERRORS in every round" if best[name].errors
-                     else ""))
+            print(
+                f"{label:35s} {rate:8.0f} req/s  ratio {rate / base:5.2f}  "
+                f"(goal >= {GOALS[name]:.2f})  p99 {best[name].p99_ms:6.1f} ms"
+                + (f"  {best[name].errors} ERRORS in every round" if best[name].errors else "")
+            )
         bot_latency(url, app_port, env, procs)
     finally:
         for proc in reversed(procs):
@@ -179,8 +236,14 @@ def main() -> None:
 
 def bot_latency(url: str, port: int, env: dict, procs: list, rounds: int = 20) -> None:
     client = redis.Redis.from_url(url)
-    procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    procs.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "worker"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    )
     queue = Queue(QUEUE, connection=client)
     empty, bot = [], []
     # both measured the same way, from the client: request made -> result visible in Redis
@@ -192,20 +255,33 @@ def bot_latency(url: str, port: int, env: dict, procs: list, rounds: int = 20) -
         empty.append(time.perf_counter() - start)
     store = GameStore(client, GAME_EVENTS)
     for _ in range(rounds):
-        _, _, game = _request(port, "POST", "/api/v1/games", {
-            "kind": "factor-multiple", "seats": [{"human": {"name": "A"}}, {"bot": "random"}],
-            "first": 0})
+        _, _, game = _request(
+            port,
+            "POST",
+            "/api/v1/games",
+            {
+                "kind": "factor-multiple",
+                "seats": [{"human": {"name": "A"}}, {"bot": "random"}],
+                "first": 0,
+            },
+        )
         start = time.perf_counter()
-        _request(port, "POST", f"/api/v1/games/{game['id']}/moves",
-                 {"move": {"type": "say", "number": 4}, "ply": 0},
-                 {"Authorization": f"Bearer {game['tokens']['0']}"})
+        _request(
+            port,
+            "POST",
+            f"/api/v1/games/{game['id']}/moves",
+            {"move": {"type": "say", "number": 4}, "ply": 0},
+            {"Authorization": f"Bearer {game['tokens']['0']}"},
+        )
         while store.load(game["id"]).ply < 2:
             time.sleep(0.002)
         bot.append(time.perf_counter() - start)
     empty_ms, bot_ms = statistics.median(empty) * 1000, statistics.median(bot) * 1000
     print(f"RQ empty job round trip       median {empty_ms:7.1f} ms  (baseline)")
-    print(f"move + bot reply (random)     median {bot_ms:7.1f} ms  "
-          f"ratio {bot_ms / empty_ms:5.2f}  (target <= 2.00 plus think time)")
+    print(
+        f"move + bot reply (random)     median {bot_ms:7.1f} ms  "
+        f"ratio {bot_ms / empty_ms:5.2f}  (target <= 2.00 plus think time)"
+    )
 
 
 if __name__ == "__main__":

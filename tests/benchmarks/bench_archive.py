@@ -6,6 +6,7 @@ alone (`service.positions`, what the web client's replay costs the server), and 
 
 Run: `make bench` (all benchmarks) or `.venv/bin/python -m tests.benchmarks.bench_archive`.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,17 +47,27 @@ def long_game(kind: str, seed: int = 1) -> dict:
         move = state.forced_move() or rng.choice(state.legal_moves())
         moves.append({"ply": len(moves), "seat": state.to_move, "move": move.to_dict(), "at": AT})
         state = state.apply(move)
-    document = {"kind": kind, "options": options, "seed": seed, "first": 0,
-                "seats": [{"name": "Ada", "bot": None}, {"name": "Bo", "bot": None}],
-                "time_control": {"type": "none"}, "result": None, "moves": moves}
+    document = {
+        "kind": kind,
+        "options": options,
+        "seed": seed,
+        "first": 0,
+        "seats": [{"name": "Ada", "bot": None}, {"name": "Bo", "bot": None}],
+        "time_control": {"type": "none"},
+        "result": None,
+        "moves": moves,
+    }
     while len(json.dumps(document)) > MAX_BODY_BYTES:
         moves.pop()
     final = game.new(options, 0, seed)
     for entry in moves:
         final = final.apply(final.forced_move() or game.parse_move(entry["move"]))
     outcome = final.outcome()
-    document["result"] = (outcome.to_dict() if outcome is not None
-                          else {"winner": None, "reason": "agreement", "scores": None})
+    document["result"] = (
+        outcome.to_dict()
+        if outcome is not None
+        else {"winner": None, "reason": "agreement", "scores": None}
+    )
     return document
 
 
@@ -74,9 +85,16 @@ def main() -> None:
     proc, url = start_redis(tempfile.mkdtemp(), appendonly=False)
     try:
         store = GameStore(redis.Redis.from_url(url), GAME_EVENTS)
-        create_s = best_of(lambda: service.create_game(
-            store, NoFollowups(), "factor-multiple", None,
-            [Seat.human("Ada"), Seat.human("Bo")], 0))
+        create_s = best_of(
+            lambda: service.create_game(
+                store,
+                NoFollowups(),
+                "factor-multiple",
+                None,
+                [Seat.human("Ada"), Seat.human("Bo")],
+                0,
+            )
+        )
         print(f"baseline: create one game {create_s * 1000:.2f} ms")
         ratios = []
         for kind in sorted(GAMES):
@@ -85,9 +103,11 @@ def main() -> None:
             replay_s = best_of(lambda: list(service.positions(imported, document["moves"])))
             import_s = best_of(lambda: archive.import_game(store, document))
             ratios.append(import_s / replay_s)
-            print(f"{kind}: {len(document['moves'])} plies, import {import_s * 1000:.1f} ms = "
-                  f"{import_s / replay_s:.2f} x the engine's replay ({replay_s * 1000:.1f} ms), "
-                  f"{import_s / create_s:.0f} x creating a game")
+            print(
+                f"{kind}: {len(document['moves'])} plies, import {import_s * 1000:.1f} ms = "
+                f"{import_s / replay_s:.2f} x the engine's replay ({replay_s * 1000:.1f} ms), "
+                f"{import_s / create_s:.0f} x creating a game"
+            )
         print(f"import / replay, median over kinds: {statistics.median(ratios):.2f}")
     finally:
         proc.terminate()

@@ -2,6 +2,7 @@
 games created per second, as a ratio to `POST /games`' own rate measured in the same run against
 the same Redis (the Flask app in process, no HTTP server, no rate limit).
 `python -m tests.benchmarks bench_event_start`."""
+
 from __future__ import annotations
 
 import tempfile
@@ -16,16 +17,19 @@ from api.store.tournaments import TournamentStore, Written
 
 PLAYERS = 200
 BASELINE_GAMES = 500
-ORGANISER = Principal({"id": "org", "username": "org"},
-                      {"scopes": ["read", "play"], "kind": "session"})
+ORGANISER = Principal(
+    {"id": "org", "username": "org"}, {"scopes": ["read", "play"], "kind": "session"}
+)
 
 
 def post_games_rate(app) -> float:
     """Games per second created one `POST /games` at a time."""
     client = app.test_client()
-    body = {"kind": "factor-multiple",
-            "time_control": {"type": "correspondence", "days_per_move": 3},
-            "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]}
+    body = {
+        "kind": "factor-multiple",
+        "time_control": {"type": "correspondence", "days_per_move": 3},
+        "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
+    }
     started = time.perf_counter()
     for _ in range(BASELINE_GAMES):
         made = client.post("/api/v1/games", json=body)
@@ -37,15 +41,33 @@ def round_robin_rate(app, client: redis.Redis) -> tuple[int, float]:
     """The games the start of a PLAYERS-player round-robin created, and how many a second."""
     ext = app.extensions["postplay"]
     tournaments = TournamentStore(client)
-    doc = events.create(tournaments, ORGANISER, {
-        "name": "bench", "kind": "factor-multiple", "options": None, "format": "round-robin",
-        "max_players": PLAYERS, "starts_at": time.time() + 3600, "rated": False,
-        "time_control": {"type": "correspondence", "days_per_move": 3}})
+    doc = events.create(
+        tournaments,
+        ORGANISER,
+        {
+            "name": "bench",
+            "kind": "factor-multiple",
+            "options": None,
+            "format": "round-robin",
+            "max_players": PLAYERS,
+            "starts_at": time.time() + 3600,
+            "rated": False,
+            "time_control": {"type": "correspondence", "days_per_move": 3},
+        },
+    )
 
     def enter(doc):  # entrants written straight in: the benchmark is the start, not the joins
-        doc["players"] += [{"id": f"acct{i}", "name": f"player{i}", "bot": None,
-                            "rating": 1500.0, "withdrawn": False, "joined_ts": 0}
-                           for i in range(PLAYERS)]
+        doc["players"] += [
+            {
+                "id": f"acct{i}",
+                "name": f"player{i}",
+                "bot": None,
+                "rating": 1500.0,
+                "withdrawn": False,
+                "joined_ts": 0,
+            }
+            for i in range(PLAYERS)
+        ]
         return Written()
 
     tournaments.update(doc["id"], enter)
@@ -70,8 +92,10 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    print(f"Round-robin of {PLAYERS}: {games:,} games at {rate:,.0f}/s, {rate / baseline:.1f}x "
-          f"POST /games ({baseline:,.0f}/s, {BASELINE_GAMES} games one request at a time)")
+    print(
+        f"Round-robin of {PLAYERS}: {games:,} games at {rate:,.0f}/s, {rate / baseline:.1f}x "
+        f"POST /games ({baseline:,.0f}/s, {BASELINE_GAMES} games one request at a time)"
+    )
 
 
 if __name__ == "__main__":

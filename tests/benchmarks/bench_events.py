@@ -1,6 +1,7 @@
 """Pairing a 1,000-player Swiss round (the fourth: score groups formed, some pairs met), timed
 as a ratio to a plain sort of the same standings in the same run: the matching's cost over the
 least any pairing must do. `python -m tests.benchmarks bench_events`."""
+
 from __future__ import annotations
 
 import random
@@ -40,8 +41,10 @@ def main() -> None:
     pair_s = time.perf_counter() - started
     assert len(pairs) == PLAYERS // 2 and not byes
     assert all(b not in e.met for a, b in pairs for e in entrants if e.id == a)
-    print(f"Swiss round of {PLAYERS}: pairing {pair_s:.2f} s, {pair_s / sort_s:,.0f}x a plain "
-          f"sort of the standings ({sort_s * 1000:.2f} ms)")
+    print(
+        f"Swiss round of {PLAYERS}: pairing {pair_s:.2f} s, {pair_s / sort_s:,.0f}x a plain "
+        f"sort of the standings ({sort_s * 1000:.2f} ms)"
+    )
 
 
 if __name__ == "__main__":

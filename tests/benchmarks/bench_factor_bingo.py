@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python -m tests.benchmarks.bench_factor_bingo
 """
+
 from __future__ import annotations
 
 import random
@@ -41,8 +42,10 @@ def main() -> None:
                 card.winner_after(used | 1 << i, i, state.mover)
 
     engine, card = best_time(engine_checks), best_time(card_checks)
-    print(f"judging every call in 300 positions: engine {engine * 1e3:.1f} ms, "
-          f"card {card * 1e3:.1f} ms, card is {engine / card:.1f}x faster")
+    print(
+        f"judging every call in 300 positions: engine {engine * 1e3:.1f} ms, "
+        f"card {card * 1e3:.1f} ms, card is {engine / card:.1f}x faster"
+    )
 
     starts = [FactorBingo.new({"layout": "default"}, i % 2, i) for i in range(30)]
 
@@ -57,8 +60,10 @@ def main() -> None:
             bots._playout(state, rng)
 
     engine, card = best_time(engine_playouts, 1), best_time(card_playouts)
-    print(f"30 playouts from an empty board: engine random {engine * 1e3:.0f} ms, "
-          f"bot playout {card * 1e3:.1f} ms, bot playout is {engine / card:.0f}x faster")
+    print(
+        f"30 playouts from an empty board: engine random {engine * 1e3:.0f} ms, "
+        f"bot playout {card * 1e3:.1f} ms, bot playout is {engine / card:.0f}x faster"
+    )
 
     rng = random.Random(2)
     for left in (10, 12, 16, 20, 22):
@@ -73,11 +78,15 @@ def main() -> None:
                 started = time.perf_counter()
                 engine_minimax(state, {})
                 baseline += time.perf_counter() - started
-        line = (f"exact solve, {left} numbers left to call: {len(solved)} positions, "
-                f"mean {spent / len(solved) * 1e3:.2f} ms")
+        line = (
+            f"exact solve, {left} numbers left to call: {len(solved)} positions, "
+            f"mean {spent / len(solved) * 1e3:.2f} ms"
+        )
         if baseline:
-            line += (f"; engine minimax {baseline / len(solved) * 1e3:.1f} ms, "
-                     f"{baseline / spent:.0f}x slower")
+            line += (
+                f"; engine minimax {baseline / len(solved) * 1e3:.1f} ms, "
+                f"{baseline / spent:.0f}x slower"
+            )
         print(line)
 
 
@@ -92,11 +101,15 @@ def engine_minimax(state, memo: dict) -> bool:
         memo[key] = False
         for move in state.legal_moves():
             after = state.apply(move)
-            if (after.outcome().winner == state.mover if after.is_over()
-                    else not engine_minimax(after, memo)):
+            if (
+                after.outcome().winner == state.mover
+                if after.is_over()
+                else not engine_minimax(after, memo)
+            ):
                 memo[key] = True
                 break
     return memo[key]
+
 
 if __name__ == "__main__":
     main()

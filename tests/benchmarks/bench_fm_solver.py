@@ -8,6 +8,7 @@
 2. The opening at n = 50 solved by matching and by brute-force memoised game-tree search;
    target ratio 1000x. Both must give the same verdicts.
 """
+
 from __future__ import annotations
 
 import random
@@ -64,18 +65,22 @@ def networkx_matching(adj: list[list[int]]) -> list[int]:
 def per_position(n: int) -> None:
     positions = random_positions(n, GAMES[n], seed=n)
     ours = seconds_each(positions)
-    sample = positions[::max(1, len(positions) // BASELINE_POSITIONS[n])]
+    sample = positions[:: max(1, len(positions) // BASELINE_POSITIONS[n])]
     with mock.patch.object(fm_solver, "_greedy_matching", networkx_matching):
         theirs = seconds_each(sample)
     ours_on_sample = seconds_each(sample)
     mean_ms = 1000 * statistics.mean(ours)
-    print(f"n={n}: {len(positions)} positions, mean {mean_ms:.2f} ms, "
-          f"median {1000 * statistics.median(ours):.2f} ms, max {1000 * max(ours):.2f} ms "
-          f"(target {TARGET_MS[n]} ms: {'met' if mean_ms <= TARGET_MS[n] else 'NOT met'})")
-    print(f"  with networkx's matching instead, on {len(sample)} of them: mean "
-          f"{1000 * statistics.mean(theirs):.1f} ms; ours on the same "
-          f"{1000 * statistics.mean(ours_on_sample):.2f} ms: "
-          f"{sum(theirs) / sum(ours_on_sample):.0f}x faster")
+    print(
+        f"n={n}: {len(positions)} positions, mean {mean_ms:.2f} ms, "
+        f"median {1000 * statistics.median(ours):.2f} ms, max {1000 * max(ours):.2f} ms "
+        f"(target {TARGET_MS[n]} ms: {'met' if mean_ms <= TARGET_MS[n] else 'NOT met'})"
+    )
+    print(
+        f"  with networkx's matching instead, on {len(sample)} of them: mean "
+        f"{1000 * statistics.mean(theirs):.1f} ms; ours on the same "
+        f"{1000 * statistics.mean(ours_on_sample):.2f} ms: "
+        f"{sum(theirs) / sum(ours_on_sample):.0f}x faster"
+    )
 
 
 def opening_against_search() -> None:
@@ -89,10 +94,12 @@ def opening_against_search() -> None:
     search_s = time.perf_counter() - start
     assert by_matching == by_search, "the matching solver disagrees with the search"
     ratio = search_s / matching_s
-    print(f"opening n={BRUTE_FORCE_N}: matching {1000 * matching_s:.2f} ms (best of "
-          f"{MATCHING_REPEATS}), brute-force search "
-          f"{search_s:.1f} s, ratio {ratio:.0f}x (target {TARGET_RATIO}x: "
-          f"{'met' if ratio >= TARGET_RATIO else 'NOT met'}); same verdicts")
+    print(
+        f"opening n={BRUTE_FORCE_N}: matching {1000 * matching_s:.2f} ms (best of "
+        f"{MATCHING_REPEATS}), brute-force search "
+        f"{search_s:.1f} s, ratio {ratio:.0f}x (target {TARGET_RATIO}x: "
+        f"{'met' if ratio >= TARGET_RATIO else 'NOT met'}); same verdicts"
+    )
 
 
 def main() -> None:

@@ -27,6 +27,7 @@ between the ladder markers, as each game finishes: a pairing's row, with its set
 time, games, seed) and date, replaces that pairing's earlier row, so the page shows each
 pairing's latest measurement only (earlier ones are in git).
 """
+
 from __future__ import annotations
 
 import datetime
@@ -46,14 +47,20 @@ LADDER = (("advanced", "beginner"), ("advanced", "medium"), ("perfect", "advance
 OPTIONS = {("ploid", "perfect"): {"n": 3}}
 SEEDS = pathlib.Path(__file__).resolve().parents[2] / "seeds"
 BEGIN, END = "<!-- ladder: begin -->", "<!-- ladder: end -->"
-INTRO = ("Think time is CPU time a move (the thinking thread's, so the machine's load does not "
-         "change the bots); seats and first move alternate. The interval is Wilson's 95 % "
-         "interval of the stronger bot's win rate (draws count as not won).")
-HEADER = ("| stronger bot | weaker bot | options | think time | games | seed | wins | draws | "
-          "losses | win rate [95 % interval] | measured |")
-REPRODUCE = ("Reproduce a row: `POSTPLAY_LADDER_KINDS={kind} POSTPLAY_LADDER_PAIRS=<stronger>-"
-             "<weaker> POSTPLAY_LADDER_BUDGET_S=<think time> POSTPLAY_LADDER_GAMES=<games> "
-             "POSTPLAY_LADDER_SEED=<seed> make ladders`.")
+INTRO = (
+    "Think time is CPU time a move (the thinking thread's, so the machine's load does not "
+    "change the bots); seats and first move alternate. The interval is Wilson's 95 % "
+    "interval of the stronger bot's win rate (draws count as not won)."
+)
+HEADER = (
+    "| stronger bot | weaker bot | options | think time | games | seed | wins | draws | "
+    "losses | win rate [95 % interval] | measured |"
+)
+REPRODUCE = (
+    "Reproduce a row: `POSTPLAY_LADDER_KINDS={kind} POSTPLAY_LADDER_PAIRS=<stronger>-"
+    "<weaker> POSTPLAY_LADDER_BUDGET_S=<think time> POSTPLAY_LADDER_GAMES=<games> "
+    "POSTPLAY_LADDER_SEED=<seed> make ladders`."
+)
 
 
 def pairings(kind: str) -> tuple[list[tuple[str, str, dict]], str]:
@@ -62,23 +69,39 @@ def pairings(kind: str) -> tuple[list[tuple[str, str, dict]], str]:
     names = list(levels(kind))
     if len(names) < 2:
         return [], f"{kind}: fewer than two bots ({', '.join(names) or 'none'}), no ladder"
-    pairs = [(strong, weak, OPTIONS.get((kind, strong), {})) for strong, weak in LADDER
-             if strong in names and weak in names]
+    pairs = [
+        (strong, weak, OPTIONS.get((kind, strong), {}))
+        for strong, weak in LADDER
+        if strong in names and weak in names
+    ]
     if pairs:
         return [p for p in pairs if not _refused(kind, p)], ""
     top = names[-1]
-    return ([(top, n, {}) for n in names[:-1]],
-            f"{kind}: no advanced/beginner/medium levels; its last level {top!r} plays the others")
+    return (
+        [(top, n, {}) for n in names[:-1]],
+        f"{kind}: no advanced/beginner/medium levels; its last level {top!r} plays the others",
+    )
 
 
-def ladder_row(kind: str, strong: str, weak: str, options: dict, games: int, budget_s: float,
-               seed: int, procs: int, records_path: str | None = None) -> dict:
+def ladder_row(
+    kind: str,
+    strong: str,
+    weak: str,
+    options: dict,
+    games: int,
+    budget_s: float,
+    seed: int,
+    procs: int,
+    records_path: str | None = None,
+) -> dict:
     """One pairing's games and report; with `records_path` (a JSONL file), the games recorded
     there for the same pairing and settings are kept, and each game played is added to it."""
-    spec = playtests.check_request(kind, options, [strong, weak], games, seed=seed,
-                                   budget_s=budget_s, samples=0)
-    pairing = (f"{kind} {strong}-{weak} {json.dumps(options, sort_keys=True)} {budget_s:g} s "
-               f"seed {seed}")
+    spec = playtests.check_request(
+        kind, options, [strong, weak], games, seed=seed, budget_s=budget_s, samples=0
+    )
+    pairing = (
+        f"{kind} {strong}-{weak} {json.dumps(options, sort_keys=True)} {budget_s:g} s seed {seed}"
+    )
     records = _recorded(records_path, pairing, games)
     todo = sorted(set(range(games)) - {r["index"] for r in records})
     started = time.perf_counter()
@@ -88,8 +111,15 @@ def ladder_row(kind: str, strong: str, weak: str, options: dict, games: int, bud
             with open(records_path, "a") as out:
                 out.write(json.dumps({"pairing": pairing, **record}) + "\n")
     elapsed = time.perf_counter() - started
-    return {"kind": kind, "strong": strong, "weak": weak, "options": options,
-            "report": playtests.report(spec, records), "seconds": elapsed, "played": len(todo)}
+    return {
+        "kind": kind,
+        "strong": strong,
+        "weak": weak,
+        "options": options,
+        "report": playtests.report(spec, records),
+        "seconds": elapsed,
+        "played": len(todo),
+    }
 
 
 def _played(spec: dict, indices: list[int], procs: int):
@@ -115,23 +145,45 @@ def _recorded(path: str | None, pairing: str, games: int) -> list[dict]:
 
 
 def format_rows(rows: list[dict]) -> str:
-    header = ["game", "strong vs weak", "options", "games", "strong wins", "weak wins", "draws",
-              "aborted", "strong win rate [95 % CI]", "first player wins", "mean plies",
-              "s/game"]
+    header = [
+        "game",
+        "strong vs weak",
+        "options",
+        "games",
+        "strong wins",
+        "weak wins",
+        "draws",
+        "aborted",
+        "strong win rate [95 % CI]",
+        "first player wins",
+        "mean plies",
+        "s/game",
+    ]
     cells = [header]
     for row in rows:
         r, counts = row["report"], _counts(row)
         lo, hi = counts["ci"]
-        cells.append([row["kind"], f"{row['strong']} vs {row['weak']}", _options(row),
-                      str(r["games"]), str(counts["strong"]), str(counts["weak"]),
-                      str(counts["draws"]), str(counts["aborted"]),
-                      f"{counts['rate'] * 100:.1f} % [{lo * 100:.1f}, {hi * 100:.1f}]",
-                      f"{r['first_player']['win_rate'] * 100:.1f} %",
-                      f"{r['length']['mean']:.1f}",
-                      f"{row['seconds'] / max(row.get('played', r['games']), 1):.2f}"])
+        cells.append(
+            [
+                row["kind"],
+                f"{row['strong']} vs {row['weak']}",
+                _options(row),
+                str(r["games"]),
+                str(counts["strong"]),
+                str(counts["weak"]),
+                str(counts["draws"]),
+                str(counts["aborted"]),
+                f"{counts['rate'] * 100:.1f} % [{lo * 100:.1f}, {hi * 100:.1f}]",
+                f"{r['first_player']['win_rate'] * 100:.1f} %",
+                f"{r['length']['mean']:.1f}",
+                f"{row['seconds'] / max(row.get('played', r['games']), 1):.2f}",
+            ]
+        )
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
-    return "\n".join("  ".join(c.ljust(w) if i < 3 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(line, widths))) for line in cells)
+    return "\n".join(
+        "  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths)))
+        for line in cells
+    )
 
 
 def markdown_rows(rows: list[dict], budget_s: float, seed: int) -> list[str]:
@@ -141,10 +193,12 @@ def markdown_rows(rows: list[dict], budget_s: float, seed: int) -> list[str]:
     for row in rows:
         counts = _counts(row)
         lo, hi = counts["ci"]
-        lines.append(f"| {row['strong']} | {row['weak']} | {_options(row) or 'default'} | "
-                     f"{budget_s:g} s | {row['report']['games']} | {seed} | {counts['strong']} | "
-                     f"{counts['draws']} | {counts['weak']} | {counts['rate'] * 100:.1f} % "
-                     f"[{lo * 100:.1f}, {hi * 100:.1f}] | {today} |")
+        lines.append(
+            f"| {row['strong']} | {row['weak']} | {_options(row) or 'default'} | "
+            f"{budget_s:g} s | {row['report']['games']} | {seed} | {counts['strong']} | "
+            f"{counts['draws']} | {counts['weak']} | {counts['rate'] * 100:.1f} % "
+            f"[{lo * 100:.1f}, {hi * 100:.1f}] | {today} |"
+        )
     return lines
 
 
@@ -156,11 +210,23 @@ def write_page(kind: str, rows: list[str]) -> None:
     text = page.read_text()
     head, rest = text.split(BEGIN, 1)
     block, tail = rest.split(END, 1)
-    table = {_pairing(line): line for line in block.splitlines()
-             if line.startswith("| ") and _pairing(line) != _pairing(HEADER)}
+    table = {
+        _pairing(line): line
+        for line in block.splitlines()
+        if line.startswith("| ") and _pairing(line) != _pairing(HEADER)
+    }
     table.update((_pairing(line), line) for line in rows)
-    body = "\n".join([INTRO, "", HEADER, "|" + "---|" * (HEADER.count("|") - 1),
-                      *table.values(), "", REPRODUCE.format(kind=kind)])
+    body = "\n".join(
+        [
+            INTRO,
+            "",
+            HEADER,
+            "|" + "---|" * (HEADER.count("|") - 1),
+            *table.values(),
+            "",
+            REPRODUCE.format(kind=kind),
+        ]
+    )
     # each marker a paragraph of its own, so the rules page's HTML drops it (api/web/rules_pages)
     page.write_text(f"{head}{BEGIN}\n\n{body}\n\n{END}{tail}")
 
@@ -181,8 +247,11 @@ def main() -> None:
     records_path = os.environ.get("POSTPLAY_LADDER_RECORDS")
     write = "--write" in sys.argv
     kinds = [k for k in GAMES if not wanted or k in wanted.split(",")]
-    print(f"bot ladders: {games} games a pairing, {budget_s} s of CPU a move, seed {seed}, "
-          f"{procs} process(es); seats and first move alternate", flush=True)
+    print(
+        f"bot ladders: {games} games a pairing, {budget_s} s of CPU a move, seed {seed}, "
+        f"{procs} process(es); seats and first move alternate",
+        flush=True,
+    )
     rows, notes = [], []
     for kind in kinds:
         pairs, note = pairings(kind)
@@ -192,10 +261,10 @@ def main() -> None:
             pairs = [p for p in pairs if f"{p[0]}-{p[1]}" in wanted_pairs.split(",")]
         done = []
         for strong, weak, options in pairs:
-            done.append(ladder_row(kind, strong, weak, options, games, budget_s, seed, procs,
-                                   records_path))
-            print(f"  {kind}: {strong} vs {weak} done in {done[-1]['seconds']:.1f} s",
-                  flush=True)
+            done.append(
+                ladder_row(kind, strong, weak, options, games, budget_s, seed, procs, records_path)
+            )
+            print(f"  {kind}: {strong} vs {weak} done in {done[-1]['seconds']:.1f} s", flush=True)
             print(format_rows(done[-1:]), flush=True)
         if write and done:
             write_page(kind, markdown_rows(done, budget_s, seed))
@@ -211,9 +280,14 @@ def _counts(row: dict) -> dict:
     r = row["report"]
     strong, weak = r["bots"]
     aborted = r["reasons"].get("aborted", 0)  # at the ply limit: no winner, not a draw
-    return {"strong": strong["wins"], "weak": weak["wins"], "aborted": aborted,
-            "draws": r["wins"]["draws"] - aborted, "rate": strong["win_rate"],
-            "ci": strong["ci95"]}
+    return {
+        "strong": strong["wins"],
+        "weak": weak["wins"],
+        "aborted": aborted,
+        "draws": r["wins"]["draws"] - aborted,
+        "rate": strong["win_rate"],
+        "ci": strong["ci95"],
+    }
 
 
 def _options(row: dict) -> str:

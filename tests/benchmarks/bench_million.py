@@ -20,6 +20,7 @@ Run: `make million` (in the background: several minutes), or
 `.venv/bin/python -m tests.benchmarks bench_million [GAMES]`. It uses an embedded Redis of its
 own on a free port, without persistence, and deletes its data after.
 """
+
 from __future__ import annotations
 
 import json
@@ -68,13 +69,16 @@ def sample_game(slug: str, seed: int) -> tuple[list[tuple[int, object]], object,
     while not state.is_over():
         if slug == "prime-drop":  # the repetition rule, applied to the bots' game
             data = state.to_dict()
-            position = json.dumps([data["board"], data["piles"], data["tiles_left"],
-                                   data["mover"]])
+            position = json.dumps([data["board"], data["piles"], data["tiles_left"], data["mover"]])
             seen[position] = seen.get(position, 0) + 1
             if seen[position] == 3:
                 left = data["tiles_left"]
-                return history, state, Outcome(None if left[0] == left[1] else
-                                               int(left[1] < left[0]), "aborted"), first
+                return (
+                    history,
+                    state,
+                    Outcome(None if left[0] == left[1] else int(left[1] < left[0]), "aborted"),
+                    first,
+                )
         seat = state.to_move
         move = choose_move(state, bots[seat], rng, 0.005)
         state, forced = play_forced(state.apply(move))
@@ -89,18 +93,29 @@ def templates(now: float, rng: random.Random) -> dict[str, list[tuple[dict, list
         out[slug] = []
         for seed in range(SAMPLES_PER_KIND):
             history, final, outcome, first = sample_game(slug, seed)
-            record = GameRecord.create(f"{slug}-{seed}", slug, game.check_options({}), seed,
-                                       first, [Seat.human("A"), Seat.human("B")], final,
-                                       len(history), game.default_time_control, None, 0.0)
+            record = GameRecord.create(
+                f"{slug}-{seed}",
+                slug,
+                game.check_options({}),
+                seed,
+                first,
+                [Seat.human("A"), Seat.human("B")],
+                final,
+                len(history),
+                game.default_time_control,
+                None,
+                0.0,
+            )
             record.first_move_ts = 0.0
             record.finish(outcome)
-            entries = [history_entry(i, seat, move, 0.0) for i, (seat, move) in
-                       enumerate(history)]
-            out[slug].append((record.to_dict(), [timed(rng, entries, now)
-                                                 for _ in range(TIMINGS)]))
+            entries = [history_entry(i, seat, move, 0.0) for i, (seat, move) in enumerate(history)]
+            out[slug].append((record.to_dict(), [timed(rng, entries, now) for _ in range(TIMINGS)]))
         plies = [len(timings[0][1]) for _, timings in out[slug]]
-        print(f"  {slug:16s} sample plies {statistics.median(plies):5.0f} (median of "
-              f"{len(plies)}: {min(plies)}-{max(plies)})", flush=True)
+        print(
+            f"  {slug:16s} sample plies {statistics.median(plies):5.0f} (median of "
+            f"{len(plies)}: {min(plies)}-{max(plies)})",
+            flush=True,
+        )
     return out
 
 
@@ -115,8 +130,9 @@ def timed(rng: random.Random, history: list[dict], now: float) -> tuple[float, l
     return created, entries
 
 
-def variant(rng: random.Random, n: int, template: tuple[dict, list[tuple[float, list[dict]]]]
-            ) -> Change:
+def variant(
+    rng: random.Random, n: int, template: tuple[dict, list[tuple[float, list[dict]]]]
+) -> Change:
     """Game number `n`: the template with its own id, seed and seats, and one of its timings."""
     doc, timings = template
     created, entries = rng.choice(timings)
@@ -124,21 +140,35 @@ def variant(rng: random.Random, n: int, template: tuple[dict, list[tuple[float, 
     mix = n % 4
     tokens = {}
     if mix in (0, 1):  # a person against a bot
-        seats = [{"name": f"Player {rng.randrange(10 ** 6)}", "bot": None, "open": False},
-                 {"name": "Medium bot", "bot": "medium", "open": False}]
+        seats = [
+            {"name": f"Player {rng.randrange(10**6)}", "bot": None, "open": False},
+            {"name": "Medium bot", "bot": "medium", "open": False},
+        ]
         tokens = {0: f"{n:032x}"}
     elif mix == 2:  # two people by invitation
-        seats = [{"name": f"Player {rng.randrange(10 ** 6)}", "bot": None, "open": False}
-                 for _ in range(2)]
+        seats = [
+            {"name": f"Player {rng.randrange(10**6)}", "bot": None, "open": False} for _ in range(2)
+        ]
         tokens = {0: f"{n:031x}a", 1: f"{n:031x}b"}
     else:  # two accounts
         a, b = rng.sample(range(ACCOUNTS), 2)
-        seats = [{"name": f"player{a}", "bot": None, "open": False, "account": f"acct{a:011d}"},
-                 {"name": f"player{b}", "bot": None, "open": False, "account": f"acct{b:011d}"}]
-    record = GameRecord.from_dict({
-        **doc, "id": f"{n:012x}", "seed": rng.getrandbits(32), "seats": seats,
-        "turn_started_ts": at, "created_ts": created, "updated_ts": at,
-        "first_move_ts": created, "version": len(entries) + 2})
+        seats = [
+            {"name": f"player{a}", "bot": None, "open": False, "account": f"acct{a:011d}"},
+            {"name": f"player{b}", "bot": None, "open": False, "account": f"acct{b:011d}"},
+        ]
+    record = GameRecord.from_dict(
+        {
+            **doc,
+            "id": f"{n:012x}",
+            "seed": rng.getrandbits(32),
+            "seats": seats,
+            "turn_started_ts": at,
+            "created_ts": created,
+            "updated_ts": at,
+            "first_move_ts": created,
+            "version": len(entries) + 2,
+        }
+    )
     return Change(record, entries, tokens)
 
 
@@ -179,7 +209,8 @@ def _store_batch(job: tuple[str, int, int]) -> None:
             change = variant(rng, n, rng.choice(_KINDS[slugs[n % len(slugs)]]))
             # the writes GameStore.create makes of a finished game (its history archived)
             writes, finished = _archived(
-                _writes(None, Change(change.record, tokens=change.tokens)), change, [], {})
+                _writes(None, Change(change.record, tokens=change.tokens)), change, [], {}
+            )
             for command in writes:
                 pipe.execute_command(*command)
             pipe.set(keys.game_key(change.record.id), finished)
@@ -224,16 +255,22 @@ def main() -> None:
             per_game = (client.info("memory")["used_memory"] - base) / stored
             median, p99 = get_latency(url, stored, rng)
             figures.append((stored, per_game, median, p99))
-            print(f"{stored:>9,} games  {per_game:7.0f} bytes/game  GET median {median:6.2f} ms"
-                  f"  p99 {p99:6.2f} ms  ({time.perf_counter() - began:.0f} s)", flush=True)
+            print(
+                f"{stored:>9,} games  {per_game:7.0f} bytes/game  GET median {median:6.2f} ms"
+                f"  p99 {p99:6.2f} ms  ({time.perf_counter() - began:.0f} s)",
+                flush=True,
+            )
         check = GameStore(client, GAME_EVENTS)
         some = f"{rng.randrange(stored):012x}"
         assert check.load(some) is not None and check.moves(some)
         first, last = figures[0], figures[-1]
-        print(f"Redis bytes per finished game at {last[0]:,}: {last[1]:.0f}  "
-              f"(goal <= {GOAL_BYTES})")
-        print(f"GET latency at {last[0]:,} / at {first[0]:,}: median {last[2] / first[2]:.2f}, "
-              f"p99 {last[3] / first[3]:.2f}  (goal <= {GOAL_FLAT:.2f})")
+        print(
+            f"Redis bytes per finished game at {last[0]:,}: {last[1]:.0f}  (goal <= {GOAL_BYTES})"
+        )
+        print(
+            f"GET latency at {last[0]:,} / at {first[0]:,}: median {last[2] / first[2]:.2f}, "
+            f"p99 {last[3] / first[3]:.2f}  (goal <= {GOAL_FLAT:.2f})"
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=60)

@@ -10,6 +10,7 @@ the part the algorithm changes.
 
     .venv/bin/python -m tests.benchmarks.bench_partition
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,12 +20,20 @@ import time
 import networkx as nx
 
 from api.bots.match import play_game
-from api.games.partition import (NEIGHBOURS, Partition, PartitionState, RegionEdges, cut_edge,
-                                 flood, hexes_of, lowest_hex)
+from api.games.partition import (
+    NEIGHBOURS,
+    Partition,
+    PartitionState,
+    RegionEdges,
+    cut_edge,
+    flood,
+    hexes_of,
+    lowest_hex,
+)
 
-POSITIONS = 20       # mid-game positions of each kind: the middle ply of seeded games
-REPEATS = 3          # listings of one position in a row make one sample
-ROUNDS = 60          # the methods take turns on each position; each keeps its fastest sample
+POSITIONS = 20  # mid-game positions of each kind: the middle ply of seeded games
+REPEATS = 3  # listings of one position in a row make one sample
+ROUNDS = 60  # the methods take turns on each position; each keeps its fastest sample
 
 
 def far_side(region: int, links: tuple[int, ...], a: int, b: int) -> int:
@@ -60,8 +69,10 @@ class NetworkxState(PartitionState):
         inside = edges_inside(region, self.links)
         graph = nx.Graph(inside)
         graph.add_nodes_from(hexes_of(region))
-        bridges = {(a, b): far_side(region, self.links, a, b)
-                   for a, b in (sorted(e) for e in nx.bridges(graph))}
+        bridges = {
+            (a, b): far_side(region, self.links, a, b)
+            for a, b in (sorted(e) for e in nx.bridges(graph))
+        }
         return RegionEdges([e for e in inside if e not in bridges], bridges)
 
 
@@ -94,7 +105,7 @@ def bot_game_positions() -> list[PartitionState]:
     for seed in range(POSITIONS):
         record = play_game("partition", {}, ("medium", "medium"), seed)
         state = Partition.new(Partition.check_options({}), record.first, seed)
-        for _, move in record.history[:len(record.history) // 2]:
+        for _, move in record.history[: len(record.history) // 2]:
             state = state.apply(move)
         positions.append(state)
     return positions
@@ -127,8 +138,10 @@ def mean_best_times(task, classes, positions) -> list[float]:
 
 
 def main() -> None:
-    for label, positions in (("random play", mid_game_positions()),
-                             ("medium vs medium", bot_game_positions())):
+    for label, positions in (
+        ("random play", mid_game_positions()),
+        ("medium vs medium", bot_game_positions()),
+    ):
         report(label, positions)
 
 
@@ -139,16 +152,23 @@ def report(label: str, positions: list[PartitionState]) -> None:
     moves = sum(len(s.legal_moves()) for s in positions) / len(positions)
     open_size = sum(s.open_size for s in positions) / len(positions)
     closed = sum(len(s.closed) for s in positions) / len(positions)
-    print(f"{len(positions)} mid-game positions of {label}: {open_size:.1f} open hexes, "
-          f"{closed:.1f} closed regions, {moves:.1f} legal actions on average")
+    print(
+        f"{len(positions)} mid-game positions of {label}: {open_size:.1f} open hexes, "
+        f"{closed:.1f} closed regions, {moves:.1f} legal actions on average"
+    )
     for task, what in ((listing, "every legal action"), (open_edges, "the open region's edges")):
         naive_s, library_s, engine_s = mean_best_times(task, classes, positions)
         print(f"  {what}:")
         print(f"    naive flood fill per edge : {naive_s * 1e6:8.1f} us")
-        print(f"    networkx bridges          : {library_s * 1e6:8.1f} us "
-              f"({naive_s / library_s:.1f}x the naive speed)")
-        print(f"    engine, one tree pass     : {engine_s * 1e6:8.1f} us "
-              f"({naive_s / engine_s:.1f}x the naive speed)")
+        print(
+            f"    networkx bridges          : {library_s * 1e6:8.1f} us "
+            f"({naive_s / library_s:.1f}x the naive speed)"
+        )
+        print(
+            f"    engine, one tree pass     : {engine_s * 1e6:8.1f} us "
+            f"({naive_s / engine_s:.1f}x the naive speed)"
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -11,6 +11,7 @@ ratio is taken over those positions, by bands of open hexes (about 3 minutes of 
 defaults, most of it Python's). Time is the thread's CPU time, so other jobs on the machine
 change it little.
 """
+
 from __future__ import annotations
 
 import sys
@@ -50,10 +51,14 @@ def main() -> None:
     clock.count_cpu_time()
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 6
     cap = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
-    print(f"Partition endgame search, CPU seconds from empty tables: C against Python "
-          f"(capped at {cap:g} s), positions of {games} medium-bot games")
-    print(f"{'open':>4} {'n':>3} {'same':>4} {'python':>8} {'C':>7} {'ratio':>6} "
-          f"{'capped':>6} {'C there':>7}")
+    print(
+        f"Partition endgame search, CPU seconds from empty tables: C against Python "
+        f"(capped at {cap:g} s), positions of {games} medium-bot games"
+    )
+    print(
+        f"{'open':>4} {'n':>3} {'same':>4} {'python':>8} {'C':>7} {'ratio':>6} "
+        f"{'capped':>6} {'C there':>7}"
+    )
     rows: dict[int, list] = {}  # open hexes: [positions, same, python s, C s, capped, C s there]
     for seed, state in positions(games):
         python, python_s = timed(bots.endgame_search, state, cap)
@@ -72,14 +77,18 @@ def main() -> None:
     for size in sorted(rows):
         n, same, python_s, native_s, capped, there = rows[size]
         ratio = python_s / native_s if native_s else float("nan")
-        print(f"{size:4d} {n:3d} {same:4d} {python_s:8.3f} {native_s:7.4f} {ratio:6.1f} "
-              f"{capped:6d} {there:7.3f}")
+        print(
+            f"{size:4d} {n:3d} {same:4d} {python_s:8.3f} {native_s:7.4f} {ratio:6.1f} "
+            f"{capped:6d} {there:7.3f}"
+        )
     for lo, hi in BANDS:
         band = [rows[size] for size in rows if lo <= size <= hi]
         python_s, native_s = sum(r[2] for r in band), sum(r[3] for r in band)
-        print(f"{lo}-{hi} open hexes: {sum(r[0] for r in band)} positions, "
-              f"{sum(r[1] for r in band)} the same; Python {python_s:.2f} s, C {native_s:.3f} s: "
-              f"{python_s / native_s if native_s else float('nan'):.0f}x")
+        print(
+            f"{lo}-{hi} open hexes: {sum(r[0] for r in band)} positions, "
+            f"{sum(r[1] for r in band)} the same; Python {python_s:.2f} s, C {native_s:.3f} s: "
+            f"{python_s / native_s if native_s else float('nan'):.0f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ the default is the last commit before the solver's side keys), in the same proce
 prove the same verdict for every placement they look at. Time is the process' CPU time, so
 other jobs on the machine change it little.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -32,9 +33,22 @@ BASELINE_REV = "b97c0d3"
 # (empty cells, game seed): positions whose solve by the baseline solver takes 0.4 to 4.5 s of
 # CPU; with 22 cells empty two numbers are left in the hands, with 23 three, with 24 four (most
 # 24-cell positions took that solver over 6 s)
-POSITIONS = ((22, 3), (22, 6), (22, 7), (22, 8), (22, 11), (22, 14),
-             (23, 0), (23, 2), (23, 3), (23, 4), (23, 6), (23, 8),
-             (24, 0), (24, 4))
+POSITIONS = (
+    (22, 3),
+    (22, 6),
+    (22, 7),
+    (22, 8),
+    (22, 11),
+    (22, 14),
+    (23, 0),
+    (23, 2),
+    (23, 3),
+    (23, 4),
+    (23, 6),
+    (23, 8),
+    (24, 0),
+    (24, 4),
+)
 
 
 def position(empties: int, seed: int) -> PloidState:
@@ -48,8 +62,13 @@ def position(empties: int, seed: int) -> PloidState:
 
 def baseline_solver_class(rev: str):
     """The Solver class of api/bots/ploid_solver.py at git revision `rev`."""
-    source = subprocess.run(["git", "show", f"{rev}:api/bots/ploid_solver.py"], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{rev}:api/bots/ploid_solver.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     path = pathlib.Path(tempfile.mkdtemp()) / "ploid_solver_baseline.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location("ploid_solver_baseline", path)
@@ -73,10 +92,14 @@ def main() -> None:
     clock.count_cpu_time()
     rev = sys.argv[1] if len(sys.argv) > 1 else BASELINE_REV
     baseline = baseline_solver_class(rev)
-    print(f"Ploid 5 x 6 endgame solve (the advanced bot's), CPU seconds: this tree against the "
-          f"solver at {rev}")
-    print(f"{'empty':>5} {'seed':>4} {'nums':>4} {'verdict':>7} {'baseline':>9} {'now':>8} "
-          f"{'ratio':>6}")
+    print(
+        f"Ploid 5 x 6 endgame solve (the advanced bot's), CPU seconds: this tree against the "
+        f"solver at {rev}"
+    )
+    print(
+        f"{'empty':>5} {'seed':>4} {'nums':>4} {'verdict':>7} {'baseline':>9} {'now':>8} "
+        f"{'ratio':>6}"
+    )
     totals: dict[int, list[float]] = {}
     for empties, seed in POSITIONS:
         state = position(empties, seed)
@@ -87,8 +110,11 @@ def main() -> None:
         total = totals.setdefault(empties, [0.0, 0.0])
         total[0] += old[0]
         total[1] += new[0]
-        print(f"{empties:5d} {seed:4d} {numbers:4d} {new[1]:7d} {old[0]:9.3f} {new[0]:8.3f} "
-              f"{old[0] / new[0]:6.2f}", flush=True)
+        print(
+            f"{empties:5d} {seed:4d} {numbers:4d} {new[1]:7d} {old[0]:9.3f} {new[0]:8.3f} "
+            f"{old[0] / new[0]:6.2f}",
+            flush=True,
+        )
     for empties, (old, new) in sorted(totals.items()):
         print(f"{empties} empty: baseline {old:.2f} s, now {new:.2f} s: {old / new:.2f}x faster")
     old, new = map(sum, zip(*totals.values()))

@@ -9,6 +9,7 @@ settled by the game's own timeout rule (each turn counted as one second, streak 
 running at three times that by fewer tiles (equal counts: a draw), because two bots can otherwise
 trade the same awkward tile back and forth for ever.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,14 @@ import sympy
 import api.bots.prime_drop  # noqa: F401  (registers the bots)
 from api.bots.base import choose_move
 from api.bots.search import step
-from api.games.prime_drop import (EMPTY, PrimeDrop, PrimeDropState, board_numbers, is_prime,
-                                  timeout_rule_winner)
+from api.games.prime_drop import (
+    EMPTY,
+    PrimeDrop,
+    PrimeDropState,
+    board_numbers,
+    is_prime,
+    timeout_rule_winner,
+)
 from tests.benchmarks import best_time
 
 STREAK = 10
@@ -65,14 +72,20 @@ def bench_numbers(boards: int = 300) -> None:
 
     assert ours() == baseline()
     t_ours, t_base, t_list = (best_time(fn, 5) / boards for fn in (ours, baseline, listing_only))
-    t_flint, t_sympy = (best_time(lambda: [test(v) for v in values], 5) / len(values)
-                        for test in (is_prime, sympy.isprime))
+    t_flint, t_sympy = (
+        best_time(lambda: [test(v) for v in values], 5) / len(values)
+        for test in (is_prime, sympy.isprime)
+    )
     print(f"full 13x13 board: list its {len(values) // boards} numbers (13 digits) and test each")
     print(f"  board_numbers + is_prime (flint)  {t_ours * 1e6:7.1f} us per board (target <= 1000)")
-    print(f"  baseline: lists + sympy.isprime   {t_base * 1e6:7.1f} us  ratio {t_base / t_ours:.1f}x")
+    print(
+        f"  baseline: lists + sympy.isprime   {t_base * 1e6:7.1f} us  ratio {t_base / t_ours:.1f}x"
+    )
     print(f"  board_numbers alone               {t_list * 1e6:7.1f} us")
-    print(f"  per number: is_prime {t_flint * 1e6:.2f} us, sympy.isprime {t_sympy * 1e6:.2f} us "
-          f"(ratio {t_sympy / t_flint:.1f}x)")
+    print(
+        f"  per number: is_prime {t_flint * 1e6:.2f} us, sympy.isprime {t_sympy * 1e6:.2f} us "
+        f"(ratio {t_sympy / t_flint:.1f}x)"
+    )
 
 
 def bench_playouts(seconds: float = 5.0) -> None:
@@ -88,13 +101,16 @@ def bench_playouts(seconds: float = 5.0) -> None:
         played += 1
     elapsed = time.perf_counter() - start
     base = best_time(lambda: [PrimeDrop.new(options, 0, 0).drops() for _ in range(100)], 5) / 100
-    print(f"random playouts on 11x11: {played / elapsed:.1f} per second "
-          f"({plies / played:.0f} plies each, {elapsed / plies * 1e6:.0f} us per ply; "
-          f"listing the 1089 drops of an empty board alone takes {base * 1e6:.0f} us)")
+    print(
+        f"random playouts on 11x11: {played / elapsed:.1f} per second "
+        f"({plies / played:.0f} plies each, {elapsed / plies * 1e6:.0f} us per ply; "
+        f"listing the 1089 drops of an empty board alone takes {base * 1e6:.0f} us)"
+    )
 
 
-def play(levels: tuple[str, str], seed: int, first: int, budget_s: float,
-         timeout_turns: int) -> tuple[int | None, str, int]:
+def play(
+    levels: tuple[str, str], seed: int, first: int, budget_s: float, timeout_turns: int
+) -> tuple[int | None, str, int]:
     """One game: (winning seat or None, how it ended, turns). The timeout rule can miss a game
     whose lead changes every few turns, so at three times its threshold fewer tiles win."""
     rng = random.Random(seed)
@@ -121,10 +137,12 @@ def bench_match(a: str, b: str, games: int, budget_s: float, timeout_turns: int)
         by_rule += reason == "timeout-rule"
         by_count += reason == "fewer-tiles"
         lengths.append(turns)
-    print(f"{a} vs {b}: {tally[a]}-{tally[b]} of {games} ({100 * tally[a] / games:.0f} %), "
-          f"budget {budget_s} s, mean {sum(lengths) / games:.0f} turns, "
-          f"{by_rule} settled by the timeout rule, {by_count} by fewer tiles at the cap, "
-          f"{tally[None]} drawn, {time.perf_counter() - start:.0f} s")
+    print(
+        f"{a} vs {b}: {tally[a]}-{tally[b]} of {games} ({100 * tally[a] / games:.0f} %), "
+        f"budget {budget_s} s, mean {sum(lengths) / games:.0f} turns, "
+        f"{by_rule} settled by the timeout rule, {by_count} by fewer tiles at the cap, "
+        f"{tally[None]} drawn, {time.perf_counter() - start:.0f} s"
+    )
 
 
 def main() -> None:

@@ -13,6 +13,7 @@
 Run: `make bench` (all benchmarks) or `.venv/bin/python -m tests.benchmarks.bench_push`
 (BENCH_PUSH_MOVES, BENCH_PUSH_FANOUT to change the counts).
 """
+
 from __future__ import annotations
 
 import json
@@ -56,9 +57,12 @@ def main() -> None:
     redis_proc, url = start_redis(tempfile.mkdtemp(prefix="postplay-bench-"), appendonly=False)
     client = redis.Redis.from_url(url)
     notices = NoticeStore(client)
-    worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"],
-                              env={**os.environ, "REDIS_URL": url},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker"],
+        env={**os.environ, "REDIS_URL": url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         end = time.monotonic() + 60
         while not live_workers(client) and time.monotonic() < end:
@@ -69,12 +73,16 @@ def main() -> None:
             print(f"{MOVES} moves, each pushed to the next mover's device; one worker")
             print(_summary("RQ empty job round trip (baseline)", baseline))
             print(_summary("move -> push received, decrypted", latency))
-            print(f"median ratio to baseline "
-                  f"{statistics.median(latency) / statistics.median(baseline):.2f}")
+            print(
+                f"median ratio to baseline "
+                f"{statistics.median(latency) / statistics.median(baseline):.2f}"
+            )
             rate = fan_out(client, service_, FANOUT)
             ceiling = service_ceiling(service_, notices, FANOUT // 5)
-        print(f"{FANOUT} pushes fanned out and sent by one worker: {rate:,.0f} deliveries/s; "
-              f"the push service's own ceiling {ceiling:,.0f}/s; ratio {rate / ceiling:.2f}")
+        print(
+            f"{FANOUT} pushes fanned out and sent by one worker: {rate:,.0f} deliveries/s; "
+            f"the push service's own ceiling {ceiling:,.0f}/s; ratio {rate / ceiling:.2f}"
+        )
     finally:
         worker.terminate()
         try:
@@ -89,8 +97,12 @@ def subscribed(client: redis.Redis, service_: PushService, name: str) -> Seat:
     accounts = AccountStore(client)
     account, token, _ = players.sign_up(accounts, name, "correct horse battery")
     device = service_.browser(name)
-    push.subscribe(NoticeStore(client), players.authenticate(accounts, token),
-                   device.subscription(service_), name)
+    push.subscribe(
+        NoticeStore(client),
+        players.authenticate(accounts, token),
+        device.subscription(service_),
+        name,
+    )
     return Seat.for_account(account["id"], name)
 
 
@@ -103,14 +115,14 @@ def moves_to_pushes(client: redis.Redis, service_: PushService, count: int) -> l
     record = None
     while len(latencies) < count:
         if record is None or record.status is Status.FINISHED:
-            record, _ = service.create_game(store, followups, "factor-multiple", {"n": 200},
-                                            list(seats), first=0)
+            record, _ = service.create_game(
+                store, followups, "factor-multiple", {"n": 200}, list(seats), first=0
+            )
             told = len(service_.received) + 1  # the first mover's turn
             service_.wait_for(told, TIMEOUT_S)
         move = record.state().legal_moves()[0]
         started = time.time()
-        record = service.play_move(store, followups, record.id, record.to_move, move,
-                                   record.ply)
+        record = service.play_move(store, followups, record.id, record.to_move, move, record.ply)
         if record.status is Status.FINISHED:
             continue  # the last move tells of no turn
         got = service_.wait_for(told + 1, TIMEOUT_S)
@@ -125,18 +137,46 @@ def fan_out(client: redis.Redis, service_: PushService, count: int) -> float:
     """Deliveries per second of `count` turn events, written to the outbox at once."""
     seat = subscribed(client, service_, "bench_fan")
     opponent = Seat.for_account(uuid.uuid4().hex, "bench_other")
-    record, _ = service.create_game(GameStore(client, GAME_EVENTS), RQFollowups(client), "factor-multiple",
-                                    {"n": 200}, [opponent, seat], first=0)
-    body = json.dumps({"type": "turn", "timestamp": "", "data": {
-        "id": record.id, "kind": "factor-multiple",
-        "seats": [{"name": "bench_other", "player": "bench_other"},
-                  {"name": "bench_fan", "player": "bench_fan"}]}})
+    record, _ = service.create_game(
+        GameStore(client, GAME_EVENTS),
+        RQFollowups(client),
+        "factor-multiple",
+        {"n": 200},
+        [opponent, seat],
+        first=0,
+    )
+    body = json.dumps(
+        {
+            "type": "turn",
+            "timestamp": "",
+            "data": {
+                "id": record.id,
+                "kind": "factor-multiple",
+                "seats": [
+                    {"name": "bench_other", "player": "bench_other"},
+                    {"name": "bench_fan", "player": "bench_fan"},
+                ],
+            },
+        }
+    )
     before = len(service_.received)
     with client.pipeline(transaction=False) as pipe:
         for _ in range(count):
-            pipe.xadd(keys.outbox_key(), {"event": json.dumps({
-                "id": f"msg_{uuid.uuid4().hex}", "type": "turn", "account": seat.account,
-                "game": record.id, "ts": time.time(), "body": body})})
+            pipe.xadd(
+                keys.outbox_key(),
+                {
+                    "event": json.dumps(
+                        {
+                            "id": f"msg_{uuid.uuid4().hex}",
+                            "type": "turn",
+                            "account": seat.account,
+                            "game": record.id,
+                            "ts": time.time(),
+                            "body": body,
+                        }
+                    )
+                },
+            )
         started = time.time()
         pipe.execute()
     got = service_.wait_for(before + count, timeout_s=count / 10)
@@ -151,8 +191,14 @@ def service_ceiling(service_: PushService, notices: NoticeStore, count: int) -> 
     (pywebpush, handed a session that keeps the request instead of sending it), POSTed `count`
     times, each on a new connection as the worker makes them."""
     sub = service_.browser("ceiling").subscription(service_)
-    delivery = {"msg": "msg_ceiling", "type": "turn", "game": "g", "title": "Ploid",
-                "text": "Your move against Ada (Ploid)", "url": "/#/game/g"}
+    delivery = {
+        "msg": "msg_ceiling",
+        "type": "turn",
+        "game": "g",
+        "title": "Ploid",
+        "text": "Your move against Ada (Ploid)",
+        "url": "/#/game/g",
+    }
     kept = {}
 
     class Keep(requests.Session):
@@ -166,12 +212,15 @@ def service_ceiling(service_: PushService, notices: NoticeStore, count: int) -> 
     with Keep() as session:
         WebPusher(sub, requests_session=session).send(
             push.payload(delivery),
-            {**push.vapid(notices).sign(claims), "Topic": push.topic("msg_ceiling")}, ttl=60)
+            {**push.vapid(notices).sign(claims), "Topic": push.topic("msg_ceiling")},
+            ttl=60,
+        )
     before = len(service_.received)
 
     def one(_):
-        requests.post(kept["url"], data=kept["data"], headers=kept["headers"],
-                      timeout=TIMEOUT_S).close()
+        requests.post(
+            kept["url"], data=kept["data"], headers=kept["headers"], timeout=TIMEOUT_S
+        ).close()
 
     started = time.time()
     with ThreadPoolExecutor(Policy.from_env().threads) as pool:

@@ -7,6 +7,7 @@ attack for 12 s in `make test`.
 Run: `.venv/bin/python -m tests.benchmarks bench_slow_clients` (BENCH_SLOW_HOLD_S to change the
 60 s).
 """
+
 from __future__ import annotations
 
 import os
@@ -42,9 +43,21 @@ def main() -> None:
     port = free_port()
     env = {**os.environ, "REDIS_URL": url, "POSTPLAY_RATELIMIT": "off"}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_options(), "--bind",
-                            f"127.0.0.1:{port}", "--workers", "2", "api.web.wsgi:app"], env=env,
-                           stderr=subprocess.DEVNULL)
+    web = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            *gunicorn_options(),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "api.web.wsgi:app",
+        ],
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
     address = ("127.0.0.1", port)
     try:
         for _ in range(600):
@@ -58,14 +71,18 @@ def main() -> None:
         with SlowClients(address, SLOW_CLIENTS, EVERY_S) as slow:
             loaded = timed_for(address, HOLD_S)
             held, lines = slow.open, slow.lines_sent
-        print(f"{SLOW_CLIENTS} slow clients (a header line every {EVERY_S:g} s), held "
-              f"{HOLD_S:g} s: {held} still open at the end, {lines} lines each; gunicorn "
-              f"{gunicorn_options()[1]}, 2 processes")
+        print(
+            f"{SLOW_CLIENTS} slow clients (a header line every {EVERY_S:g} s), held "
+            f"{HOLD_S:g} s: {held} still open at the end, {lines} lines each; gunicorn "
+            f"{gunicorn_options()[1]}, 2 processes"
+        )
         for name, label in (("kinds", "GET /api/v1/kinds"), ("moves", "POST a move")):
             before, during = p99(idle[name]) * 1000, p99(loaded[name]) * 1000
-            print(f"{label:18s} p99 idle {before:7.1f} ms  under the attack {during:7.1f} ms  "
-                  f"ratio {during / before:5.2f}  (goal <= {GOAL:g})  "
-                  f"{len(idle[name])} and {len(loaded[name])} requests")
+            print(
+                f"{label:18s} p99 idle {before:7.1f} ms  under the attack {during:7.1f} ms  "
+                f"ratio {during / before:5.2f}  (goal <= {GOAL:g})  "
+                f"{len(idle[name])} and {len(loaded[name])} requests"
+            )
     finally:
         web.terminate()
         web.wait(timeout=30)

@@ -1,6 +1,7 @@
 """Redis bytes per finished game of each kind: GAMES bot games per kind (the two weakest bots,
 default options), stored as the service stores a game (record, history, seat tokens, indexes),
 measured with MEMORY USAGE key by key. Figures, not a target: issue 22 sets one (<= 1.5 KB)."""
+
 from __future__ import annotations
 
 import statistics
@@ -38,18 +39,39 @@ def main() -> None:
             weakest = list(levels(slug))[:2] if len(levels(slug)) > 1 else list(levels(slug)) * 2
             sizes, plies = [], []
             for seed in range(GAMES_PER_KIND):
-                played = play_game(slug, {}, tuple(weakest), seed, first=seed % 2,
-                                   budget_s=0.01, max_plies=PLY_LIMIT)
+                played = play_game(
+                    slug,
+                    {},
+                    tuple(weakest),
+                    seed,
+                    first=seed % 2,
+                    budget_s=0.01,
+                    max_plies=PLY_LIMIT,
+                )
                 now = time.time()
                 record = GameRecord.create(
-                    f"{slug}-{seed}", slug, game.check_options({}), seed, played.first,
-                    [Seat.human("Ada Lovelace"), Seat.for_bot(weakest[1])], played.final,
-                    len(played.history), game.default_time_control, None, now)
+                    f"{slug}-{seed}",
+                    slug,
+                    game.check_options({}),
+                    seed,
+                    played.first,
+                    [Seat.human("Ada Lovelace"), Seat.for_bot(weakest[1])],
+                    played.final,
+                    len(played.history),
+                    game.default_time_control,
+                    None,
+                    now,
+                )
                 record.first_move_ts = now
                 record.finish(played.outcome)
-                store.create(record, {0: "a-seat-token-of-32-characters-xx"},
-                             [history_entry(i, seat, move, now)
-                              for i, (seat, move) in enumerate(played.history)])
+                store.create(
+                    record,
+                    {0: "a-seat-token-of-32-characters-xx"},
+                    [
+                        history_entry(i, seat, move, now)
+                        for i, (seat, move) in enumerate(played.history)
+                    ],
+                )
                 sizes.append(stored_bytes(client, record.id))
                 plies.append(len(played.history))
             print(f"{slug:16s} {statistics.median(plies):6.0f} {statistics.median(sizes):11.0f}")

@@ -7,6 +7,7 @@ DOMContentLoaded (the shell parsed, before any module ran), and the bytes transf
 
 Run: `make bench` (all benchmarks) or `.venv/bin/python -m tests.benchmarks.bench_web`.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -27,9 +28,24 @@ KINDS = ["prime-drop", "partition", "ploid", "factor-multiple", "factor-bingo"]
 
 def _serve(env: dict) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-                             "--workers", "1", "--worker-class", "gthread", "--threads", "8",
-                             "api.web.wsgi:app"], env=env, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "8",
+            "api.web.wsgi:app",
+        ],
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(100):
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
@@ -43,8 +59,18 @@ def _serve(env: dict) -> tuple[subprocess.Popen, int]:
 
 def _new_game(port: int, kind: str) -> str:
     conn = http.client.HTTPConnection("127.0.0.1", port)
-    conn.request("POST", "/api/v1/games", headers={"Content-Type": "application/json"}, body=json.dumps(
-        {"kind": kind, "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}], "first": 0}))
+    conn.request(
+        "POST",
+        "/api/v1/games",
+        headers={"Content-Type": "application/json"},
+        body=json.dumps(
+            {
+                "kind": kind,
+                "seats": [{"human": {"name": "A"}}, {"human": {"name": "B"}}],
+                "first": 0,
+            }
+        ),
+    )
     return json.loads(conn.getresponse().read())["id"]
 
 
@@ -55,13 +81,18 @@ def _load(context, url: str, cold: bool) -> tuple[float, float, int]:
     session.send("Network.enable")
     session.send("Network.setCacheDisabled", {"cacheDisabled": cold})
     sizes: dict[str, int] = {}
-    session.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+    session.on(
+        "Network.loadingFinished",
+        lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]),
+    )
     page.goto(url)
     # polled from outside the page, at intervals: wait_for_selector would inject Playwright's
     # selector engine into the page (tens of ms of its main thread) while the board is being drawn
     while not page.evaluate("performance.getEntriesByName('postplay:board').length"):
         page.wait_for_timeout(50)
-    assert page.evaluate("document.querySelector('[data-board]') !== null"), "the mark came before the board"
+    assert page.evaluate("document.querySelector('[data-board]') !== null"), (
+        "the mark came before the board"
+    )
     board, loaded = page.evaluate("""[performance.getEntriesByName('postplay:board')[0].startTime,
         performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd]""")
     page.wait_for_load_state("networkidle")
@@ -79,21 +110,26 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            print(f"{'game':16} {'cache':5} {'board drawn':>12} {'DOMContentLoaded':>17} {'ratio':>6} {'bytes':>8}")
+            print(
+                f"{'game':16} {'cache':5} {'board drawn':>12} {'DOMContentLoaded':>17} {'ratio':>6} {'bytes':>8}"
+            )
             for kind in KINDS:
                 game_url = f"http://127.0.0.1:{port}/#/game/{_new_game(port, kind)}"
                 for cold in (True, False):
                     # a context per kind, service workers off: the first load, then the cache as it left it
-                    context = browser.new_context(viewport={"width": 390, "height": 844},
-                                                  service_workers="block")
+                    context = browser.new_context(
+                        viewport={"width": 390, "height": 844}, service_workers="block"
+                    )
                     _load(context, game_url, cold=True)  # the server's own first answers warmed
                     runs = [_load(context, game_url, cold) for _ in range(ROUNDS)]
                     context.close()
                     board = statistics.median(r[0] for r in runs)
                     loaded = statistics.median(r[1] for r in runs)
                     size = statistics.median(r[2] for r in runs)
-                    print(f"{kind:16} {'cold' if cold else 'warm':5} {board:9.0f} ms {loaded:14.0f} ms "
-                          f"{board / loaded:6.2f} {size:8.0f}  (targets: board <= 300 ms, bytes <= 100000)")
+                    print(
+                        f"{kind:16} {'cold' if cold else 'warm':5} {board:9.0f} ms {loaded:14.0f} ms "
+                        f"{board / loaded:6.2f} {size:8.0f}  (targets: board <= 300 ms, bytes <= 100000)"
+                    )
             browser.close()
     finally:
         web.terminate()

@@ -6,6 +6,7 @@ Prints the median and the max of each and the ratio of the medians.
 
 Run: `make bench` (all benchmarks) or `.venv/bin/python -m tests.benchmarks.bench_webhooks`.
 """
+
 from __future__ import annotations
 
 import os
@@ -36,8 +37,10 @@ TIMEOUT_S = 10.0
 
 
 def _summary(name: str, values: list[float]) -> str:
-    return (f"{name:34s} median {statistics.median(values) * 1000:7.1f} ms  "
-            f"max {max(values) * 1000:7.1f} ms")
+    return (
+        f"{name:34s} median {statistics.median(values) * 1000:7.1f} ms  "
+        f"max {max(values) * 1000:7.1f} ms"
+    )
 
 
 def _wait(predicate) -> None:
@@ -52,9 +55,12 @@ def main() -> None:
     os.environ["POSTPLAY_WEBHOOK_ALLOW_PRIVATE"] = "1"
     redis_proc, url = start_redis(tempfile.mkdtemp(prefix="postplay-bench-"), appendonly=False)
     client = redis.Redis.from_url(url)
-    worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"],
-                              env={**os.environ, "REDIS_URL": url},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker"],
+        env={**os.environ, "REDIS_URL": url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         end = time.monotonic() + 60
         while not live_workers(client) and time.monotonic() < end:
@@ -65,8 +71,10 @@ def main() -> None:
         print(f"{MOVES} moves, each told to the next mover by a webhook; one worker")
         print(_summary("RQ empty job round trip (baseline)", baseline))
         print(_summary("move -> webhook received", latency))
-        print(f"median ratio to baseline "
-              f"{statistics.median(latency) / statistics.median(baseline):.2f}")
+        print(
+            f"median ratio to baseline "
+            f"{statistics.median(latency) / statistics.median(baseline):.2f}"
+        )
     finally:
         worker.terminate()
         worker.wait(timeout=30)
@@ -86,7 +94,11 @@ def empty_jobs(queue: Queue, count: int) -> list[float]:
 def moves_to_webhooks(client: redis.Redis, receiver: Receiver, count: int) -> list[float]:
     """Seconds from each move's call to its webhook's arrival, for `count` moves (new games
     started as games end; each game's first turn is told too, and not timed)."""
-    store, followups, accounts = GameStore(client, GAME_EVENTS), RQFollowups(client), AccountStore(client)
+    store, followups, accounts = (
+        GameStore(client, GAME_EVENTS),
+        RQFollowups(client),
+        AccountStore(client),
+    )
     hooks = WebhookStore(client)
     seats = []
     for name in ("bench_a", "bench_b"):
@@ -97,14 +109,14 @@ def moves_to_webhooks(client: redis.Redis, receiver: Receiver, count: int) -> li
     record = None
     while len(latencies) < count:
         if record is None or record.status is Status.FINISHED:
-            record, _ = service.create_game(store, followups, "factor-multiple", {"n": 200},
-                                            list(seats), first=0)
+            record, _ = service.create_game(
+                store, followups, "factor-multiple", {"n": 200}, list(seats), first=0
+            )
             told = len(receiver.received) + 1  # the first mover's turn
             receiver.wait_for(told, TIMEOUT_S)
         move = record.state().legal_moves()[0]
         started = time.time()
-        record = service.play_move(store, followups, record.id, record.to_move, move,
-                                   record.ply)
+        record = service.play_move(store, followups, record.id, record.to_move, move, record.ply)
         if record.status is Status.FINISHED:
             continue  # the last move tells of no turn
         got = receiver.wait_for(told + 1, TIMEOUT_S)

@@ -6,6 +6,7 @@
 The table sits in the page between the two marker lines below, so rewriting it leaves the rest of
 the page as it is.
 """
+
 from __future__ import annotations
 
 import dataclasses

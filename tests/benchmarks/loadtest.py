@@ -20,6 +20,7 @@ an hour of argon2 (a quarter second each, by design), so every account gets the 
 hash made once (`AccountStore.create`), a sign-in token (`AccountStore.add_token`, as sign-in
 issues one), and its games are made by `GameStore.create` as the play service makes them.
 """
+
 from __future__ import annotations
 
 import json
@@ -66,27 +67,48 @@ def seed(client: redis.Redis, players: int) -> list[list[str]]:
     now = time.time()
     seeded, ids = [], []
     for i in range(players):
-        account = {"id": uuid.uuid4().hex[:16], "username": f"player{i}", "created_ts": now,
-                   "password_hash": password_hash, "settings": {"allow_takebacks": True,
-                                                                "notify": {}, "bot": False},
-                   "deleted": False}
+        account = {
+            "id": uuid.uuid4().hex[:16],
+            "username": f"player{i}",
+            "created_ts": now,
+            "password_hash": password_hash,
+            "settings": {"allow_takebacks": True, "notify": {}, "bot": False},
+            "deleted": False,
+        }
         accounts.create(account, [secrets.token_hex(6)])  # (a recovery code nobody keeps)
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        accounts.add_token(token, {"id": uuid.uuid4().hex[:12], "account": account["id"],
-                                   "kind": "session", "scopes": list(SCOPES),
-                                   "description": "load test", "created_ts": now})
+        accounts.add_token(
+            token,
+            {
+                "id": uuid.uuid4().hex[:12],
+                "account": account["id"],
+                "kind": "session",
+                "scopes": list(SCOPES),
+                "description": "load test",
+                "created_ts": now,
+            },
+        )
         # an address of its own in 127/8, as the trusted proxy would report it
-        seeded.append([account["username"], token, f"127.{i >> 16 & 255}.{i >> 8 & 255}."
-                                                   f"{i & 255}"])
+        seeded.append([account["username"], token, f"127.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}"])
         ids.append(account)
     fm = get_game("factor-multiple")
     options = fm.check_options({})
 
     def new_game(seats: list[Seat], first: int) -> None:
         seed_ = secrets.randbits(32)
-        record = GameRecord.create(uuid.uuid4().hex[:12], fm.slug, options, seed_, first, seats,
-                                   fm.new(options, first, seed_), 0, {"type": "none"}, None,
-                                   now)
+        record = GameRecord.create(
+            uuid.uuid4().hex[:12],
+            fm.slug,
+            options,
+            seed_,
+            first,
+            seats,
+            fm.new(options, first, seed_),
+            0,
+            {"type": "none"},
+            None,
+            now,
+        )
         games.create(record, {})
         followups.after_change(record)
 
@@ -117,9 +139,13 @@ def steps() -> list[int]:
 
 
 def _serve(env: dict, port: int, log: Path, procs: list) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
-                             "--web-workers", "2"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=open(log, "wb"), start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--web-workers", "2"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(log, "wb"),
+        start_new_session=True,
+    )
     procs.append(proc)
     for _ in range(200):
         try:
@@ -143,24 +169,51 @@ def main() -> None:
         client = redis.Redis.from_url(url)
         began = time.perf_counter()
         seeded = seed(client, players)
-        print(f"seeded {players:,} players and {client.zcard('pp:games:*:*'):,} games in "
-              f"{time.perf_counter() - began:.0f} s (through the stores: see the docstring)",
-              flush=True)
+        print(
+            f"seeded {players:,} players and {client.zcard('pp:games:*:*'):,} games in "
+            f"{time.perf_counter() - began:.0f} s (through the stores: see the docstring)",
+            flush=True,
+        )
         (work / "accounts.json").write_text(json.dumps(seeded))
-        env = {**os.environ, "REDIS_URL": url, "POSTPLAY_TRUSTED_PROXIES": "1",
-               "POSTPLAY_BOT_BUDGET_S": "0.02", "PROMETHEUS_MULTIPROC_DIR": str(work / "metrics"),
-               "LOADTEST_ACCOUNTS": str(work / "accounts.json"),
-               "LOADTEST_RESULTS": str(work / "results.json"), "LOADTEST_STEPS": ",".join(map(str, counts))}
+        env = {
+            **os.environ,
+            "REDIS_URL": url,
+            "POSTPLAY_TRUSTED_PROXIES": "1",
+            "POSTPLAY_BOT_BUDGET_S": "0.02",
+            "PROMETHEUS_MULTIPROC_DIR": str(work / "metrics"),
+            "LOADTEST_ACCOUNTS": str(work / "accounts.json"),
+            "LOADTEST_RESULTS": str(work / "results.json"),
+            "LOADTEST_STEPS": ",".join(map(str, counts)),
+        }
         port = free_port()
         _serve(env, port, work / "web.log", procs)
-        procs.append(subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env,
-                                      stdout=subprocess.DEVNULL, stderr=open(work / "worker.log",
-                                                                             "wb"),
-                                      start_new_session=True))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "api.cli", "worker"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=open(work / "worker.log", "wb"),
+                start_new_session=True,
+            )
+        )
         locust = subprocess.run(
-            [sys.executable, "-m", "locust", "-f", str(HERE / "locustfile.py"), "--headless",
-             "--host", f"http://127.0.0.1:{port}", "--only-summary", "--loglevel", "WARNING"],
-            env=env, stdout=open(work / "locust.log", "wb"), stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "locust",
+                "-f",
+                str(HERE / "locustfile.py"),
+                "--headless",
+                "--host",
+                f"http://127.0.0.1:{port}",
+                "--only-summary",
+                "--loglevel",
+                "WARNING",
+            ],
+            env=env,
+            stdout=open(work / "locust.log", "wb"),
+            stderr=subprocess.STDOUT,
+        )
         results = json.loads((work / "results.json").read_text())
         report(results, counts)
         if locust.returncode not in (0, 1):  # 1: some requests failed, which is reported
@@ -176,23 +229,33 @@ def main() -> None:
 
 
 def report(results: list[dict], counts: list[int]) -> None:
-    print(f"{'players':>8s} {'req/s':>7s} {'p99 ms':>7s} {'errors':>6s} {'locust cpu':>10s} "
-          f"{'server p99':>10s}")
+    print(
+        f"{'players':>8s} {'req/s':>7s} {'p99 ms':>7s} {'errors':>6s} {'locust cpu':>10s} "
+        f"{'server p99':>10s}"
+    )
     for r in results:
         inside = f"<= {r['server_p99_ms']:.0f} ms" if r.get("server_p99_ms") else "-"
-        print(f"{r['players']:8,d} {r['rate']:7.0f} {r['p99_ms'] or 0:7.0f} {r['errors']:6d} "
-              f"{r['cpu_locust']:9.0f}% {inside:>10s}  {'held' if r['held'] else 'NOT held'}"
-              + (f"  {r['failures']}" if r["failures"] else ""))
-        print(f"          locust's full collections: {r['locust_full_collections']}, longest "
-              f"{r['locust_longest_collection_ms']:.0f} ms (each a pause in every player's "
-              f"requests)")
-        print("          p99 by request: " + ", ".join(
-            f"{name} {ms:.0f} ms" for name, ms in r["p99_by_request"].items()))
+        print(
+            f"{r['players']:8,d} {r['rate']:7.0f} {r['p99_ms'] or 0:7.0f} {r['errors']:6d} "
+            f"{r['cpu_locust']:9.0f}% {inside:>10s}  {'held' if r['held'] else 'NOT held'}"
+            + (f"  {r['failures']}" if r["failures"] else "")
+        )
+        print(
+            f"          locust's full collections: {r['locust_full_collections']}, longest "
+            f"{r['locust_longest_collection_ms']:.0f} ms (each a pause in every player's "
+            f"requests)"
+        )
+        print(
+            "          p99 by request: "
+            + ", ".join(f"{name} {ms:.0f} ms" for name, ms in r["p99_by_request"].items())
+        )
     held = [r for r in results if r["held"]]
     best = max(held, key=lambda r: r["players"]) if held else None
     most = best["players"] if best else 0
-    print(f"largest player count held with p99 <= {P99_GOAL_MS} ms and 0 errors: {most:,}  "
-          f"(goal >= {GOAL_PLAYERS:,})")
+    print(
+        f"largest player count held with p99 <= {P99_GOAL_MS} ms and 0 errors: {most:,}  "
+        f"(goal >= {GOAL_PLAYERS:,})"
+    )
     failed = next((r for r in results if not r["held"]), None)
     if failed is not None:
         print(f"limit: between {most:,} (held) and {failed['players']:,} (not held)")
@@ -202,9 +265,13 @@ def report(results: list[dict], counts: list[int]) -> None:
         print("limit: unknown, the run ended before a step failed or the last was measured")
     if best:
         total = sum(best["mix"].values())
-        print("request mix at that count: " + ", ".join(
-            f"{name} {n / total:.0%}" for name, n in sorted(best["mix"].items(),
-                                                         key=lambda kv: -kv[1])))
+        print(
+            "request mix at that count: "
+            + ", ".join(
+                f"{name} {n / total:.0%}"
+                for name, n in sorted(best["mix"].items(), key=lambda kv: -kv[1])
+            )
+        )
 
 
 if __name__ == "__main__":

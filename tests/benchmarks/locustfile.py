@@ -10,6 +10,7 @@ The player count steps up (LOADTEST_STEPS); each step is ramped to, left to sett
 cycle, then measured (its own p99, errors and request mix, written to LOADTEST_RESULTS). A step
 that misses p99 <= 250 ms or has any error is the last. Run by tests/benchmarks/loadtest.py.
 """
+
 from __future__ import annotations
 
 import gc
@@ -93,9 +94,13 @@ def server_buckets(host: str) -> dict[tuple[str, float], float]:
     """The server's own latency histogram (its /metrics), as {(route, le): requests}: what the
     requests cost inside the web processes, whatever the players' side adds."""
     text = requests.get(f"{host}/metrics", timeout=30).text
-    return {(sample.labels["route"], float(sample.labels["le"])): sample.value
-            for family in text_string_to_metric_families(text) if family.name == SERVER_HISTOGRAM
-            for sample in family.samples if sample.name.endswith("_bucket")}
+    return {
+        (sample.labels["route"], float(sample.labels["le"])): sample.value
+        for family in text_string_to_metric_families(text)
+        if family.name == SERVER_HISTOGRAM
+        for sample in family.samples
+        if sample.name.endswith("_bucket")
+    }
 
 
 def server_p99_ms(before: dict, after: dict) -> float | None:
@@ -127,13 +132,18 @@ class Player(FastHttpUser):
     @task
     def poll(self):
         headers = dict(self.headers, **({"If-None-Match": self.etag} if self.etag else {}))
-        with self.client.get("/api/v1/me/games", headers=headers, name="GET /me/games",
-                             catch_response=True) as response:
+        with self.client.get(
+            "/api/v1/me/games", headers=headers, name="GET /me/games", catch_response=True
+        ) as response:
             if response.status_code == 200:
                 self.etag = response.headers.get("ETag")
-                self.my_turn = [g["id"] for g in response.json() if g["status"] == "active"
-                                and g["to_move"] is not None
-                                and g["seats"][g["to_move"]].get("player") == self.username]
+                self.my_turn = [
+                    g["id"]
+                    for g in response.json()
+                    if g["status"] == "active"
+                    and g["to_move"] is not None
+                    and g["seats"][g["to_move"]].get("player") == self.username
+                ]
             elif response.status_code != 304:
                 response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
                 return
@@ -141,18 +151,25 @@ class Player(FastHttpUser):
             self.move(random.choice(self.my_turn))
 
     def move(self, game_id: str) -> None:
-        with self.client.get(f"/api/v1/games/{game_id}/legal-moves", headers=self.headers,
-                             name="GET /games/{id}/legal-moves",
-                             catch_response=True) as response:
+        with self.client.get(
+            f"/api/v1/games/{game_id}/legal-moves",
+            headers=self.headers,
+            name="GET /games/{id}/legal-moves",
+            catch_response=True,
+        ) as response:
             if response.status_code != 200:
                 response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
                 return
             legal = response.json()
         if legal["seat"] is None or not legal["moves"]:
             return
-        with self.client.post(f"/api/v1/games/{game_id}/moves", headers=self.headers,
-                              json={"move": random.choice(legal["moves"]), "ply": legal["ply"]},
-                              name="POST /games/{id}/moves", catch_response=True) as response:
+        with self.client.post(
+            f"/api/v1/games/{game_id}/moves",
+            headers=self.headers,
+            json={"move": random.choice(legal["moves"]), "ply": legal["ply"]},
+            name="POST /games/{id}/moves",
+            catch_response=True,
+        ) as response:
             if response.status_code != 201:
                 response.failure(f"{response.status_code}: {(response.text or '')[:200]}")
 
@@ -188,8 +205,10 @@ class Steps(LoadTestShape):
                 return False
         if self.phase in (None, "measure"):
             before = STEPS[self.step - 1] if self.step else 0
-            self.phase, self.phase_ends = "settle", now + (STEPS[self.step] - before) \
-                / SPAWN_RATE + SETTLE_S
+            self.phase, self.phase_ends = (
+                "settle",
+                now + (STEPS[self.step] - before) / SPAWN_RATE + SETTLE_S,
+            )
         else:
             self.runner.stats.reset_all()
             full_collections.clear()
@@ -202,21 +221,30 @@ class Steps(LoadTestShape):
         total = stats.total
         p99 = total.get_response_time_percentile(0.99) if total.num_requests else None
         errors = total.num_failures
-        return {"players": STEPS[self.step], "requests": total.num_requests,
-                "rate": total.num_requests / MEASURE_S, "p99_ms": p99, "errors": errors,
-                "failures": [f"{e.name}: {e.error} x{e.occurrences}"
-                             for e in list(stats.errors.values())[:5]],
-                "cpu_locust": self.runner.current_cpu_usage,
-                "locust_full_collections": len(full_collections),
-                "locust_longest_collection_ms": 1000 * max(full_collections, default=0.0),
-                "users": self.runner.user_count,
-                "held": p99 is not None and p99 <= P99_GOAL_MS and errors == 0,
-                "server_p99_ms": server_p99_ms(self.server_before,
-                                               server_buckets(self.runner.environment.host)),
-                "mix": {name: entry.num_requests for (name, _), entry in stats.entries.items()},
-                "p99_by_request": {name: entry.get_response_time_percentile(0.99)
-                                   for (name, _), entry in stats.entries.items()
-                                   if entry.num_requests}}
+        return {
+            "players": STEPS[self.step],
+            "requests": total.num_requests,
+            "rate": total.num_requests / MEASURE_S,
+            "p99_ms": p99,
+            "errors": errors,
+            "failures": [
+                f"{e.name}: {e.error} x{e.occurrences}" for e in list(stats.errors.values())[:5]
+            ],
+            "cpu_locust": self.runner.current_cpu_usage,
+            "locust_full_collections": len(full_collections),
+            "locust_longest_collection_ms": 1000 * max(full_collections, default=0.0),
+            "users": self.runner.user_count,
+            "held": p99 is not None and p99 <= P99_GOAL_MS and errors == 0,
+            "server_p99_ms": server_p99_ms(
+                self.server_before, server_buckets(self.runner.environment.host)
+            ),
+            "mix": {name: entry.num_requests for (name, _), entry in stats.entries.items()},
+            "p99_by_request": {
+                name: entry.get_response_time_percentile(0.99)
+                for (name, _), entry in stats.entries.items()
+                if entry.num_requests
+            },
+        }
 
     def write(self) -> None:
         with open(os.environ["LOADTEST_RESULTS"], "w") as f:

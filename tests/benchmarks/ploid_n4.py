@@ -7,6 +7,7 @@ the empty board, what a full proof would cost. Then `prove_start` with the CPU t
 
     nice .venv/bin/python -m tests.benchmarks.ploid_n4 [budget_s]   # default 2400 s of CPU
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,11 @@ def sample(pieces: int, rng: random.Random) -> PloidState:
     state = Ploid.new({"n": N}, first=0, seed=0)
     while not state.is_over() and sum(1 for c in state.board if c) < pieces:
         forced = state.forced_move()
-        state = state.apply(forced) if forced else state.apply(
-            place_move(state, *rng.choice(state.legal_placements())))
+        state = (
+            state.apply(forced)
+            if forced
+            else state.apply(place_move(state, *rng.choice(state.legal_placements())))
+        )
     return state
 
 
@@ -54,8 +58,11 @@ def cost_per_pieces(cap_s: float, report=print) -> dict[int, float]:
                 break
             spent.append(time.process_time() - started)
         medians[pieces] = statistics.median(spent) if spent else 0.0
-        report(f"{pieces:2d} pieces down: median {medians[pieces]:.3f} s CPU over "
-               f"{len(spent)} positions", flush=True)
+        report(
+            f"{pieces:2d} pieces down: median {medians[pieces]:.3f} s CPU over "
+            f"{len(spent)} positions",
+            flush=True,
+        )
         if medians[pieces] > cap_s:
             break
     return medians
@@ -68,18 +75,23 @@ def extrapolate(medians: dict[int, float]) -> tuple[float, float]:
     tail = finite[:4]  # the fewest pieces measured: the growth there is what continues
     (k0, v0), (k1, v1) = tail[0], tail[-1]  # k0 < k1 pieces, so v0 > v1
     factor = (v0 / v1) ** (1 / (k1 - k0)) if k1 > k0 else math.nan
-    return factor, v0 * factor ** k0
+    return factor, v0 * factor**k0
 
 
 def main() -> None:
     budget_s = float(sys.argv[1]) if len(sys.argv) > 1 else 2400.0
     started = time.process_time()
-    print(f"Ploid n = {N}: proving costs per pieces down ({SAMPLES} random positions each)",
-          flush=True)
+    print(
+        f"Ploid n = {N}: proving costs per pieces down ({SAMPLES} random positions each)",
+        flush=True,
+    )
     medians = cost_per_pieces(cap_s=budget_s / 40)
     factor, projected = extrapolate(medians)
-    print(f"growth: x{factor:.2f} CPU per piece fewer; the empty board projects to "
-          f"{projected:.3g} s CPU ({projected / 86400:.3g} days)", flush=True)
+    print(
+        f"growth: x{factor:.2f} CPU per piece fewer; the empty board projects to "
+        f"{projected:.3g} s CPU ({projected / 86400:.3g} days)",
+        flush=True,
+    )
     left = budget_s - (time.process_time() - started)
     print(f"prove_start with {left:.0f} s left:", flush=True)
     print(prove_start(N, max(left, 1.0), report=lambda line: print(line, flush=True)), flush=True)

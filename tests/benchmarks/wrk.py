@@ -1,6 +1,7 @@
 """The HTTP load generator of the benchmarks: Debian's `wrk` (C, an event loop per thread), so
 the server, not the client, is what is measured. Requests come from a Lua script: the same one
 again and again, or, for writes that can each be made once (moves), a list per wrk thread."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -61,8 +62,13 @@ def require() -> str:
     return path
 
 
-def run(url: str, seconds: float, method: str = "GET", headers: dict | None = None,
-        listed: list[list[str]] | None = None) -> Result:
+def run(
+    url: str,
+    seconds: float,
+    method: str = "GET",
+    headers: dict | None = None,
+    listed: list[list[str]] | None = None,
+) -> Result:
     """Load `url` for `seconds`: the same request, or each thread its list of `listed` lines
     (method, path, token, body)."""
     with tempfile.TemporaryDirectory(prefix="postplay-wrk-") as tmp:
@@ -70,8 +76,10 @@ def run(url: str, seconds: float, method: str = "GET", headers: dict | None = No
         args = []
         if listed is None:
             # JSON's string escapes are Lua's too (an ETag is quoted)
-            lines = "\n".join(f"wrk.headers[{json.dumps(k)}] = {json.dumps(v)}"
-                               for k, v in (headers or {}).items())
+            lines = "\n".join(
+                f"wrk.headers[{json.dumps(k)}] = {json.dumps(v)}"
+                for k, v in (headers or {}).items()
+            )
             script.write_text(SAME.format(method=method, headers=lines))
         else:
             script.write_text(textwrap.dedent(LISTED))
@@ -80,12 +88,29 @@ def run(url: str, seconds: float, method: str = "GET", headers: dict | None = No
                 # (script_verify_request), and never sends it: that one takes a copy
                 lines = [lines[0], *lines] if thread == 0 and lines else lines
                 (Path(tmp) / f"requests-{thread}.txt").write_text(
-                    "\n".join("\t".join(line) for line in lines) + "\n")
+                    "\n".join("\t".join(line) for line in lines) + "\n"
+                )
             args = ["--", str(Path(tmp) / "requests-")]
-        done = subprocess.run([require(), "-t", str(THREADS), "-c", str(CONNECTIONS), "-d",
-                               f"{seconds:g}s", "--latency", "-s", str(script), url, *args],
-                              capture_output=True, text=True, check=True,
-                              env={**os.environ, "LC_ALL": "C"})
+        done = subprocess.run(
+            [
+                require(),
+                "-t",
+                str(THREADS),
+                "-c",
+                str(CONNECTIONS),
+                "-d",
+                f"{seconds:g}s",
+                "--latency",
+                "-s",
+                str(script),
+                url,
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "LC_ALL": "C"},
+        )
         if str(script) in done.stderr:  # a Lua error: wrk then sends `GET url`, and says nothing
             raise RuntimeError(f"wrk's script failed: {done.stderr.strip()}")
     return parse(done.stdout)
@@ -94,11 +119,12 @@ def run(url: str, seconds: float, method: str = "GET", headers: dict | None = No
 def parse(out: str) -> Result:
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
-                        out)
+    sockets = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out
+    )
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", out)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
     errors = (int(non_2xx.group(1)) if non_2xx else 0) + (
-        sum(int(g) for g in sockets.groups()) if sockets else 0)
-    return Result(rate, errors,
-                  float(p99.group(1)) * scale[p99.group(2)] if p99 else float("nan"))
+        sum(int(g) for g in sockets.groups()) if sockets else 0
+    )
+    return Result(rate, errors, float(p99.group(1)) * scale[p99.group(2)] if p99 else float("nan"))

@@ -5,6 +5,7 @@ Playwright. Every page fails its test on a browser console error unless the test
 These fixtures live for the browser package only, so the worker is gone before other packages'
 tests flush Redis or run their own burst workers.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,15 @@ from tests.live import live_app
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -53,8 +61,10 @@ def require_kind(kinds):
 
     def require(kind: str) -> dict:
         if kind not in kinds:
-            pytest.skip(f"{kind} is not registered with the server yet: GET /api/v1/kinds does "
-                        f"not list it (it lists {', '.join(sorted(kinds))})")
+            pytest.skip(
+                f"{kind} is not registered with the server yet: GET /api/v1/kinds does "
+                f"not list it (it lists {', '.join(sorted(kinds))})"
+            )
         return kinds[kind]
 
     return require
@@ -120,13 +130,23 @@ def new_page(browser, live_server, console):
 
     def open_page(path: str = "/", viewport: dict = PHONE, color_scheme: str = "light"):
         phone = viewport == PHONE
-        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
-                                      base_url=live_server, color_scheme=color_scheme)
+        context = browser.new_context(
+            viewport=viewport,
+            is_mobile=phone,
+            has_touch=phone,
+            base_url=live_server,
+            color_scheme=color_scheme,
+        )
         context.set_default_timeout(15000)
         contexts.append(context)
         page = context.new_page()
-        page.on("console", lambda msg: msg.type == "error" and console.record(
-            f"{msg.text} at {msg.location.get('url', '')}"))
+        page.on(
+            "console",
+            lambda msg: (
+                msg.type == "error"
+                and console.record(f"{msg.text} at {msg.location.get('url', '')}")
+            ),
+        )
         page.on("pageerror", lambda exc: console.record(f"uncaught: {exc}"))
         page.goto(path)
         return page

@@ -1,6 +1,7 @@
 """What a board draws, read back from the page's data- attributes, beside what a server state says
 it should draw; and a step through a whole game with the replay controls, checking every ply
 against GET /games/{id}/positions."""
+
 from __future__ import annotations
 
 import requests
@@ -45,24 +46,34 @@ READ = {
 def expected(kind: str, state: dict):
     """What the board for `kind` should draw for `state`, in the shape READ gives."""
     if kind == "prime-drop":
-        return {"board": [[f"{r},{c}", d] for r, row in enumerate(state["board"])
-                          for c, d in enumerate(row)],
-                "piles": [[pile[d] for d in "0123456789"] for pile in state["piles"]]}
+        return {
+            "board": [
+                [f"{r},{c}", d] for r, row in enumerate(state["board"]) for c, d in enumerate(row)
+            ],
+            "piles": [[pile[d] for d in "0123456789"] for pile in state["piles"]],
+        }
     if kind == "partition":
-        return {"colours": state["colours"],
-                "closed": sorted(x for region in state["regions"] if region["closed"]
-                                 for x in region["hexes"]),
-                "sticks": sorted("-".join(map(str, sorted(edge))) for edge in state["sticks"]),
-                "seats": [[state["subdivisions_left"][seat], state["points"][seat]]
-                          for seat in (0, 1)]}
+        return {
+            "colours": state["colours"],
+            "closed": sorted(
+                x for region in state["regions"] if region["closed"] for x in region["hexes"]
+            ),
+            "sticks": sorted("-".join(map(str, sorted(edge))) for edge in state["sticks"]),
+            "seats": [[state["subdivisions_left"][seat], state["points"][seat]] for seat in (0, 1)],
+        }
     if kind == "ploid":
-        return [[f"{r},{c}", cell and {"seat": cell["seat"], "piece": str(cell["piece"])}]
-                for r, row in enumerate(state["board"]) for c, cell in enumerate(row)]
+        return [
+            [f"{r},{c}", cell and {"seat": cell["seat"], "piece": str(cell["piece"])}]
+            for r, row in enumerate(state["board"])
+            for c, cell in enumerate(row)
+        ]
     if kind == "factor-bingo":
         values = [v for board in state["boards"] for row in board for v in row]
-        return {"values": [str(v) for v in values],
-                "stamped": sorted(set(state["called"]) & set(values)),
-                "called": [n for n in state["numbers"] if n in state["called"]]}
+        return {
+            "values": [str(v) for v in values],
+            "stamped": sorted(set(state["called"]) & set(values)),
+            "called": [n for n in state["numbers"] if n in state["called"]],
+        }
     return state["said"]
 
 

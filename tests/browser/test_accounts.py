@@ -2,6 +2,7 @@
 started on one device and played on from another after signing in there, signing up (the ten
 recovery codes), a refused sign-in and signing out, a challenge by username accepted from the
 other player's lobby, and a player's profile with a finished game and a rematch."""
+
 from __future__ import annotations
 
 import re
@@ -87,8 +88,11 @@ def test_a_game_started_on_one_device_is_played_on_from_another(new_page, live_s
     laptop.click(".action-bar button:has-text('Play')")
     laptop.wait_for_selector(f".moves li:has-text('{ada}: says {number}')")
 
-    wait_until(laptop, "document.querySelectorAll('.moves li').length >= 4 "
-                       "|| !document.querySelector('.banner').hidden")
+    wait_until(
+        laptop,
+        "document.querySelectorAll('.moves li').length >= 4 "
+        "|| !document.querySelector('.banner').hidden",
+    )
     history = moves(live_server, game_id)
     assert history[2]["seat"] == 0 and history[2]["move"] == {"type": "say", "number": number}
     game = requests.get(f"{live_server}/api/v1/games/{game_id}", timeout=10).json()
@@ -107,13 +111,17 @@ def test_sign_up_refuses_a_password_easy_to_guess_saying_why(new_page, console):
     page.click("form[aria-label='Sign up'] button[type=submit]")
     alert = page.locator("section.account-page > .alert")
     alert.wait_for()
-    assert alert.inner_text().strip().startswith(
-        "This password is too easy to guess. Repeats like \"aaa\" are easy to guess.")
+    assert (
+        alert.inner_text()
+        .strip()
+        .startswith('This password is too easy to guess. Repeats like "aaa" are easy to guess.')
+    )
     assert page.locator("header nav.account a.me").count() == 0
 
 
 def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
-        new_page, console, screenshot):
+    new_page, console, screenshot
+):
     bo = new_username("bo")
     page = new_page()
     page.wait_for_selector("header nav.account a:has-text('Sign in')")
@@ -160,8 +168,12 @@ def test_a_challenge_by_username_is_accepted_from_the_lobby(new_page, live_serve
     game_id = start_game(adas_phone, "factor-multiple", "challenge", player=None, challenge=bo)
     adas_phone.wait_for_selector(f".status:has-text('A challenge to {bo}')")
     polls = []  # Ada's lobby polls her games with the tag of the list it shows
-    adas_phone.on("request", lambda r: r.url.endswith("/api/v1/me/games")
-                  and polls.append(r.headers.get("if-none-match")))
+    adas_phone.on(
+        "request",
+        lambda r: (
+            r.url.endswith("/api/v1/me/games") and polls.append(r.headers.get("if-none-match"))
+        ),
+    )
     adas_phone.click("a.brand")
     adas_phone.wait_for_selector(f"section.challenges .outgoing li[data-game='{game_id}']")
 
@@ -207,14 +219,16 @@ def test_the_profile_lists_a_finished_game_and_a_rematch_follows(new_page, live_
     page.wait_for_url(re.compile(f"#/game/{game_id}$"))
     page.click(".game-actions button:has-text('Rematch')")
     page.wait_for_url(lambda url: re.search(r"#/game/\w+$", url) and game_id not in url)
-    rematch = requests.get(f"{live_server}/api/v1/games/{page.url.rsplit('/', 1)[1]}",
-                           timeout=10).json()
+    rematch = requests.get(
+        f"{live_server}/api/v1/games/{page.url.rsplit('/', 1)[1]}", timeout=10
+    ).json()
     assert rematch["kind"] == "factor-multiple" and rematch["options"]["n"] == 30
     assert rematch["seats"][1].get("player") == cy and rematch["seats"][0]["bot"] == "greedy"
 
 
 def test_signing_up_claims_the_games_this_browser_played_without_an_account(
-        new_page, live_server, console):
+    new_page, live_server, console
+):
     """Each seat token the browser holds is offered to the new account once; a game whose seat
     the server will not bind stays listed from this browser's token."""
     dee = new_username("dee")
@@ -224,14 +238,23 @@ def test_signing_up_claims_the_games_this_browser_played_without_an_account(
     page.wait_for_selector(".moves li:has-text('Greedy bot')")
 
     # a game this browser holds a token for that no seat has: the server refuses to bind it
-    other = requests.post(f"{live_server}/api/v1/games", timeout=10, json={
-        "kind": "factor-multiple", "seats": [{"human": {"name": "Eve"}}, {"bot": "greedy"}],
-        "first": 1}).json()
-    page.evaluate("""([id]) => {
+    other = requests.post(
+        f"{live_server}/api/v1/games",
+        timeout=10,
+        json={
+            "kind": "factor-multiple",
+            "seats": [{"human": {"name": "Eve"}}, {"bot": "greedy"}],
+            "first": 1,
+        },
+    ).json()
+    page.evaluate(
+        """([id]) => {
         const games = JSON.parse(localStorage.getItem("postplay.games"));
         games[id] = { kind: "factor-multiple", tokens: { "0": "not-a-seat-token" }, added: 0 };
         localStorage.setItem("postplay.games", JSON.stringify(games));
-    }""", [other["id"]])
+    }""",
+        [other["id"]],
+    )
     console.allow(REFUSED + rf"games/{other['id']}/claim$")
 
     page.goto("/#/")
@@ -247,11 +270,20 @@ def test_signing_up_claims_the_games_this_browser_played_without_an_account(
 
 def test_a_challenge_is_declined_from_its_game_page(new_page, live_server):
     ada, bo = new_username("ada"), new_username("bo")
-    tokens = {name: requests.post(f"{live_server}/api/v1/accounts", timeout=10, json={
-        "username": name, "password": PASSWORD}).json()["token"] for name in (ada, bo)}
-    game = requests.post(f"{live_server}/api/v1/games", timeout=10,
-                         headers={"Authorization": f"Bearer {tokens[ada]}"},
-                         json={"kind": "factor-multiple", "seats": [{"me": True}, {"player": bo}]})
+    tokens = {
+        name: requests.post(
+            f"{live_server}/api/v1/accounts",
+            timeout=10,
+            json={"username": name, "password": PASSWORD},
+        ).json()["token"]
+        for name in (ada, bo)
+    }
+    game = requests.post(
+        f"{live_server}/api/v1/games",
+        timeout=10,
+        headers={"Authorization": f"Bearer {tokens[ada]}"},
+        json={"kind": "factor-multiple", "seats": [{"me": True}, {"player": bo}]},
+    )
     assert game.status_code == 201, game.json()
     game_id = game.json()["id"]
 

@@ -3,6 +3,7 @@ touch) and a desktop (1280 x 800) size against the real app and worker: the New 
 calm clock, the whole board and Play in view, Factor/Multiple's whole grid and playable dots,
 whole games by keyboard alone with focus kept on the board, Partition's edges on hover, and the
 form's words. Screenshots land in test-artifacts/meet-*.png."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,10 @@ from tests.browser.test_polish import KINDS, VIEWPORTS, api_move, new_game, open
 
 pytestmark = pytest.mark.browser
 
-LEGAL_LOADED = "!document.querySelector('[data-board]')?.closest('.board-root')" \
-               "?.textContent.includes('Loading the legal moves')"
+LEGAL_LOADED = (
+    "!document.querySelector('[data-board]')?.closest('.board-root')"
+    "?.textContent.includes('Loading the legal moves')"
+)
 
 
 def shot(page, name: str) -> None:
@@ -23,10 +26,13 @@ def shot(page, name: str) -> None:
 
 
 def box_of(page, selector: str) -> dict:
-    return page.evaluate("""(selector) => {
+    return page.evaluate(
+        """(selector) => {
         const r = document.querySelector(selector).getBoundingClientRect();
         return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
-    }""", selector)
+    }""",
+        selector,
+    )
 
 
 # ---------------------------------------------------------------- 1. a calm clock by default
@@ -85,7 +91,9 @@ def test_the_whole_board_and_play_are_in_view_together(kind, viewport, open_page
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_factor_multiples_grid_is_whole_and_every_lit_dot_plays(viewport, open_page, live_server):
-    game = api_move(live_server, new_game(live_server, "factor-multiple"), {"type": "say", "number": 12})
+    game = api_move(
+        live_server, new_game(live_server, "factor-multiple"), {"type": "say", "number": 12}
+    )
     page = open_game(open_page, game, viewport, seats=("1",))
     page.wait_for_selector(".fm-grid button.legal")
     grid = page.evaluate("""() => { const g = document.querySelector('.fm-grid');
@@ -112,19 +120,28 @@ def tab_to(page, selector: str, presses: int = 60) -> int:
 
 
 def test_a_whole_factor_multiple_game_by_keyboard_alone(open_page, live_server):
-    game = new_game(live_server, "factor-multiple", {"n": 12},
-                    seats=[{"human": {"name": "Ada"}}, {"bot": "random"}])
+    game = new_game(
+        live_server,
+        "factor-multiple",
+        {"n": 12},
+        seats=[{"human": {"name": "Ada"}}, {"bot": "random"}],
+    )
     page = open_game(open_page, game, "desktop", seats=("0",))
     page.wait_for_selector(".fm-grid button.legal")
     tab_to(page, ".fm-grid button")
     assert page.locator(".fm-grid button[tabindex='0']").count() == 1  # one tab stop
     moves = 0
     while True:
-        wait_until(page, "document.querySelector('.banner:not([hidden])') || "
-                         "document.querySelector('.fm-grid button.legal')")
+        wait_until(
+            page,
+            "document.querySelector('.banner:not([hidden])') || "
+            "document.querySelector('.fm-grid button.legal')",
+        )
         if page.locator(".banner:not([hidden])").count():
             break
-        assert page.evaluate("document.activeElement.closest('.fm') !== null"), "focus left the board"
+        assert page.evaluate("document.activeElement.closest('.fm') !== null"), (
+            "focus left the board"
+        )
         target = int(page.locator(".fm-grid button.legal").first.get_attribute("data-n"))
         here = int(page.evaluate("document.activeElement.dataset.n ?? 0"))
         if not here:  # focus on the Say box or Play: back into the grid with Shift+Tab
@@ -137,8 +154,12 @@ def test_a_whole_factor_multiple_game_by_keyboard_alone(open_page, live_server):
         assert page.locator(".fm .action-bar .pending").inner_text() == f"Say {target}"
         page.keyboard.press("Enter")  # says it
         moves += 1
-        wait_until(page, f"document.querySelectorAll('.fm-grid button.said').length >= {2 * moves - 1}")
-        assert page.evaluate("document.activeElement.closest('.fm') !== null"), "focus fell off the board"
+        wait_until(
+            page, f"document.querySelectorAll('.fm-grid button.said').length >= {2 * moves - 1}"
+        )
+        assert page.evaluate("document.activeElement.closest('.fm') !== null"), (
+            "focus fell off the board"
+        )
     state = requests.get(f"{live_server}/api/v1/games/{game['id']}", timeout=10).json()
     assert state["status"] == "finished" and moves >= 1
     assert sum(1 for i in range(len(state["state"]["said"])) if i % 2 == 0) == moves
@@ -152,10 +173,14 @@ def test_ten_ploid_moves_by_keyboard_alone(open_page, live_server):
     cursor = [0, 0]
     for ply in range(10):
         wait_until(page, LEGAL_LOADED)
-        listing = requests.get(f"{live_server}/api/v1/games/{game['id']}/legal-moves", timeout=10).json()
+        listing = requests.get(
+            f"{live_server}/api/v1/games/{game['id']}/legal-moves", timeout=10
+        ).json()
         assert listing["ply"] == ply
         move = next(m for m in listing["moves"] if m["type"] == "place")
-        assert page.evaluate("document.activeElement.matches('.ploid svg.board')"), f"ply {ply}: focus"
+        assert page.evaluate("document.activeElement.matches('.ploid svg.board')"), (
+            f"ply {ply}: focus"
+        )
         page.keyboard.press("b" if move["piece"] == "blank" else str(move["piece"]))
         for axis, (less, more) in ((0, ("ArrowUp", "ArrowDown")), (1, ("ArrowLeft", "ArrowRight"))):
             want = move["row" if axis == 0 else "col"]
@@ -171,7 +196,9 @@ def test_ten_ploid_moves_by_keyboard_alone(open_page, live_server):
 
 
 def test_focus_stays_on_the_board_after_play_is_clicked(open_page, live_server):
-    game = new_game(live_server, "prime-drop", seats=[{"human": {"name": "Ada"}}, {"bot": "beginner"}])
+    game = new_game(
+        live_server, "prime-drop", seats=[{"human": {"name": "Ada"}}, {"bot": "beginner"}]
+    )
     page = open_game(open_page, game, "desktop", seats=("0",))
     wait_until(page, LEGAL_LOADED)
     page.click(".pd button[data-digit='3']")
@@ -207,7 +234,10 @@ def test_a_first_visit_says_what_postplay_is_and_offers_three_steps(viewport, op
     steps = page.locator(".first-visit li")
     assert steps.count() == 3
     assert [s.split(":")[0].split(" of ")[0].split(" to ")[0] for s in steps.all_inner_texts()] == [
-        "Play a bot now", "Learn the rules", "Sign up"]
+        "Play a bot now",
+        "Learn the rules",
+        "Sign up",
+    ]
     page.click(".first-visit button:has-text('Play a bot now')")
     assert page.locator("select[name=opponent]").input_value().startswith("bot:")
     assert page.evaluate("document.activeElement.name") == "name"

@@ -1,6 +1,7 @@
 """Correspondence tools in headless Chromium on the phone viewport, against the real app and
 worker: Ada explores two moves ahead (the server's explore answers), sets them as conditional
 moves, and sees the reply played when Bo, in a browser of his own, makes the move she foresaw."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,7 +15,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_an_explored_line_set_as_conditional_is_played_when_the_opponent_moves(
-        new_page, live_server, screenshot):
+    new_page, live_server, screenshot
+):
     game_id, ada, bo = two_players(new_page, live_server)
     say(ada, 2)
     ada.wait_for_selector(".moves li:has-text('Ada: says 2')")

@@ -2,6 +2,7 @@
 the form, joined from a second account, started by its organiser, paired by the worker, and a
 paired game opened from the event page, which links back to it (and the lobby marks it); a
 ladder joined and challenged. axe-core finds no serious violation on these pages."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,16 +16,19 @@ pytestmark = pytest.mark.browser
 
 def _signed_in(new_page, who: dict, path: str):
     page = new_page("/#/rules")
-    page.evaluate("([u, t]) => localStorage.setItem('postplay.account', "
-                  "JSON.stringify({username: u, token: t}))", [who["account"]["username"],
-                                                               who["token"]])
+    page.evaluate(
+        "([u, t]) => localStorage.setItem('postplay.account', "
+        "JSON.stringify({username: u, token: t}))",
+        [who["account"]["username"], who["token"]],
+    )
     page.goto(path)
     page.reload()
     return page
 
 
 def test_an_event_is_created_joined_started_and_its_game_opened_on_a_phone(
-        new_page, live_server, screenshot):
+    new_page, live_server, screenshot
+):
     ada, bo = _account(live_server, "ev_ada"), _account(live_server, "ev_bo")
     page = _signed_in(new_page, ada, "/#/events")
     form = page.locator("form[aria-label='New event']")
@@ -51,8 +55,10 @@ def test_an_event_is_created_joined_started_and_its_game_opened_on_a_phone(
     page.locator(".event-actions button:has-text('Start now')").click()
     pairing = page.locator(".event-round[data-round='1'] a.pairing")
     pairing.wait_for(timeout=30000)  # the worker pairs the round (and the page polls)
-    assert pairing.inner_text() in (f"{ada['account']['username']} – {bo['account']['username']}",
-                                    f"{bo['account']['username']} – {ada['account']['username']}")
+    assert pairing.inner_text() in (
+        f"{ada['account']['username']} – {bo['account']['username']}",
+        f"{bo['account']['username']} – {ada['account']['username']}",
+    )
     page.wait_for_selector(".standings tbody tr >> nth=1")
     page.wait_for_selector(".crosstable")
     assert serious_violations(page) == []
@@ -78,8 +84,9 @@ def test_a_ladder_is_joined_and_challenged_up_on_a_phone(new_page, live_server, 
 
     other = _signed_in(new_page, bo, "/#/ladder/partition")
     other.locator(".ladder button:has-text('Join this ladder')").click()
-    challenge = other.locator(f".ladder-ranks tr[data-player='{ada['account']['username']}'] "
-                              "button:has-text('Challenge')")
+    challenge = other.locator(
+        f".ladder-ranks tr[data-player='{ada['account']['username']}'] button:has-text('Challenge')"
+    )
     challenge.wait_for()
     assert serious_violations(other) == []
     assert_fits_phone(other)

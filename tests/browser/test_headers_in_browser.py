@@ -1,5 +1,6 @@
 """The Content-Security-Policy as Chromium enforces it: the client and the API page (Swagger UI)
 load and work with no CSP violation in the console (any console error fails a test)."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,10 @@ def test_the_client_runs_under_its_content_security_policy(new_page, live_server
 
 
 def test_the_api_page_runs_under_its_content_security_policy(new_page, live_server):
-    assert "unsafe-inline" not in requests.get(
-        f"{live_server}/docs", timeout=10).headers["Content-Security-Policy"]
+    assert (
+        "unsafe-inline"
+        not in requests.get(f"{live_server}/docs", timeout=10).headers["Content-Security-Policy"]
+    )
     page = new_page("/docs")
     page.wait_for_selector(".swagger-ui .opblock-tag", timeout=20000)
     assert page.locator(".swagger-ui .opblock").count() > 10

@@ -1,6 +1,7 @@
 """In a game, in headless Chromium against the real app and worker: a draw offered in one browser
 and accepted in another, with a chat message shown as text (never as HTML) and the export; a
 takeback asked and granted between two browsers; the vacation switch on one's own profile."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,9 +17,16 @@ pytestmark = pytest.mark.browser
 def two_players(new_page, live_server) -> tuple[str, object, object]:
     """A Factor/Multiple game between Ada (seat 0, to move) and Bo, each in a browser of their
     own holding only their seat's token."""
-    game = requests.post(f"{live_server}/api/v1/games", timeout=10, json={
-        "kind": "factor-multiple", "options": {"n": 30}, "first": 0,
-        "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]}).json()
+    game = requests.post(
+        f"{live_server}/api/v1/games",
+        timeout=10,
+        json={
+            "kind": "factor-multiple",
+            "options": {"n": 30},
+            "first": 0,
+            "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
+        },
+    ).json()
     tokens = game["tokens"]
     ada = open_with_tokens(new_page(), game["id"], game["kind"], {"0": tokens["0"]})
     bo = open_with_tokens(new_page(), game["id"], game["kind"], {"1": tokens["1"]})
@@ -45,8 +53,7 @@ def test_a_draw_is_agreed_between_two_browsers(new_page, live_server, screenshot
     assert_fits_phone(bo)
     bo.click("button:has-text('Accept the draw')")
     for page in (bo, ada):
-        page.wait_for_selector(".banner:not([hidden]):has-text('Draw by agreement')",
-                               timeout=30000)
+        page.wait_for_selector(".banner:not([hidden]):has-text('Draw by agreement')", timeout=30000)
         assert "The players agreed a draw." in page.locator(".banner").inner_text()
     assert ada.locator(".offers button").count() == 0
 
@@ -59,15 +66,15 @@ def test_a_draw_is_agreed_between_two_browsers(new_page, live_server, screenshot
     spectator.wait_for_selector(".chat-message:has-text('Good luck')")
 
 
-def test_a_takeback_is_asked_and_granted_between_two_browsers(new_page, live_server,
-                                                            screenshot):
+def test_a_takeback_is_asked_and_granted_between_two_browsers(new_page, live_server, screenshot):
     game_id, ada, bo = two_players(new_page, live_server)
     say(ada, 4)
     ada.wait_for_selector(".moves li:has-text('Ada: says 4')")
     ada.click("button.offer-takeback")
     ada.wait_for_selector(".offer-takeback:has-text('You asked to take your move back')")
-    bo.wait_for_selector(".offer-takeback:has-text('Ada asks to take back their last move.')",
-                         timeout=30000)
+    bo.wait_for_selector(
+        ".offer-takeback:has-text('Ada asks to take back their last move.')", timeout=30000
+    )
     screenshot(bo, "takeback-request")
     bo.click("button:has-text('Grant the takeback')")
     bo.wait_for_selector(".status:has-text('Ada to move')")

@@ -1,6 +1,7 @@
 """Learning in the web client, on the phone: a Factor/Multiple puzzle solved on the game's own
 board with the server's replies played out and the solver's verdicts shown, and a lesson passed
 (kept in the browser for an anonymous player)."""
+
 from __future__ import annotations
 
 import pytest
@@ -31,14 +32,19 @@ def test_a_puzzle_is_solved_and_a_lesson_passed_on_a_phone(new_page, redis_clien
     page.wait_for_selector(".puzzle-result .solved:has-text('Solved')")
     verdicts = page.locator(".puzzle-result .verdicts li")
     assert verdicts.count() == len(puzzle["verdicts"])
-    assert page.locator(".puzzle-result .verdicts li:has-text('does not win')").count() \
+    assert (
+        page.locator(".puzzle-result .verdicts li:has-text('does not win')").count()
         == len(puzzle["verdicts"]) - 1
+    )
     assert page.locator(".puzzle-result ol.line li").count() == len(puzzle["line"])
     assert_fits_phone(page)
     screenshot(page, "puzzle-solved")
 
-    n = next(i for i, lesson in enumerate(lessons.lessons_of("factor-multiple"), start=1)
-             if lesson.title == "1 connects everything")
+    n = next(
+        i
+        for i, lesson in enumerate(lessons.lessons_of("factor-multiple"), start=1)
+        if lesson.title == "1 connects everything"
+    )
     page.goto("/#/learn/factor-multiple")
     item = f"li.lesson[data-n='{n}']"
     page.wait_for_selector(f"{item} .fm-grid button.legal")
@@ -47,7 +53,8 @@ def test_a_puzzle_is_solved_and_a_lesson_passed_on_a_phone(new_page, redis_clien
     page.wait_for_selector(f"{item} .lesson-verdict:has-text('Not yet: That is not 1.')")
     _say(page, item, 1)
     page.wait_for_selector(f"{item} .lesson-verdict:text-is('Passed.')")
-    assert page.evaluate("JSON.parse(localStorage.getItem('postplay.lessons'))") == \
-        [f"factor-multiple:{n}"]
+    assert page.evaluate("JSON.parse(localStorage.getItem('postplay.lessons'))") == [
+        f"factor-multiple:{n}"
+    ]
     assert_fits_phone(page)
     screenshot(page, "lesson-passed")

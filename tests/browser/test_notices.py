@@ -4,6 +4,7 @@ move its title counts the game waiting ("(1) Postplay"), its favicon gets a badg
 browser notification switched on in the account menu appears. The Page Visibility state is
 emulated (an init script owns `document.hidden`), and the page's clock is Playwright's, so a
 minute passes at once."""
+
 from __future__ import annotations
 
 import urllib.parse
@@ -44,25 +45,40 @@ VISIBILITY = """
 
 def account(base: str, prefix: str) -> tuple[str, str]:
     name = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    made = requests.post(f"{base}/api/v1/accounts", json={"username": name, "password": PASSWORD},
-                         timeout=10)
+    made = requests.post(
+        f"{base}/api/v1/accounts", json={"username": name, "password": PASSWORD}, timeout=10
+    )
     assert made.status_code == 201, made.text
     return name, made.json()["token"]
 
 
 def api(base: str, method: str, path: str, token: str, **body) -> dict:
-    response = requests.request(method, f"{base}/api/v1{path}", timeout=10, json=body or None,
-                                headers={"Authorization": f"Bearer {token}"})
+    response = requests.request(
+        method,
+        f"{base}/api/v1{path}",
+        timeout=10,
+        json=body or None,
+        headers={"Authorization": f"Bearer {token}"},
+    )
     assert response.status_code in (200, 201), response.text
     return response.json()
 
 
-def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser, live_server,
-                                                                        console, screenshot):
+def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(
+    browser, live_server, console, screenshot
+):
     ada, ada_token = account(live_server, "ada")
     bob, bob_token = account(live_server, "bob")
-    game = api(live_server, "POST", "/games", ada_token, kind="factor-multiple",
-               options={"n": 30}, seats=[{"me": True}, {"player": bob}], first=1)
+    game = api(
+        live_server,
+        "POST",
+        "/games",
+        ada_token,
+        kind="factor-multiple",
+        options={"n": 30},
+        seats=[{"me": True}, {"player": bob}],
+        first=1,
+    )
     api(live_server, "POST", f"/games/{game['id']}/accept", bob_token)  # Bob moves first
 
     context = browser.new_context(viewport=PHONE, base_url=live_server)
@@ -89,8 +105,14 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser,
         page.evaluate("window.__setHidden(true)")
         page.clock.fast_forward(1000)
         before = len(polls)
-        api(live_server, "POST", f"/games/{game['id']}/moves", bob_token,
-            move={"type": "say", "number": 4}, ply=0)
+        api(
+            live_server,
+            "POST",
+            f"/games/{game['id']}/moves",
+            bob_token,
+            move={"type": "say", "number": 4},
+            ply=0,
+        )
         page.clock.fast_forward(30_000)  # hidden: not polled again within the minute
         page.wait_for_timeout(300)
         assert len(polls) == before and page.title() == "Postplay"
@@ -103,9 +125,13 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser,
         drawn = urllib.parse.unquote(icon.removeprefix("data:image/svg+xml,"))
         assert "<circle" in drawn and ">1</text>" in drawn and drawn.rstrip().endswith("</svg>")
         shown = page.evaluate("window.__notifications")
-        assert shown == [{"title": "Your move on Postplay",
-                          "body": f"factor-multiple against {bob}",
-                          "tag": f"postplay-{game['id']}"}]
+        assert shown == [
+            {
+                "title": "Your move on Postplay",
+                "body": f"factor-multiple against {bob}",
+                "tag": f"postplay-{game['id']}",
+            }
+        ]
 
         # back to the tab, which polls at once; that poll answered, Ada moves elsewhere (a move
         # made while it is in flight could be answered with the game before it, and its next
@@ -114,8 +140,14 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser,
         page.evaluate("window.__setHidden(false)")
         wait_for(page, lambda: len(polls) > sent, "the visible tab's poll")
         page.wait_for_timeout(500)  # (its answer, from a server this close, within that)
-        api(live_server, "POST", f"/games/{game['id']}/moves", ada_token,
-            move={"type": "say", "number": 8}, ply=1)
+        api(
+            live_server,
+            "POST",
+            f"/games/{game['id']}/moves",
+            ada_token,
+            move={"type": "say", "number": 8},
+            ply=1,
+        )
         page.clock.fast_forward(21_000)
         wait_until(page, "document.title === 'Postplay'")
         plain = page.evaluate("document.querySelector('link[rel=icon]').getAttribute('href')")
@@ -126,12 +158,21 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(browser,
     assert console.unexpected() == [], "errors in the browser console"
 
 
-def test_the_tab_counts_what_the_game_page_says_and_the_pop_up_closes_on_leaving(new_page,
-                                                                                 live_server):
+def test_the_tab_counts_what_the_game_page_says_and_the_pop_up_closes_on_leaving(
+    new_page, live_server
+):
     ada, ada_token = account(live_server, "ada")
     bob, bob_token = account(live_server, "bob")
-    game = api(live_server, "POST", "/games", ada_token, kind="factor-multiple",
-               options={"n": 30}, seats=[{"me": True}, {"player": bob}], first=0)
+    game = api(
+        live_server,
+        "POST",
+        "/games",
+        ada_token,
+        kind="factor-multiple",
+        options={"n": 30},
+        seats=[{"me": True}, {"player": bob}],
+        first=0,
+    )
     api(live_server, "POST", f"/games/{game['id']}/accept", bob_token)  # Ada moves first
     page = new_page()
     sign_in(page, ada)

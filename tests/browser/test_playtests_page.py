@@ -2,6 +2,7 @@
 and a real worker (which serves the playtest queue): a small playtest started from the page,
 watched to the end and its report checked against itself and the API; an invite-only game kept
 out of another browser's open games but joined through its link."""
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,10 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     page.fill("input[name=games]", "0")
     page.click("button:has-text('Start the playtest')")
     # ... and says what is wrong right under the button, where the eye is
-    page.wait_for_selector("button:has-text('Start the playtest') + .refusal[role=alert]"
-                           ":has-text('Games must be a whole number from 1 to 1000.')")
+    page.wait_for_selector(
+        "button:has-text('Start the playtest') + .refusal[role=alert]"
+        ":has-text('Games must be a whole number from 1 to 1000.')"
+    )
 
     page.fill("#opt-n", "30")
     page.select_option("select[name=bot-a]", "greedy")
@@ -46,8 +49,14 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     assert_fits_phone(page)
 
     polls = []
-    page.on("request", lambda r: r.method == "GET" and re.search(r"/api/v1/playtests/\w+$", r.url)
-            and polls.append(r.headers.get("if-none-match")))
+    page.on(
+        "request",
+        lambda r: (
+            r.method == "GET"
+            and re.search(r"/api/v1/playtests/\w+$", r.url)
+            and polls.append(r.headers.get("if-none-match"))
+        ),
+    )
     page.click("button:has-text('Start the playtest')")
     page.wait_for_url(re.compile(r"#/playtest/\w+$"))
     playtest_id = page.url.rsplit("/", 1)[1]
@@ -74,11 +83,13 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     seats = {s: results.locator(f"tr[data-seat='{s}']") for s in ("0", "1", "first", "second")}
     assert stat(seats["0"], "wins") + stat(seats["1"], "wins") + draws == games
     assert stat(seats["first"], "wins") + stat(seats["second"], "wins") + draws == games
-    split = page.eval_on_selector_all(".results svg.chart [data-count]",
-                                      "els => els.map(e => Number(e.dataset.count))")
+    split = page.eval_on_selector_all(
+        ".results svg.chart [data-count]", "els => els.map(e => Number(e.dataset.count))"
+    )
     assert sum(split) == games
-    lengths = page.eval_on_selector_all(".report .length svg.chart rect[data-count]",
-                                        "els => els.map(e => Number(e.dataset.count))")
+    lengths = page.eval_on_selector_all(
+        ".report .length svg.chart rect[data-count]", "els => els.map(e => Number(e.dataset.count))"
+    )
     assert sum(lengths) == games
     assert page.locator(".report .rates .chart-ci").count() == 5  # 2 bots, 2 seats, first player
     url = f"{live_server}/api/v1/playtests/{playtest_id}"
@@ -89,8 +100,10 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     assert [b["count"] for b in report["length"]["histogram"]] == lengths
     # how the games ended, in the words GET /kinds gives each reason ("no legal move left")
     kinds = requests.get(f"{live_server}/api/v1/kinds", timeout=10).json()
-    words = {r["reason"]: r["words"]
-             for r in next(k for k in kinds if k["kind"] == "factor-multiple")["reasons"]}
+    words = {
+        r["reason"]: r["words"]
+        for r in next(k for k in kinds if k["kind"] == "factor-multiple")["reasons"]
+    }
     ended = page.locator(".report .reasons").inner_text()
     assert all(f"{words[reason]} {n}" in ended for reason, n in report["reasons"].items()), ended
     samples = page.locator(".samples li")
@@ -118,9 +131,14 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
 
 def test_an_invite_only_game_is_joined_through_its_link(new_page, live_server):
     # a listed open game, so the guest's list is known to be loaded when it is checked
-    listed = requests.post(f"{live_server}/api/v1/games", timeout=10, json={
-        "kind": "factor-multiple", "seats": [{"human": {"name": "Cy"}}, {"open": True}],
-    }).json()["id"]
+    listed = requests.post(
+        f"{live_server}/api/v1/games",
+        timeout=10,
+        json={
+            "kind": "factor-multiple",
+            "seats": [{"human": {"name": "Cy"}}, {"open": True}],
+        },
+    ).json()["id"]
 
     host = new_page()
     game_id = start_game(host, "factor-multiple", "invite")
@@ -128,8 +146,12 @@ def test_an_invite_only_game_is_joined_through_its_link(new_page, live_server):
     assert "not listed under Open games" in host.locator(".share").inner_text()
     link = host.locator(".share input").input_value()
     assert link.endswith(f"/#/game/{game_id}")
-    waiting = [g["id"] for g in requests.get(f"{live_server}/api/v1/games", timeout=10,
-                                             params={"status": "waiting"}).json()]
+    waiting = [
+        g["id"]
+        for g in requests.get(
+            f"{live_server}/api/v1/games", timeout=10, params={"status": "waiting"}
+        ).json()
+    ]
     assert listed in waiting and game_id not in waiting
 
     guest = new_page()
@@ -148,9 +170,17 @@ def test_an_invite_only_game_is_joined_through_its_link(new_page, live_server):
 
 def test_only_the_browser_that_started_a_playtest_may_cancel_it(new_page, live_server):
     # someone else's playtest (long, so it keeps the worker busy while the page's waits in queue)
-    others = requests.post(f"{live_server}/api/v1/playtests", timeout=10, json={
-        "kind": "factor-multiple", "bots": ["greedy", "random"], "games": 1000,
-        "chunk_games": 100, "budget_s": 0.05}).json()
+    others = requests.post(
+        f"{live_server}/api/v1/playtests",
+        timeout=10,
+        json={
+            "kind": "factor-multiple",
+            "bots": ["greedy", "random"],
+            "games": 1000,
+            "chunk_games": 100,
+            "budget_s": 0.05,
+        },
+    ).json()
     try:
         page = new_page(f"/#/playtest/{others['id']}")
         page.wait_for_selector(".pt-progress .status:has-text('Running')")
@@ -164,13 +194,21 @@ def test_only_the_browser_that_started_a_playtest_may_cancel_it(new_page, live_s
         page.wait_for_url(re.compile(r"#/playtest/\w+$"))
         mine = page.url.rsplit("/", 1)[1]
         token = page.evaluate("JSON.parse(localStorage.getItem('postplay.playtests'))")[mine]
-        assert token and requests.delete(f"{live_server}/api/v1/playtests/{mine}",
-                                         timeout=10).status_code == 401
+        assert (
+            token
+            and requests.delete(f"{live_server}/api/v1/playtests/{mine}", timeout=10).status_code
+            == 401
+        )
         page.click("button:has-text('Cancel the playtest')")
         page.wait_for_selector(".pt-progress .status:has-text('Cancel')")
         page.wait_for_selector(".report .card", timeout=PLAYTEST_TIMEOUT_MS)
-        assert requests.get(f"{live_server}/api/v1/playtests/{mine}",
-                            timeout=10).json()["status"] == "cancelled"
+        assert (
+            requests.get(f"{live_server}/api/v1/playtests/{mine}", timeout=10).json()["status"]
+            == "cancelled"
+        )
     finally:
-        requests.delete(f"{live_server}/api/v1/playtests/{others['id']}", timeout=10,
-                        headers={"Authorization": f"Bearer {others['owner_token']}"})
+        requests.delete(
+            f"{live_server}/api/v1/playtests/{others['id']}",
+            timeout=10,
+            headers={"Authorization": f"Bearer {others['owner_token']}"},
+        )

@@ -4,6 +4,7 @@ refusals next to Play, Play only for listed moves, touch-target sizes, Partition
 whole last turn, the rules pages, the phone layout, results, Factor Bingo's clock, dark mode,
 the weight of a first load; and axe-core on every page, the installable app and offline use.
 Screenshots land in test-artifacts/polish-*.png."""
+
 from __future__ import annotations
 
 import functools
@@ -34,9 +35,12 @@ def open_page(new_page):
     def open_(path="/", viewport="phone", scheme="light", games=None):
         page = new_page("/static/favicon.svg" if games else path, VIEWPORTS[viewport], scheme)
         if games:  # written on the app's origin before the app runs
-            page.evaluate("""(games) => localStorage.setItem("postplay.games", JSON.stringify(
+            page.evaluate(
+                """(games) => localStorage.setItem("postplay.games", JSON.stringify(
                 Object.fromEntries(Object.entries(games).map(([id, [kind, tokens]]) =>
-                    [id, { kind, tokens, added: Date.now() }]))))""", games)
+                    [id, { kind, tokens, added: Date.now() }]))))""",
+                games,
+            )
             page.goto(path)
         return page
 
@@ -52,8 +56,11 @@ def shot(page, name: str, full_page: bool = False) -> None:
 
 def new_game(base: str, kind: str, options: dict | None = None, seats=None, **body) -> dict:
     seats = seats or [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]
-    response = requests.post(f"{base}/api/v1/games", timeout=10, json={
-        "kind": kind, "options": options or {}, "seats": seats, "first": 0, **body})
+    response = requests.post(
+        f"{base}/api/v1/games",
+        timeout=10,
+        json={"kind": kind, "options": options or {}, "seats": seats, "first": 0, **body},
+    )
     assert response.status_code == 201, response.text
     return response.json()
 
@@ -61,9 +68,12 @@ def new_game(base: str, kind: str, options: dict | None = None, seats=None, **bo
 def api_move(base: str, game: dict, move: dict) -> dict:
     """Play `move` through the API for the seat to move; the game after it, with its tokens."""
     token = game["tokens"][str(game["to_move"])]
-    response = requests.post(f"{base}/api/v1/games/{game['id']}/moves", timeout=10,
-                             headers={"Authorization": f"Bearer {token}"},
-                             json={"move": move, "ply": game["ply"]})
+    response = requests.post(
+        f"{base}/api/v1/games/{game['id']}/moves",
+        timeout=10,
+        headers={"Authorization": f"Bearer {token}"},
+        json={"move": move, "ply": game["ply"]},
+    )
     assert response.status_code == 201, response.text
     return {**response.json(), "tokens": game["tokens"]}
 
@@ -75,7 +85,9 @@ def first_legal(base: str, game: dict) -> dict:
 
 def open_game(open_page, game: dict, viewport="phone", scheme="light", seats=("0", "1")):
     tokens = {s: game["tokens"][s] for s in seats}
-    page = open_page(f"/#/game/{game['id']}", viewport, scheme, {game["id"]: (game["kind"], tokens)})
+    page = open_page(
+        f"/#/game/{game['id']}", viewport, scheme, {game["id"]: (game["kind"], tokens)}
+    )
     page.wait_for_selector(".game:not([aria-busy]) [data-board]")  # the panels beside it made too
     return page
 
@@ -109,12 +121,16 @@ def pick_legal_move(page, kind: str, move: dict) -> None:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_refusal_shows_next_to_play_and_is_announced(kind, viewport, open_page, console, live_server):
+def test_a_refusal_shows_next_to_play_and_is_announced(
+    kind, viewport, open_page, console, live_server
+):
     """The move is played from another device first: Play here is refused (409), and the
     refusal shows under Play, on screen, in an alert region."""
     game = new_game(live_server, kind)
     page = open_game(open_page, game, viewport)
-    wait_until(page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')")
+    wait_until(
+        page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')"
+    )
     move = first_legal(live_server, game)
     pick_legal_move(page, kind, move)
     play = page.locator(".action-bar button:has-text('Play')")
@@ -126,7 +142,10 @@ def test_a_refusal_shows_next_to_play_and_is_announced(kind, viewport, open_page
     refusal.wait_for()
     assert refusal.get_attribute("role") == "alert"
     assert "ply" in refusal.inner_text() or "turn" in refusal.inner_text(), refusal.inner_text()
-    note, button = in_viewport(page, ".action-bar + .refusal"), in_viewport(page, ".action-bar button:has-text('Play')")
+    note, button = (
+        in_viewport(page, ".action-bar + .refusal"),
+        in_viewport(page, ".action-bar button:has-text('Play')"),
+    )
     assert 0 <= note["y"] - (button["y"] + button["height"]) < 60, (note, button)
     shot(page, f"refusal-{kind}-{viewport}")
 
@@ -146,7 +165,9 @@ def test_play_is_enabled_only_for_moves_the_listing_holds(viewport, open_page, l
     ploid = api_move(live_server, ploid, {"type": "place", "row": 2, "col": 3, "piece": 2})
     page = open_game(open_page, ploid, viewport)
     page.click(".ploid button[data-piece='3']")
-    legal = {c for c in page.locator(".pl-cell.legal").evaluate_all("cs => cs.map(c => c.dataset.cell)")}
+    legal = {
+        c for c in page.locator(".pl-cell.legal").evaluate_all("cs => cs.map(c => c.dataset.cell)")
+    }
     assert legal and "0,1" not in legal  # a 3 beside White's 1 would make a group of 2 under a 1
     page.click("[data-cell='0,1']")
     assert not play_enabled(page)
@@ -165,7 +186,10 @@ def test_play_is_enabled_only_for_moves_the_listing_holds(viewport, open_page, l
 
     # Prime Drop: a challenge of cells that are no number, and double downs
     pd = new_game(live_server, "prime-drop", {"size": 9})
-    for mv in ({"type": "drop", "row": 4, "col": 4, "digit": 3}, {"type": "drop", "row": 4, "col": 6, "digit": 1}):
+    for mv in (
+        {"type": "drop", "row": 4, "col": 4, "digit": 3},
+        {"type": "drop", "row": 4, "col": 6, "digit": 1},
+    ):
         pd = api_move(live_server, pd, mv)
     page = open_game(open_page, pd, viewport)
     page.click(".pd .modes button:has-text('Challenge')")
@@ -192,7 +216,10 @@ def test_play_is_enabled_only_for_moves_the_listing_holds(viewport, open_page, l
     page.click(".pd button[data-digit='7']")
     page.click("[data-cell='3,5']")
     wait_until(page, "!document.querySelector('.action-bar button.primary').disabled")
-    assert page.locator(".pd .action-bar .pending").inner_text() == "Double down: 2 at [4, 5], then 7 at [3, 5]"
+    assert (
+        page.locator(".pd .action-bar .pending").inner_text()
+        == "Double down: 2 at [4, 5], then 7 at [3, 5]"
+    )
     shot(page, f"legal-only-{viewport}")
 
 
@@ -242,15 +269,22 @@ def under(items, least: float) -> list:
     return [item for item in items if min(item[1], item[2]) < least - 0.01]
 
 
-DEFAULT_GAMES = {"prime-drop": {}, "partition": {}, "ploid": {}, "factor-multiple": {},
-                 "factor-bingo": {}}
+DEFAULT_GAMES = {
+    "prime-drop": {},
+    "partition": {},
+    "ploid": {},
+    "factor-multiple": {},
+    "factor-bingo": {},
+}
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_touch_targets_on_a_phone_and_a_desktop(kind, open_page, live_server):
     game = new_game(live_server, kind)
     page = open_game(open_page, game, "phone")
-    wait_until(page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')")
+    wait_until(
+        page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')"
+    )
     fit = sizes(page)
     assert under(fit["controls"], TOUCH) == [], "controls under 44 px on a phone"
     assert under(fit["board"], MINIMUM) == [], "board targets under 24 px at fit size"
@@ -259,20 +293,37 @@ def test_touch_targets_on_a_phone_and_a_desktop(kind, open_page, live_server):
         zoom.first.click()
         assert zoom.first.get_attribute("aria-pressed") == "true"
     zoomed = sizes(page)
-    assert zoomed["board"] and under(zoomed["board"], BOARD_CELL) == [], "board cells under 40 px zoomed"
+    assert zoomed["board"] and under(zoomed["board"], BOARD_CELL) == [], (
+        "board cells under 40 px zoomed"
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     least = lambda items: min(min(w, h) for _, w, h in items)  # noqa: E731
-    print(f"{kind} at 390 px: controls >= {least(fit['controls']):.1f} px, board targets "
-          f">= {least(fit['board']):.1f} px fit, >= {least(zoomed['board']):.1f} px zoomed")
+    print(
+        f"{kind} at 390 px: controls >= {least(fit['controls']):.1f} px, board targets "
+        f">= {least(fit['board']):.1f} px fit, >= {least(zoomed['board']):.1f} px zoomed"
+    )
     shot(page, f"sizes-{kind}-phone-zoomed")
     desktop = open_game(open_page, game, "desktop")
-    wait_until(desktop, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')")
+    wait_until(
+        desktop, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')"
+    )
     assert under(sizes(desktop)["board"] + sizes(desktop)["controls"], MINIMUM) == []
 
 
-@pytest.mark.parametrize("path", ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests",
-                                  "/#/sweeps", "/#/leaderboard/ploid", "/#/signin", "/#/events",
-                                  "/#/ladder/ploid"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/#/",
+        "/#/rules",
+        "/#/rules/partition",
+        "/#/playtests",
+        "/#/sweeps",
+        "/#/leaderboard/ploid",
+        "/#/signin",
+        "/#/events",
+        "/#/ladder/ploid",
+    ],
+)
 def test_controls_outside_boards_are_a_thumb_wide_on_a_phone(path, open_page):
     page = open_page(path)
     page.wait_for_selector("main#view :is(form, ul, .markdown):visible")
@@ -286,7 +337,9 @@ def test_move_list_rows_and_header_links_are_a_thumb_high(open_page, live_server
     page = open_game(open_page, game)
     page.wait_for_selector(".moves button.move")
     for selector in (".moves button.move", "header.site a"):
-        for box in page.locator(selector).evaluate_all("es => es.map(e => e.getBoundingClientRect().height)"):
+        for box in page.locator(selector).evaluate_all(
+            "es => es.map(e => e.getBoundingClientRect().height)"
+        ):
             assert box >= TOUCH - 0.5, selector
 
 
@@ -294,7 +347,9 @@ def test_move_list_rows_and_header_links_are_a_thumb_high(open_page, live_server
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_partition_names_hexes_as_its_margins_do_and_marks_the_whole_last_turn(viewport, open_page, live_server):
+def test_partition_names_hexes_as_its_margins_do_and_marks_the_whole_last_turn(
+    viewport, open_page, live_server
+):
     game = new_game(live_server, "partition")
     for edge in ([0, 6], [14, 15], [28, 29]):
         game = api_move(live_server, game, {"type": "stick", "edge": edge})
@@ -303,7 +358,10 @@ def test_partition_names_hexes_as_its_margins_do_and_marks_the_whole_last_turn(v
     page.wait_for_selector(".moves li >> nth=2")
     moves = page.locator(".moves li").all_inner_texts()
     assert [m.split(": ", 1)[1] for m in moves] == [
-        "stick between A1 and B1", "stick between C3 and C4", "stick between E5 and E6"]
+        "stick between A1 and B1",
+        "stick between C3 and C4",
+        "stick between E5 and E6",
+    ]
     assert not any(re.search(r"\d+–\d+|hex \d", m) for m in moves)
     margins = page.locator(".pt svg .pd-axis").all_text_contents()
     assert margins == list("ABCDEF") + [str(c) for c in range(1, 7)]
@@ -321,8 +379,10 @@ def test_rules_pages_show_tables_and_pictures_within_the_screen(viewport, open_p
     assert "| " not in page.locator(".markdown").inner_text()
     # the page grows with its sections (the bots' ratings, ladders), never with a long table:
     # each table stands in a box no taller than the screen, scrolling inside it when longer
-    tallest = page.evaluate("Math.max(...[...document.querySelectorAll('.markdown .table-wrap')]"
-                            ".map((w) => w.getBoundingClientRect().height))")
+    tallest = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('.markdown .table-wrap')]"
+        ".map((w) => w.getBoundingClientRect().height))"
+    )
     assert tallest <= VIEWPORTS[viewport]["height"], f"a table box is {tallest} px tall"
     assert page.locator(".markdown .table-wrap.long").count() >= 1  # the results table
     assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORTS[viewport]["width"]
@@ -346,7 +406,11 @@ def test_prime_drop_pile_board_and_play_are_on_one_screen(viewport, open_page, l
     page.click(".pd button[data-digit='3']")
     page.locator("[data-cell='5,5']").scroll_into_view_if_needed()
     page.click("[data-cell='5,5']")
-    for selector in (".pd button[data-digit='3']", "[data-cell='5,5']", ".action-bar button:has-text('Play')"):
+    for selector in (
+        ".pd button[data-digit='3']",
+        "[data-cell='5,5']",
+        ".action-bar button:has-text('Play')",
+    ):
         in_viewport(page, selector)
     shot(page, f"prime-drop-one-screen-{viewport}")
 
@@ -362,8 +426,11 @@ def colour_of(page, selector: str, prop: str = "background-color") -> str:
 def test_results_say_from_whose_side_and_why(viewport, open_page, live_server):
     # a loss is not dressed as a win
     lost = new_game(live_server, "factor-multiple", {"n": 30})
-    requests.post(f"{live_server}/api/v1/games/{lost['id']}/resign", timeout=10,
-                  headers={"Authorization": f"Bearer {lost['tokens']['0']}"})
+    requests.post(
+        f"{live_server}/api/v1/games/{lost['id']}/resign",
+        timeout=10,
+        headers={"Authorization": f"Bearer {lost['tokens']['0']}"},
+    )
     loser = open_game(open_page, lost, viewport, seats=("0",))
     loser.wait_for_selector(".banner.loss:has-text('you lose')")
     winner = open_game(open_page, lost, viewport, seats=("1",))
@@ -378,7 +445,9 @@ def test_results_say_from_whose_side_and_why(viewport, open_page, live_server):
     page = open_game(open_page, ploid, viewport, seats=("0",))
     detail = page.locator(".banner span").inner_text()
     scores = ploid["result"]["scores"]
-    assert f"{scores[0]} piece" in detail and f"{scores[1]} piece" in detail and "placed" in detail, detail
+    assert (
+        f"{scores[0]} piece" in detail and f"{scores[1]} piece" in detail and "placed" in detail
+    ), detail
 
     # a challenge that worked against you is bad news
     pd = new_game(live_server, "prime-drop", {"size": 9})
@@ -415,7 +484,9 @@ def test_factor_bingos_clock_is_unmissable(viewport, open_page, live_server, kin
     assert int(colour_of(page, ".new-game .clock-line", "font-weight")) >= 700
     shot(page, f"factor-bingo-clock-lobby-{viewport}")
 
-    game = new_game(live_server, "factor-bingo", seats=[{"human": {"name": "Ada"}}, {"bot": "beginner"}])
+    game = new_game(
+        live_server, "factor-bingo", seats=[{"human": {"name": "Ada"}}, {"bot": "beginner"}]
+    )
     page = open_game(open_page, game, viewport, seats=("0",))
     note = in_viewport(page, ".clock-note")
     assert "byo-yomi" in page.locator(".clock-note").inner_text() and note["height"] > 20
@@ -445,7 +516,9 @@ def contrast(page, a: str, b: str) -> float:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_seat_marks_keep_their_colours_and_buttons_their_contrast(scheme, viewport, open_page, live_server):
+def test_seat_marks_keep_their_colours_and_buttons_their_contrast(
+    scheme, viewport, open_page, live_server
+):
     game = new_game(live_server, "ploid", {"n": 3})
     game = api_move(live_server, game, {"type": "place", "row": 0, "col": 0, "piece": 1})
     game = api_move(live_server, game, {"type": "place", "row": 2, "col": 3, "piece": 2})
@@ -453,11 +526,16 @@ def test_seat_marks_keep_their_colours_and_buttons_their_contrast(scheme, viewpo
     row = colour_of(page, ".players .player:first-child")
     white, black = (colour_of(page, f".players .player:nth-child({i + 1}) .mark") for i in (0, 1))
     # White is the light disc and Black the dark one, whatever the scheme
-    assert page.evaluate(LUMINANCE, white) > 0.8 and page.evaluate(LUMINANCE, black) < 0.05, (white, black)
+    assert page.evaluate(LUMINANCE, white) > 0.8 and page.evaluate(LUMINANCE, black) < 0.05, (
+        white,
+        black,
+    )
     # and each stands out from the row it sits on: its fill, its edge or its halo (3:1, WCAG 1.4.11)
     for seat in (0, 1):
         mark = f".players .player:nth-child({seat + 1}) .mark"
-        halo = re.match(r"rgba?\([^)]*\)", colour_of(page, mark, "box-shadow") + " rgba(0, 0, 0, 0)")[0]
+        halo = re.match(
+            r"rgba?\([^)]*\)", colour_of(page, mark, "box-shadow") + " rgba(0, 0, 0, 0)"
+        )[0]
         seen = [colour_of(page, mark), colour_of(page, mark, "border-top-color")]
         if not halo.startswith("rgba(0, 0, 0, 0"):
             seen.append(halo)
@@ -465,7 +543,10 @@ def test_seat_marks_keep_their_colours_and_buttons_their_contrast(scheme, viewpo
     if scheme == "dark":  # Black's disc sits in a light halo, so it reads as a filled disc
         halo = colour_of(page, ".players .player:nth-child(2) .mark", "box-shadow")
         assert contrast(page, re.match(r"rgba?\([^)]*\)", halo)[0], black) >= 7, halo
-    pieces = [page.locator(f".pl-piece.seat{i}").first.evaluate("e => getComputedStyle(e).fill") for i in (0, 1)]
+    pieces = [
+        page.locator(f".pl-piece.seat{i}").first.evaluate("e => getComputedStyle(e).fill")
+        for i in (0, 1)
+    ]
     assert page.evaluate(LUMINANCE, pieces[0]) > page.evaluate(LUMINANCE, pieces[1])
     page.click(".ploid button[data-piece='3']")
     page.locator(".pl-cell.legal").first.click()
@@ -489,13 +570,18 @@ def test_a_first_load_of_a_game_page_is_light(kind, viewport, open_page, live_se
     session.send("Network.setCacheDisabled", {"cacheDisabled": True})
     transferred, urls = {}, []
     session.on("Network.responseReceived", lambda e: urls.append(e["response"]["url"]))
-    session.on("Network.loadingFinished", lambda e: transferred.__setitem__(e["requestId"], e["encodedDataLength"]))
+    session.on(
+        "Network.loadingFinished",
+        lambda e: transferred.__setitem__(e["requestId"], e["encodedDataLength"]),
+    )
     page.goto(f"/#/game/{game['id']}")  # a new document, nothing cached
     page.wait_for_selector("[data-board]")
     page.wait_for_load_state("networkidle")
     drawn = page.evaluate("performance.getEntriesByName('postplay:board')[0]?.startTime")
     total = sum(transferred.values())
-    print(f"{kind} ({viewport}): {total} bytes in {len(transferred)} requests, board drawn at {drawn:.0f} ms")
+    print(
+        f"{kind} ({viewport}): {total} bytes in {len(transferred)} requests, board drawn at {drawn:.0f} ms"
+    )
     assert total <= 100_000, f"{total} bytes transferred"
     fetched = [u.split("/static/js/", 1)[1] for u in urls if "/static/js/" in u]
     scripts = sorted(set(fetched))
@@ -504,19 +590,25 @@ def test_a_first_load_of_a_game_page_is_light(kind, viewport, open_page, live_se
     # the first modules index.html preloads are fetched once each: the preload is the import's
     first = ["app.js", "api.js", "storage.js", "game.js", "dom.js", "format.js", "boards/common.js"]
     assert [fetched.count(m) for m in first] == [1] * len(first), fetched
-    assert not {"playtests.js", "charts.js", "lobby.js", "rules.js", "profile.js"} & set(scripts), scripts
+    assert not {"playtests.js", "charts.js", "lobby.js", "rules.js", "profile.js"} & set(scripts), (
+        scripts
+    )
 
 
 def test_a_game_page_asks_for_its_board_with_its_other_modules(open_page, live_server):
     game = new_game(live_server, "partition")
     page = open_page("/static/favicon.svg")
-    board = "document.querySelector('link[rel=modulepreload][href$=\"boards/partition.js\"]') !== null"
+    board = (
+        "document.querySelector('link[rel=modulepreload][href$=\"boards/partition.js\"]') !== null"
+    )
     drawn = "performance.getEntriesByName('postplay:board').length > 0"
     # a first visit: the board is preloaded once the game's answer names its kind
     page.goto(f"/#/game/{game['id']}")
     wait_until(page, drawn)
     assert page.evaluate(board)
-    assert page.evaluate("JSON.parse(localStorage.getItem('postplay.kinds'))") == [[game["id"], "partition"]]
+    assert page.evaluate("JSON.parse(localStorage.getItem('postplay.kinds'))") == [
+        [game["id"], "partition"]
+    ]
     # the next: the kind is remembered, so the board is asked for while the game's answer is
     # still on its way (held here until the board's preload is seen)
     held = []
@@ -533,16 +625,24 @@ def test_a_game_page_asks_for_its_board_with_its_other_modules(open_page, live_s
 
 
 def test_static_files_carry_validators_and_cache_control(live_server):
-    for path, expect in (("/static/js/app.js", "no-cache"), ("/static/css/app.css", "no-cache"),
-                         ("/", "no-cache"), ("/static/icons/icon-192.png", "max-age=86400"),
-                         ("/sw.js", "no-cache")):
+    for path, expect in (
+        ("/static/js/app.js", "no-cache"),
+        ("/static/css/app.css", "no-cache"),
+        ("/", "no-cache"),
+        ("/static/icons/icon-192.png", "max-age=86400"),
+        ("/sw.js", "no-cache"),
+    ):
         response = requests.get(live_server + path, timeout=10)
         assert response.status_code == 200 and expect in response.headers["Cache-Control"], path
         etag = response.headers["ETag"]
         again = requests.get(live_server + path, headers={"If-None-Match": etag}, timeout=10)
         assert again.status_code == 304, path
-    assert "gzip" in requests.get(f"{live_server}/static/js/game.js", timeout=10,
-                                  headers={"Accept-Encoding": "gzip"}).headers["Content-Encoding"]
+    assert (
+        "gzip"
+        in requests.get(
+            f"{live_server}/static/js/game.js", timeout=10, headers={"Accept-Encoding": "gzip"}
+        ).headers["Content-Encoding"]
+    )
 
 
 # ---------------------------------------------------------------- axe-core
@@ -550,10 +650,23 @@ def test_static_files_carry_validators_and_cache_control(live_server):
 # every route of the client (web/README.md): a game of each kind played, and watched once over
 # (every control of the board disabled), a player's profile, a sweep (a playtest's report has
 # its own test below)
-PAGES = ["/#/", "/#/rules", "/#/rules/partition", "/#/playtests", "/#/sweeps", "sweep",
-         "/#/leaderboards", "/#/leaderboard/ploid", "/#/events", "/#/ladder/ploid", "/#/signin",
-         "/#/signup", "player",
-         *[f"game:{k}" for k in KINDS], *[f"finished:{k}" for k in KINDS]]
+PAGES = [
+    "/#/",
+    "/#/rules",
+    "/#/rules/partition",
+    "/#/playtests",
+    "/#/sweeps",
+    "sweep",
+    "/#/leaderboards",
+    "/#/leaderboard/ploid",
+    "/#/events",
+    "/#/ladder/ploid",
+    "/#/signin",
+    "/#/signup",
+    "player",
+    *[f"game:{k}" for k in KINDS],
+    *[f"finished:{k}" for k in KINDS],
+]
 
 
 def serious_violations(page) -> list:
@@ -561,24 +674,35 @@ def serious_violations(page) -> list:
     violations = Axe().run(page).response["violations"]
     found = ", ".join(f"{v['id']} {v['impact']}" for v in violations) or "none"
     print(f"axe {page.url.split('#', 1)[-1]}: {len(violations)} violations ({found})")
-    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
-            for v in violations if v["impact"] in ("serious", "critical")]
+    return [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5])
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("where", PAGES)
-def test_no_serious_accessibility_violations(where, scheme, viewport, open_page, live_server, kinds):
+def test_no_serious_accessibility_violations(
+    where, scheme, viewport, open_page, live_server, kinds
+):
     if where.startswith("game:"):
         kind = where.split(":", 1)[1]
         bot = kinds[kind]["bots"][0]["level"]
         game = new_game(live_server, kind, seats=[{"human": {"name": "Ada"}}, {"bot": bot}])
         page = open_game(open_page, game, viewport, scheme, seats=("0",))
-        wait_until(page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')")
+        wait_until(
+            page,
+            "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')",
+        )
     elif where.startswith("finished:"):
         game = new_game(live_server, where.split(":", 1)[1])
-        resigned = requests.post(f"{live_server}/api/v1/games/{game['id']}/resign", timeout=10,
-                                 headers={"Authorization": f"Bearer {game['tokens']['0']}"})
+        resigned = requests.post(
+            f"{live_server}/api/v1/games/{game['id']}/resign",
+            timeout=10,
+            headers={"Authorization": f"Bearer {game['tokens']['0']}"},
+        )
         assert resigned.status_code == 201, resigned.text
         page = open_game(open_page, game, viewport, scheme, seats=())
     elif where in ("player", "sweep"):
@@ -597,21 +721,42 @@ def _axe_subject(base: str, where: str) -> str:
     """A player's name, or a sweep's id, for the pages that show one (made once per session)."""
     if where == "player":
         name = "axe_reader"
-        made = requests.post(f"{base}/api/v1/accounts", timeout=10,
-                             json={"username": name, "password": "a long password"})
+        made = requests.post(
+            f"{base}/api/v1/accounts",
+            timeout=10,
+            json={"username": name, "password": "a long password"},
+        )
         assert made.status_code == 201, made.text
         return name
-    made = requests.post(f"{base}/api/v1/playtests/sweeps", timeout=10, json={
-        "kind": "factor-multiple", "bots": ["greedy", "greedy"], "games_per_variant": 2,
-        "vary": {"n": [10, 12]}, "budget_s": 0.01})
+    made = requests.post(
+        f"{base}/api/v1/playtests/sweeps",
+        timeout=10,
+        json={
+            "kind": "factor-multiple",
+            "bots": ["greedy", "greedy"],
+            "games_per_variant": 2,
+            "vary": {"n": [10, 12]},
+            "budget_s": 0.01,
+        },
+    )
     assert made.status_code == 202, made.text
     return made.json()["id"]
 
 
 def test_no_serious_accessibility_violations_on_a_playtest_report(open_page, live_server):
-    response = requests.post(f"{live_server}/api/v1/playtests", timeout=10, json={
-        "kind": "factor-multiple", "options": {"n": 12}, "bots": ["greedy", "greedy"], "games": 4,
-        "budget_s": 0.01, "chunk_games": 4, "samples": 1})
+    response = requests.post(
+        f"{live_server}/api/v1/playtests",
+        timeout=10,
+        json={
+            "kind": "factor-multiple",
+            "options": {"n": 12},
+            "bots": ["greedy", "greedy"],
+            "games": 4,
+            "budget_s": 0.01,
+            "chunk_games": 4,
+            "samples": 1,
+        },
+    )
     assert response.status_code in (201, 202), response.text
     playtest = response.json()["id"]
     for scheme in ("light", "dark"):
@@ -625,27 +770,37 @@ def test_no_serious_accessibility_violations_on_a_playtest_report(open_page, liv
 # ---------------------------------------------------------------- installable, offline
 
 
-def test_the_app_is_installable_and_opens_offline_with_the_last_known_games(open_page, console, live_server):
+def test_the_app_is_installable_and_opens_offline_with_the_last_known_games(
+    open_page, console, live_server
+):
     game = new_game(live_server, "ploid", {"n": 3})
     game = api_move(live_server, game, {"type": "place", "row": 1, "col": 1, "piece": 1})
     page = open_page("/#/", "phone", games={game["id"]: ("ploid", {"1": game["tokens"]["1"]})})
     page.wait_for_selector(f"li[data-game='{game['id']}']:has-text('Your turn')")
-    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+    manifest = page.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())"
+    )
     assert manifest["display"] == "standalone" and manifest["start_url"].startswith("/")
     sizes_ = {icon["sizes"] for icon in manifest["icons"]}
     assert {"192x192", "512x512"} <= sizes_
     for icon in manifest["icons"]:
         assert requests.get(live_server + icon["src"], timeout=10).status_code == 200
-    assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)").endswith("/sw.js")
+    assert page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)").endswith(
+        "/sw.js"
+    )
     wait_until(page, "navigator.serviceWorker.controller !== null")
-    page.goto(f"/#/game/{game['id']}")  # under the worker: the game, its board and its answers are kept
+    page.goto(
+        f"/#/game/{game['id']}"
+    )  # under the worker: the game, its board and its answers are kept
     page.wait_for_selector(".game:not([aria-busy]) [data-board] .pl-piece")  # the panels made too,
     page.wait_for_load_state("networkidle")  # and their answers (the chat's) in: kept as well
     page.goto("/#/")
     page.wait_for_selector(f"li[data-game='{game['id']}']")
 
     page.context.set_offline(True)
-    console.allow(r"ERR_INTERNET_DISCONNECTED at \S+/api/v1/games/\w+/legal-moves$")  # not kept: moves need the network
+    console.allow(
+        r"ERR_INTERNET_DISCONNECTED at \S+/api/v1/games/\w+/legal-moves$"
+    )  # not kept: moves need the network
     page.reload()
     page.wait_for_selector(".offline:not([hidden])")
     page.wait_for_selector(f"li[data-game='{game['id']}']:has-text('Your turn')")
@@ -679,9 +834,12 @@ def test_factor_multiple_at_n_1000_is_legible(viewport, open_page, live_server):
     # no grey disc of every factor-multiple edge: only those of the number last said
     assert page.locator(".fm-circle .fm-edges:not(.near)").get_attribute("d") == ""
     near = page.locator(".fm-circle .fm-edges.near").get_attribute("d")
-    assert near.count("M") == sum(1 for d in range(1, 1001) if d != 750 and (750 % d == 0 or d % 750 == 0))
+    assert near.count("M") == sum(
+        1 for d in range(1, 1001) if d != 750 and (750 % d == 0 or d % 750 == 0)
+    )
     dots = page.locator(".fm-circle .fm-vertex").evaluate_all(
-        "vs => vs.filter(v => getComputedStyle(v).display !== 'none').length")
+        "vs => vs.filter(v => getComputedStyle(v).display !== 'none').length"
+    )
     legal = page.locator(".fm-grid button.legal").count()
     assert dots <= 3 + 1 + legal, dots  # said, current, legal: no ring of a thousand grey dots
     page.locator(".fm-circle").scroll_into_view_if_needed()
@@ -692,7 +850,10 @@ def test_factor_multiple_at_n_1000_is_legible(viewport, open_page, live_server):
 def test_other_pages_load_no_board_and_no_playtest_code(path, open_page):
     page = open_page("/static/favicon.svg")
     scripts = []
-    page.on("request", lambda r: "/static/js/" in r.url and scripts.append(r.url.split("/static/js/", 1)[1]))
+    page.on(
+        "request",
+        lambda r: "/static/js/" in r.url and scripts.append(r.url.split("/static/js/", 1)[1]),
+    )
     page.goto(path)
     page.wait_for_selector("main#view :is(form, .markdown > *):visible")
     page.wait_for_load_state("networkidle")
@@ -704,11 +865,14 @@ def test_other_pages_load_no_board_and_no_playtest_code(path, open_page):
 
 # ---------------------------------------------------------------- signed in: the same floor
 
+
 def signed_in_page(new_page, path: str, viewport: str, scheme: str, account: dict):
     page = new_page("/static/favicon.svg", VIEWPORTS[viewport], scheme)
-    page.evaluate("([username, token]) => localStorage.setItem('postplay.account', "
-                  "JSON.stringify({ username, token }))", [account["account"]["username"],
-                                                             account["token"]])
+    page.evaluate(
+        "([username, token]) => localStorage.setItem('postplay.account', "
+        "JSON.stringify({ username, token }))",
+        [account["account"]["username"], account["token"]],
+    )
     page.goto(path)
     return page
 
@@ -718,14 +882,28 @@ def test_signed_in_pages_keep_the_sizes_and_pass_axe(scheme, new_page, live_serv
     # what only a signed-in player sees: the notices menu, the rated and range choices, the
     # chat, draw and takeback buttons of a game of theirs, and the vacation switch
     name = f"pol_{uuid.uuid4().hex[:8]}"
-    account = requests.post(f"{live_server}/api/v1/accounts", timeout=10, json={
-        "username": name, "password": "a long enough password"}).json()
+    account = requests.post(
+        f"{live_server}/api/v1/accounts",
+        timeout=10,
+        json={"username": name, "password": "a long enough password"},
+    ).json()
     auth = {"Authorization": f"Bearer {account['token']}"}
-    game = requests.post(f"{live_server}/api/v1/games", timeout=10, headers=auth, json={
-        "kind": "factor-multiple", "seats": [{"me": True}, {"bot": "greedy"}], "first": 0,
-        "time_control": {"type": "correspondence", "days_per_move": 3}}).json()
-    for path, ready in ((f"/#/game/{game['id']}", ".chat-form:visible"), ("/#/", "section.mine"),
-                        (f"/#/player/{name}", ".vacation-switch:visible")):
+    game = requests.post(
+        f"{live_server}/api/v1/games",
+        timeout=10,
+        headers=auth,
+        json={
+            "kind": "factor-multiple",
+            "seats": [{"me": True}, {"bot": "greedy"}],
+            "first": 0,
+            "time_control": {"type": "correspondence", "days_per_move": 3},
+        },
+    ).json()
+    for path, ready in (
+        (f"/#/game/{game['id']}", ".chat-form:visible"),
+        ("/#/", "section.mine"),
+        (f"/#/player/{name}", ".vacation-switch:visible"),
+    ):
         page = signed_in_page(new_page, path, "phone", scheme, account)
         page.wait_for_selector(ready)
         page.wait_for_timeout(300)

@@ -1,6 +1,7 @@
 """Replays draw the server's positions: a whole bot-vs-bot game of every kind, played by the real
 worker, stepped through on the page from the first position to the last, the board checked at
 every ply against GET /games/{id}/positions."""
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,10 @@ pytestmark = pytest.mark.browser
 # trade challenges back and forth for ever on the full pile; a pile of 1s, 3s and 7s runs out.
 OPTIONS = {
     "partition": {},
-    "prime-drop": {"size": 9, "tiles": {d: {"1": 5, "3": 3, "7": 4}.get(d, 0)
-                                        for d in "0123456789"}},
+    "prime-drop": {
+        "size": 9,
+        "tiles": {d: {"1": 5, "3": 3, "7": 4}.get(d, 0) for d in "0123456789"},
+    },
     "ploid": {"n": 3},
     "factor-bingo": {},
     "factor-multiple": {"n": 30},
@@ -28,9 +31,16 @@ OPTIONS = {
 def finished_bot_game(base: str, kind: dict) -> dict:
     """A game between two of the kind's first-listed (weakest, quickest) bots, played out."""
     level = kind["bots"][0]["level"]
-    game = requests.post(f"{base}/api/v1/games", timeout=10, json={
-        "kind": kind["kind"], "options": OPTIONS[kind["kind"]], "first": 0,
-        "seats": [{"bot": level}, {"bot": level}]}).json()
+    game = requests.post(
+        f"{base}/api/v1/games",
+        timeout=10,
+        json={
+            "kind": kind["kind"],
+            "options": OPTIONS[kind["kind"]],
+            "first": 0,
+            "seats": [{"bot": level}, {"bot": level}],
+        },
+    ).json()
     deadline = time.monotonic() + 120
     while game["status"] != "finished":
         assert time.monotonic() < deadline, f"the bots are still playing at ply {game['ply']}"
@@ -45,8 +55,13 @@ def test_a_replay_draws_every_position(slug, new_page, require_kind, live_server
     assert game["result"]["reason"] != "aborted", game["result"]
     page = new_page()
     requested = []
-    page.on("request", lambda r: re.search(r"/games/\w+/(moves|positions)", r.url)
-            and requested.append(r.url.split("/api/v1/games/", 1)[1]))
+    page.on(
+        "request",
+        lambda r: (
+            re.search(r"/games/\w+/(moves|positions)", r.url)
+            and requested.append(r.url.split("/api/v1/games/", 1)[1])
+        ),
+    )
     page.goto(f"/#/game/{game['id']}")
     plies = assert_replay_matches(page, live_server, game["id"])
     assert plies == game["ply"] > 0

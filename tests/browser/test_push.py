@@ -6,6 +6,7 @@ and the code its `notificationclick` handler runs, `openGame(notification.data.u
 service worker with the notification shown, sends the open tab to the game. The Notifications
 settings page sends the choices it shows to the server: channels, quiet when present, the
 digest hour."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,11 @@ pytestmark = pytest.mark.browser
 def signed_in(new_page, live_server, username: str, token: str, path: str = "/"):
     page = new_page("/")
     page.context.grant_permissions(["notifications"], origin=live_server)
-    page.evaluate("([u, t]) => localStorage.setItem('postplay.account', "
-                  "JSON.stringify({username: u, token: t}))", [username, token])
+    page.evaluate(
+        "([u, t]) => localStorage.setItem('postplay.account', "
+        "JSON.stringify({username: u, token: t}))",
+        [username, token],
+    )
     page.goto(path)
     page.reload()
     return page
@@ -34,9 +38,15 @@ def registration_id(page) -> str:
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     cdp = page.context.new_cdp_session(page)
     found: list[str] = []
-    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: found.extend(
-        r["registrationId"] for r in event["registrations"]
-        if r["scopeURL"].rstrip("/") == page.url.split("#")[0].rstrip("/") and not r["isDeleted"]))
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: found.extend(
+            r["registrationId"]
+            for r in event["registrations"]
+            if r["scopeURL"].rstrip("/") == page.url.split("#")[0].rstrip("/")
+            and not r["isDeleted"]
+        ),
+    )
     cdp.send("ServiceWorker.enable")
     wait_for(page, lambda: found, "the service worker's registration")
     page.__cdp = cdp
@@ -46,17 +56,33 @@ def registration_id(page) -> str:
 def test_a_push_is_shown_and_its_click_opens_the_game(new_page, live_server):
     ada, ada_token = account(live_server, "ada")
     bob, bob_token = account(live_server, "bob")
-    game = api(live_server, "POST", "/games", ada_token, kind="factor-multiple", first=0,
-               seats=[{"me": True}, {"player": bob}], options={"n": 30})
+    game = api(
+        live_server,
+        "POST",
+        "/games",
+        ada_token,
+        kind="factor-multiple",
+        first=0,
+        seats=[{"me": True}, {"player": bob}],
+        options={"n": 30},
+    )
     api(live_server, "POST", f"/games/{game['id']}/accept", bob_token)
     page = signed_in(new_page, live_server, bob, bob_token)
     wait_until(page, "navigator.serviceWorker.controller !== null")
     registration = registration_id(page)
     url = f"{live_server}/#/game/{game['id']}"
-    payload = {"id": "msg_test", "type": "turn", "game": game["id"], "title": "Factor/Multiple",
-               "body": f"Your move against {ada} (Factor/Multiple)", "url": url}
-    page.__cdp.send("ServiceWorker.deliverPushMessage", {
-        "origin": live_server, "registrationId": registration, "data": json.dumps(payload)})
+    payload = {
+        "id": "msg_test",
+        "type": "turn",
+        "game": game["id"],
+        "title": "Factor/Multiple",
+        "body": f"Your move against {ada} (Factor/Multiple)",
+        "url": url,
+    }
+    page.__cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": live_server, "registrationId": registration, "data": json.dumps(payload)},
+    )
     shown = []
 
     def notifications():
@@ -67,9 +93,14 @@ def test_a_push_is_shown_and_its_click_opens_the_game(new_page, live_server):
         return shown
 
     wait_for(page, notifications, "the push's notification")
-    assert shown == [{"title": "Postplay: Factor/Multiple",
-                      "body": f"Your move against {ada} (Factor/Multiple)", "tag": "msg_test",
-                      "data": {"url": url, "game": game["id"]}}]
+    assert shown == [
+        {
+            "title": "Postplay: Factor/Multiple",
+            "body": f"Your move against {ada} (Factor/Multiple)",
+            "tag": "msg_test",
+            "data": {"url": url, "game": game["id"]},
+        }
+    ]
 
     (worker,) = page.context.service_workers
     worker.evaluate("""self.registration.getNotifications()
@@ -78,8 +109,7 @@ def test_a_push_is_shown_and_its_click_opens_the_game(new_page, live_server):
     page.wait_for_selector(".game h1")
 
 
-def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_server,
-                                                                 screenshot):
+def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_server, screenshot):
     bob, bob_token = account(live_server, "bob")
     page = signed_in(new_page, live_server, bob, bob_token)
     page.click("#account > a[href='#/notifications']")  # the header links to the page
@@ -91,8 +121,9 @@ def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_
     page.uncheck("input[name=quiet_when_present]")
 
     def settings():
-        return requests.get(f"{live_server}/api/v1/me", timeout=10,
-                            headers={"Authorization": f"Bearer {bob_token}"}).json()["settings"]
+        return requests.get(
+            f"{live_server}/api/v1/me", timeout=10, headers={"Authorization": f"Bearer {bob_token}"}
+        ).json()["settings"]
 
     wait_for(page, lambda: settings().get("quiet_when_present") is False, "quiet saved")
     assert settings()["notify"] == {"chat": ["inbox"]}

@@ -2,6 +2,7 @@
 small 2 x 2 sweep picked from GET /kinds on the form, watched to the end, its comparison chart
 (win rate per variant with interval whiskers and the 50 % line, lengths as box plots) and table
 checked against the API, each variant linked to its playtest report, and both downloads."""
+
 from __future__ import annotations
 
 import csv
@@ -61,12 +62,14 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
     comparison = sweep["comparison"]
 
     # the chart: a bar per variant at the API's rate, each with its interval, and the 50 % line
-    rates = page.eval_on_selector_all(".sweep-rates rect.chart-bar",
-                                      "els => els.map(e => Number(e.dataset.rate))")
+    rates = page.eval_on_selector_all(
+        ".sweep-rates rect.chart-bar", "els => els.map(e => Number(e.dataset.rate))"
+    )
     assert rates == [row["first_player"]["win_rate"] for row in comparison["variants"]]
     whiskers = page.eval_on_selector_all(
         ".sweep-rates g.chart-ci",
-        "els => els.map(e => [Number(e.dataset.lo), Number(e.dataset.hi)])")
+        "els => els.map(e => [Number(e.dataset.lo), Number(e.dataset.hi)])",
+    )
     assert whiskers == [row["first_player"]["ci95"] for row in comparison["variants"]]
     assert page.locator(".sweep-rates line.chart-even").count() == 1
     assert page.locator(".sweep-rates rect.chart-bar.balanced").count() == 1
@@ -110,6 +113,8 @@ def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
 def spoken(values: dict) -> str:
     """A variant named in words, as the page names it: {"n": 20, "even_start": True} ->
     "n: 20, even start: on"."""
-    return ", ".join(f"{name.replace('_', ' ')}: "
-                     + ("on" if value is True else "off" if value is False else str(value))
-                     for name, value in values.items())
+    return ", ".join(
+        f"{name.replace('_', ' ')}: "
+        + ("on" if value is True else "off" if value is False else str(value))
+        for name, value in values.items()
+    )

@@ -2,6 +2,7 @@
 and a real worker: a whole Factor/Multiple game against a bot, a move on every other board,
 joining an open game from the lobby, and the rules page. Each board is saved as a screenshot
 under test-artifacts/; any browser console error fails the test (see conftest.py)."""
+
 from __future__ import annotations
 
 import re
@@ -17,9 +18,15 @@ pytestmark = pytest.mark.browser
 REFUSED = r"status of 4\d\d .* at \S+/api/v1/"  # the line Chromium logs for an API refusal
 
 
-def start_game(page, kind: str, opponent: str, options: dict | None = None,
-               clock: dict | None = None, player: str | None = "Ada",
-               challenge: str | None = None) -> str:
+def start_game(
+    page,
+    kind: str,
+    opponent: str,
+    options: dict | None = None,
+    clock: dict | None = None,
+    player: str | None = "Ada",
+    challenge: str | None = None,
+) -> str:
     """Fill the lobby's form as `player` (None: signed in, the form asks no name), moving first,
     with `challenge` the username a challenge goes to; return the new game's id."""
     if player is not None:
@@ -50,8 +57,11 @@ def wait_for_moves(page, count: int) -> None:
 
 def open_with_tokens(page, game_id: str, kind: str, tokens: dict):
     """Open a game made through the API as the browser that holds both seats' tokens."""
-    page.evaluate("""([id, kind, tokens]) => localStorage.setItem("postplay.games",
-        JSON.stringify({ [id]: { kind, tokens, added: Date.now() } }))""", [game_id, kind, tokens])
+    page.evaluate(
+        """([id, kind, tokens]) => localStorage.setItem("postplay.games",
+        JSON.stringify({ [id]: { kind, tokens, added: Date.now() } }))""",
+        [game_id, kind, tokens],
+    )
     page.goto(f"/#/game/{game_id}")
     return page
 
@@ -63,13 +73,28 @@ def assert_fits_phone(page) -> None:
 def test_a_whole_factor_multiple_game_against_a_bot(new_page, console, screenshot, live_server):
     page = new_page()
     polls = []
-    page.on("request", lambda r: r.method == "GET" and re.search(r"/api/v1/games/\w+$", r.url)
-            and polls.append(r.headers.get("if-none-match")))
+    page.on(
+        "request",
+        lambda r: (
+            r.method == "GET"
+            and re.search(r"/api/v1/games/\w+$", r.url)
+            and polls.append(r.headers.get("if-none-match"))
+        ),
+    )
     fetched_from = []  # the `from` of every positions request: each asks only for what is new
-    page.on("request", lambda r: (m := re.search(r"/positions\?from=(\d+)$", r.url))
-            and fetched_from.append(int(m[1])))
-    game_id = start_game(page, "factor-multiple", "bot:greedy", options={"n": 30},
-                         clock={"type": "fischer", "initial": "10m", "increment": "0s"})
+    page.on(
+        "request",
+        lambda r: (
+            (m := re.search(r"/positions\?from=(\d+)$", r.url)) and fetched_from.append(int(m[1]))
+        ),
+    )
+    game_id = start_game(
+        page,
+        "factor-multiple",
+        "bot:greedy",
+        options={"n": 30},
+        clock={"type": "fischer", "initial": "10m", "increment": "0s"},
+    )
     say = page.locator("input[aria-label='Number to say']")
 
     # a number the legal moves do not hold cannot be played: the hint gives the server's reason
@@ -179,8 +204,14 @@ def test_prime_drop_double_down(new_page, require_kind, live_server):
     page.click(".pd button[data-digit='3']")
     page.click("[data-cell='5,7']")
     # the listing leaves double downs out: the bar names the move once the server says it is legal
-    wait_for(page, lambda: page.locator(".pd .action-bar .pending").inner_text()
-             == "Double down: 1 at [5, 6], then 3 at [5, 7]", "the double down checked")
+    wait_for(
+        page,
+        lambda: (
+            page.locator(".pd .action-bar .pending").inner_text()
+            == "Double down: 1 at [5, 6], then 3 at [5, 7]"
+        ),
+        "the double down checked",
+    )
     play(page)
     wait_for_moves(page, 2)
     assert sorted(page.locator(".pd-digit").all_text_contents()) == ["1", "3", "4"]
@@ -214,9 +245,14 @@ def test_partition_sticks(new_page, require_kind, screenshot, live_server):
 def test_partition_equal_split_choice(new_page, require_kind, live_server):
     """The stick that cuts the open region into two halves of 18 asks which half closes."""
     require_kind("partition")
-    created = requests.post(f"{live_server}/api/v1/games", json={
-        "kind": "partition", "first": 0,
-        "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]}).json()
+    created = requests.post(
+        f"{live_server}/api/v1/games",
+        json={
+            "kind": "partition",
+            "first": 0,
+            "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
+        },
+    ).json()
     game_id, tokens = created["id"], created["tokens"]
     # the edges between rows 2 and 3, all but [17, 23]
     cut = [[12 + c, 18 + c] for c in range(5)] + [[12 + c, 17 + c] for c in range(1, 6)]
@@ -226,8 +262,10 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
     page.click("[data-edge='17-23']")
     page.wait_for_selector(".hint:has-text('choose the part to close')")
     page.click("button:has-text('the part with D1 (18 hexes)')")
-    assert (page.locator(".pt .action-bar .pending").inner_text()
-            == "Stick between C6 and D6, closing D1's part")
+    assert (
+        page.locator(".pt .action-bar .pending").inner_text()
+        == "Stick between C6 and D6, closing D1's part"
+    )
     play(page)
     wait_for_moves(page, len(cut) + 1)
     assert page.locator(".pt-hex.closed").count() == 18
@@ -238,9 +276,11 @@ def post_moves(live_server: str, game: dict, tokens: dict, moves: list[dict]) ->
     """Play `moves` through the API, each by the seat to move; return the game after them."""
     for move in moves:
         seat_token = tokens[str(game["to_move"])]
-        response = requests.post(f"{live_server}/api/v1/games/{game['id']}/moves",
-                                 headers={"Authorization": f"Bearer {seat_token}"},
-                                 json={"move": move, "ply": game["ply"]})
+        response = requests.post(
+            f"{live_server}/api/v1/games/{game['id']}/moves",
+            headers={"Authorization": f"Bearer {seat_token}"},
+            json={"move": move, "ply": game["ply"]},
+        )
         assert response.status_code == 201, response.json()
         game = response.json()
     return game
@@ -250,14 +290,21 @@ def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
     """A disc in a closed region is claimed by tapping it; a stick inside it subdivides it."""
     require_kind("partition")
     layout = ["red", "orange", "yellow", "green", "blue", "purple"] * 6
-    created = requests.post(f"{live_server}/api/v1/games", json={
-        "kind": "partition", "first": 0, "options": {"layout": layout},
-        "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}]}).json()
+    created = requests.post(
+        f"{live_server}/api/v1/games",
+        json={
+            "kind": "partition",
+            "first": 0,
+            "options": {"layout": layout},
+            "seats": [{"human": {"name": "Ada"}}, {"human": {"name": "Bo"}}],
+        },
+    ).json()
     tokens = created["tokens"]
     # six sticks close hexes 0, 1 and 2 (red, orange, yellow): Ada is to move again
     sticks = [[0, 6], [1, 6], [1, 7], [2, 7], [2, 8], [2, 3]]
-    game = post_moves(live_server, created, tokens,
-                      [{"type": "stick", "edge": edge} for edge in sticks])
+    game = post_moves(
+        live_server, created, tokens, [{"type": "stick", "edge": edge} for edge in sticks]
+    )
     assert game["to_move"] == 0 and game["state"]["points"] == [0, 1]
     page = open_with_tokens(new_page(), game["id"], "partition", tokens)
 
@@ -323,10 +370,13 @@ def test_factor_bingo_letter_fill(new_page, require_kind, screenshot, live_serve
 
 def set_hidden(page, hidden: bool) -> None:
     """Make the page look hidden (a background tab) or visible again."""
-    page.evaluate("""(hidden) => {
+    page.evaluate(
+        """(hidden) => {
         Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
         document.dispatchEvent(new Event("visibilitychange"));
-    }""", hidden)
+    }""",
+        hidden,
+    )
 
 
 def test_an_open_game_is_joined_from_the_lobby(new_page, screenshot):

@@ -1,5 +1,6 @@
 """Nim's bot and analysis: a bot module like api/bots/'s, registered when it is imported (only
 the `nim` fixture in tests/conftest.py imports it)."""
+
 from __future__ import annotations
 
 import functools
@@ -21,7 +22,8 @@ def random_bot(state: NimState, rng: random.Random, budget_s: float) -> Take:
 def analysis(state: NimState, rng: random.Random, budget_s: float) -> dict:
     """Exact (Bouton): the mover wins when the heaps' XOR is not 0, by leaving it 0."""
     total = functools.reduce(operator.xor, state.heaps)
-    winning = [Take(h, size - (size ^ total)) for h, size in enumerate(state.heaps)
-               if size ^ total < size]
+    winning = [
+        Take(h, size - (size ^ total)) for h, size in enumerate(state.heaps) if size ^ total < size
+    ]
     best = winning[0] if winning else state.legal_moves()[0]
     return {"exact": True, "value": 1 if winning else -1, "best": best.to_dict()}

@@ -5,13 +5,26 @@ A game module like api/games/'s, registered (`@register`) when it is imported; o
 fixture (tests/conftest.py) imports it, and takes it out of the registry again after its test,
 so that production and the rest of the suite never see it (docs/adding-a-game.md).
 """
+
 from __future__ import annotations
 
 import dataclasses
 import random
 
-from api.games.base import (Field, Game, IllegalMove, ListOf, Move, Option, Outcome, Reason,
-                            Shape, State, Whole, wire)
+from api.games.base import (
+    Field,
+    Game,
+    IllegalMove,
+    ListOf,
+    Move,
+    Option,
+    Outcome,
+    Reason,
+    Shape,
+    State,
+    Whole,
+    wire,
+)
 from api.games.registry import register
 
 MAX_HEAPS, MAX_SIZE = 6, 9
@@ -34,16 +47,23 @@ class Nim(Game):
     reasons = (Reason.NO_MOVES,)
     options = (
         Option("heaps", "int", 3, "How many heaps.", min=1, max=MAX_HEAPS),
-        Option("size", "int", 5, "The largest heap's most objects; each heap is dealt 1 to "
-               "this many.", min=1, max=MAX_SIZE),
+        Option(
+            "size",
+            "int",
+            5,
+            "The largest heap's most objects; each heap is dealt 1 to this many.",
+            min=1,
+            max=MAX_SIZE,
+        ),
     )
     moves = (Take,)
 
     @classmethod
     def new(cls, options: dict, first: int, seed: int) -> "NimState":
         rng = random.Random(seed)
-        return NimState(tuple(rng.randint(1, options["size"]) for _ in range(options["heaps"])),
-                        first)
+        return NimState(
+            tuple(rng.randint(1, options["size"]) for _ in range(options["heaps"])), first
+        )
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -52,8 +72,9 @@ class NimState(State):
     mover: int  # whose turn it is, whether or not a move is left
 
     game = Nim
-    shape = Shape("NimState", (Field("heaps", ListOf(Whole(0, MAX_SIZE))),
-                               Field("mover", Whole(0, 1))))
+    shape = Shape(
+        "NimState", (Field("heaps", ListOf(Whole(0, MAX_SIZE))), Field("mover", Whole(0, 1)))
+    )
     facts_shape = Shape("NimFacts", (Field("left", Whole(0), "Objects left on all the heaps."),))
 
     @property

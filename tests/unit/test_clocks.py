@@ -1,4 +1,5 @@
 """Time-control arithmetic, one test per rule, against a controllable clock (plain numbers)."""
+
 import pytest
 
 from api import clocks
@@ -81,19 +82,27 @@ def test_running_clock_shows_the_current_period():
 
 def test_time_out_aborts_a_game_whose_first_move_never_came():
     assert clocks.time_out(FISCHER, 0, 1) == ({"remaining_s": 0.0}, Outcome(None, "aborted"))
-    assert clocks.time_out(BYOYOMI, 3, 1) == ({"remaining_s": 0.0, "periods_left": 0},
-                                              Outcome(0, "time"))
+    assert clocks.time_out(BYOYOMI, 3, 1) == (
+        {"remaining_s": 0.0, "periods_left": 0},
+        Outcome(0, "time"),
+    )
 
 
-@pytest.mark.parametrize("tc, field", [
-    ({"type": "sundial"}, "time_control.type"),
-    ({"type": {}}, "time_control.type"),
-    ("fischer", "time_control.type"),
-    ({"type": "fischer", "initial_s": 60}, "time_control.increment_s"),
-    ({"type": "byoyomi", "main_s": 0, "periods": 0, "period_s": 60}, "time_control.periods"),
-    ({"type": "none", "extra": 1}, "time_control.extra"),
-    ({"type": "banked", "initial_s": 10, "increment_s": 1, "max_s": 5}, "time_control.initial_s"),
-])
+@pytest.mark.parametrize(
+    "tc, field",
+    [
+        ({"type": "sundial"}, "time_control.type"),
+        ({"type": {}}, "time_control.type"),
+        ("fischer", "time_control.type"),
+        ({"type": "fischer", "initial_s": 60}, "time_control.increment_s"),
+        ({"type": "byoyomi", "main_s": 0, "periods": 0, "period_s": 60}, "time_control.periods"),
+        ({"type": "none", "extra": 1}, "time_control.extra"),
+        (
+            {"type": "banked", "initial_s": 10, "increment_s": 1, "max_s": 5},
+            "time_control.initial_s",
+        ),
+    ],
+)
 def test_bad_time_controls_name_the_field(tc, field):
     with pytest.raises(clocks.BadTimeControl) as err:
         clocks.check(tc)

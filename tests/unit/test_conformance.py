@@ -3,6 +3,7 @@ seeded random playouts, with options drawn from each game's own declared ranges,
 listed legal move applies, every move reads back from its JSON form, the state round-trips
 through JSON at every ply, every game ends within a bound, and its outcome is typed. A game added
 to the registry is covered here without a line of its own."""
+
 from __future__ import annotations
 
 import enum
@@ -44,8 +45,9 @@ def _round_trips(state: State) -> None:
 
 def _typed(outcome: Outcome) -> None:
     assert outcome.winner in (None, 0, 1)
-    assert outcome.scores is None or (len(outcome.scores) == 2
-                                      and all(isinstance(s, int) for s in outcome.scores))
+    assert outcome.scores is None or (
+        len(outcome.scores) == 2 and all(isinstance(s, int) for s in outcome.scores)
+    )
     if isinstance(outcome.reason, enum.Enum):
         assert isinstance(outcome.reason.value, str)  # the word the API shows
     else:
@@ -83,8 +85,10 @@ def play_out(slug: str, seed: int) -> None:
             continue
         moves = state.legal_moves()
         assert moves, f"{slug}: the seat to move has no legal move and no forced one"
-        read = [game.parse_move(data) for data in json.loads(json.dumps(
-            [move.to_dict() for move in moves]))]
+        read = [
+            game.parse_move(data)
+            for data in json.loads(json.dumps([move.to_dict() for move in moves]))
+        ]
         assert read == moves  # each move reads back from its JSON form as itself
         after = [state.apply(move) for move in moves]  # each applies (else IllegalMove)
         state = after[rng.randrange(len(after))]

@@ -1,20 +1,39 @@
 """Pairings (RULES.md, "Events"), from small explicit standings written out here."""
+
 from __future__ import annotations
 
 import itertools
 
 import pytest
 
-from api.events.pairing import (Entrant, berger, bracket, knockout_first_round,
-                                knockout_next_round, round_robin, swiss_round)
-from api.events.standings import (Played, buchholz_cut1, direct_encounter, sonneborn_berger,
-                                  scores, standings)
+from api.events.pairing import (
+    Entrant,
+    berger,
+    bracket,
+    knockout_first_round,
+    knockout_next_round,
+    round_robin,
+    swiss_round,
+)
+from api.events.standings import (
+    Played,
+    buchholz_cut1,
+    direct_encounter,
+    sonneborn_berger,
+    scores,
+    standings,
+)
 
 
 def test_berger_table_of_six_is_fides():
     # FIDE Handbook C.05 Annex 1, six players (1-based, first mover first)
-    fide = [{(1, 6), (2, 5), (3, 4)}, {(6, 4), (5, 3), (1, 2)}, {(2, 6), (3, 1), (4, 5)},
-            {(6, 5), (1, 4), (2, 3)}, {(3, 6), (4, 2), (5, 1)}]
+    fide = [
+        {(1, 6), (2, 5), (3, 4)},
+        {(6, 4), (5, 3), (1, 2)},
+        {(2, 6), (3, 1), (4, 5)},
+        {(6, 5), (1, 4), (2, 3)},
+        {(3, 6), (4, 2), (5, 1)},
+    ]
     assert [{(a + 1, b + 1) for a, b in table} for table in berger(6)] == fide
 
 
@@ -27,11 +46,11 @@ def test_berger_tables_pair_everyone_once_with_first_moves_balanced(n):
         seen = [p for pair in table for p in pair if p is not None]
         assert sorted(seen) == list(range(n))  # everyone once a round (one bye when n is odd)
         met += [frozenset(p) for p in table if None not in p]
-    assert sorted(met, key=sorted) == sorted(map(frozenset, itertools.combinations(range(n), 2)),
-                                             key=sorted)
-    firsts = [sum(a == p for table in tables for a, b in table if b is not None)
-              for p in range(n)]
-    played = (n - 1)
+    assert sorted(met, key=sorted) == sorted(
+        map(frozenset, itertools.combinations(range(n), 2)), key=sorted
+    )
+    firsts = [sum(a == p for table in tables for a, b in table if b is not None) for p in range(n)]
+    played = n - 1
     assert all(abs(2 * f - played) <= 1 for f in firsts), firsts
 
 
@@ -43,12 +62,24 @@ def test_a_double_round_robin_swaps_the_first_move():
 
 def _play_swiss(n: int, rounds: int, winner_of) -> list:
     """Pair `rounds` rounds of `n` players, `winner_of(first, second)` deciding each game."""
-    state = {str(i): dict(rank=i, halves=0, met=set(), firsts=0, seconds=0, had_bye=False)
-             for i in range(n)}
+    state = {
+        str(i): dict(rank=i, halves=0, met=set(), firsts=0, seconds=0, had_bye=False)
+        for i in range(n)
+    }
     played = []
     for r in range(1, rounds + 1):
-        entrants = [Entrant(p, s["rank"], s["halves"], frozenset(s["met"]), s["firsts"],
-                            s["seconds"], s["had_bye"]) for p, s in state.items()]
+        entrants = [
+            Entrant(
+                p,
+                s["rank"],
+                s["halves"],
+                frozenset(s["met"]),
+                s["firsts"],
+                s["seconds"],
+                s["had_bye"],
+            )
+            for p, s in state.items()
+        ]
         before = {p: s["halves"] for p, s in state.items()}
         pairs, byes = swiss_round(entrants, r)
         played.append((pairs, byes, before))
@@ -72,11 +103,14 @@ def test_swiss_round_one_is_seeded_top_half_against_bottom_half():
 
 def test_swiss_score_groups_top_half_against_bottom_half():
     # after one round: 0, 1, 2, 3 won (4 points... in halves: 2), 4..7 lost
-    entrants = [Entrant(str(i), i, 2 if i < 4 else 0, frozenset({str(i + 4 if i < 4 else i - 4)}))
-                for i in range(8)]
+    entrants = [
+        Entrant(str(i), i, 2 if i < 4 else 0, frozenset({str(i + 4 if i < 4 else i - 4)}))
+        for i in range(8)
+    ]
     pairs, byes = swiss_round(entrants, 2)
-    assert {frozenset(p) for p in pairs} == {frozenset(p) for p in
-                                             [("0", "2"), ("1", "3"), ("4", "6"), ("5", "7")]}
+    assert {frozenset(p) for p in pairs} == {
+        frozenset(p) for p in [("0", "2"), ("1", "3"), ("4", "6"), ("5", "7")]
+    }
     assert byes == []
 
 
@@ -117,8 +151,14 @@ def test_knockout_seeding_and_byes():
 
 # a worked example: a round-robin of four
 #   a beat b, a drew c, a lost to d; b beat c, b beat d; c drew d
-GAMES = [Played("a", "b", 0), Played("c", "a", None), Played("d", "a", 0),
-         Played("b", "c", 0), Played("d", "b", 1), Played("c", "d", None)]
+GAMES = [
+    Played("a", "b", 0),
+    Played("c", "a", None),
+    Played("d", "a", 0),
+    Played("b", "c", 0),
+    Played("d", "b", 1),
+    Played("c", "d", None),
+]
 PLAYERS = ["a", "b", "c", "d"]
 
 

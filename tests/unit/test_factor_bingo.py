@@ -5,6 +5,7 @@ Most positions fill letter k (A, B, ...) with the k-th divisor of 720, so the le
 1 2 3 4 5 / 6 8 9 10 12 / 15 16 18 20 24 / 30 36 40 45 48 / 60 72 80 90 120, and 144, 180, 240,
 360 and 720 stay unused.
 """
+
 import doctest
 import json
 
@@ -12,9 +13,21 @@ import pytest
 
 from api.games import factor_bingo
 from api.games.base import BadOption, IllegalMove, MalformedMove
-from api.games.factor_bingo import (CENTRE, DEFAULT_LETTERS, LETTERS, LINES, NUMBERS, Call,
-                                    FactorBingo, FactorBingoState, Fill, Start, deal_letters,
-                                    gray_cells, shares_a_line)
+from api.games.factor_bingo import (
+    CENTRE,
+    DEFAULT_LETTERS,
+    LETTERS,
+    LINES,
+    NUMBERS,
+    Call,
+    FactorBingo,
+    FactorBingoState,
+    Fill,
+    Start,
+    deal_letters,
+    gray_cells,
+    shares_a_line,
+)
 from api.games.registry import get_game
 
 
@@ -38,6 +51,7 @@ def calls(state, numbers):
 
 
 # Setup: numbers, boards, options, time control
+
 
 def test_the_numbers_are_the_30_divisors_of_720():
     assert len(NUMBERS) == 30 and all(720 % n == 0 for n in NUMBERS)
@@ -78,10 +92,15 @@ def test_layout_option_is_checked():
 def test_registered_with_its_default_time_control():
     assert get_game("factor-bingo") is FactorBingo
     assert FactorBingo.describe()["default_time_control"] == {
-        "type": "byoyomi", "main_s": 0, "periods": 5, "period_s": 60}
+        "type": "byoyomi",
+        "main_s": 0,
+        "periods": 5,
+        "period_s": 60,
+    }
 
 
 # Filling phase
+
 
 def test_filling_starts_with_the_starter_and_alternates():
     state = new(starter=1)
@@ -123,6 +142,7 @@ def test_only_fills_while_filling():
 
 # The start
 
+
 def test_after_25_fills_the_starter_picks_the_current_number():
     for starter in (0, 1):
         state = filled(starter)
@@ -149,6 +169,7 @@ def test_start_belongs_to_the_starter_alone():
 
 
 # Calling phase
+
 
 def test_a_call_must_divide_or_be_a_multiple_of_the_current_number():
     state = filled().apply(Start(144))
@@ -197,8 +218,7 @@ def test_a_column_counts():
 
 def test_a_diagonal_counts_and_more_lines_win_on_a_shared_call():
     # 18 (M) finishes both left diagonals and the right board's diagonal D G M S E.
-    state = calls(filled(starter=1).apply(Start(720)),
-                  [120, 60, 10, 5, 45, 1, 8, 4, 36, 18])
+    state = calls(filled(starter=1).apply(Start(720)), [120, 60, 10, 5, 45, 1, 8, 4, 36, 18])
     assert state.outcome().to_dict() == {"winner": 0, "reason": "bingo", "scores": [2, 1]}
     assert len(state.called) % 2 == 0  # seat 1 made the last call and still lost
 
@@ -227,21 +247,27 @@ def test_the_game_is_over_after_a_line():
 
 # Moves and state on the wire
 
+
 def test_parse_move_reads_each_kind():
     assert FactorBingo.parse_move({"type": "fill", "letter": "c", "number": 48}) == Fill("C", 48)
     assert FactorBingo.parse_move({"type": "start", "number": 5}) == Start(5)
     assert FactorBingo.parse_move({"type": "call", "number": 5}).to_dict() == {
-        "type": "call", "number": 5}
+        "type": "call",
+        "number": 5,
+    }
 
 
-@pytest.mark.parametrize("data, field", [
-    ({"type": "fill", "number": 48}, "move.letter"),
-    ({"type": "fill", "letter": "CD", "number": 48}, "move.letter"),
-    ({"type": "fill", "letter": "C", "number": "48"}, "move.number"),
-    ({"type": "call"}, "move.number"),
-    ({"type": "say", "number": 4}, "move.type"),
-    ([1, 2], "move"),
-])
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"type": "fill", "number": 48}, "move.letter"),
+        ({"type": "fill", "letter": "CD", "number": 48}, "move.letter"),
+        ({"type": "fill", "letter": "C", "number": "48"}, "move.number"),
+        ({"type": "call"}, "move.number"),
+        ({"type": "say", "number": 4}, "move.type"),
+        ([1, 2], "move"),
+    ],
+)
 def test_malformed_moves_name_the_field(data, field):
     with pytest.raises(MalformedMove) as err:
         FactorBingo.parse_move(data)
@@ -251,10 +277,16 @@ def test_malformed_moves_name_the_field(data, field):
 def test_state_shape_follows_the_api():
     state = calls(filled(starter=1).apply(Start(720)), [4, 2])
     data = state.to_dict()
-    assert {"phase", "boards", "numbers", "unused", "current", "called", "lines",
-            "starter"} <= set(data)
+    assert {"phase", "boards", "numbers", "unused", "current", "called", "lines", "starter"} <= set(
+        data
+    )
     assert (data["phase"], data["current"], data["called"], data["lines"], data["starter"]) == (
-        "calling", 2, [4, 2], [0, 0], 1)
+        "calling",
+        2,
+        [4, 2],
+        [0, 0],
+        1,
+    )
     assert data["unused"] == [144, 180, 240, 360, 720]
     assert FactorBingoState.from_dict(json.loads(json.dumps(data))) == state
 

@@ -1,4 +1,5 @@
 """Factor Bingo bots: legal moves only, the tactics each level promises, and an exact endgame."""
+
 import functools
 import random
 
@@ -27,8 +28,9 @@ def test_three_levels_are_registered():
 
 
 def test_every_level_plays_only_legal_moves_to_the_end():
-    for seed, seats in enumerate([("beginner", "medium"), ("medium", "advanced"),
-                                  ("advanced", "beginner")]):
+    for seed, seats in enumerate(
+        [("beginner", "medium"), ("medium", "advanced"), ("advanced", "beginner")]
+    ):
         rng = random.Random(seed)
         state = FactorBingo.new({"layout": "random"}, seed % 2, seed)
         while not state.is_over():
@@ -76,8 +78,11 @@ def test_the_exact_solve_agrees_with_plain_minimax():
         choice = Call(NUMBERS[card.solve(used, current, state.mover, rng)])
         if _mover_wins(state):
             after = state.apply(choice)
-            assert after.is_over() and after.outcome().winner == state.mover or (
-                not after.is_over() and not _mover_wins(after))
+            assert (
+                after.is_over()
+                and after.outcome().winner == state.mover
+                or (not after.is_over() and not _mover_wins(after))
+            )
             checked += 1
         assert choose_move(state, "advanced", rng, budget_s=0.01) in state.legal_moves()
     assert checked >= 3

@@ -20,6 +20,7 @@ def play(state, *numbers):
 
 # Rule: numbers 1..n, option n in 10..1000 (default 100), even_start default true.
 
+
 def test_options_default_to_n_100_with_even_start():
     assert FactorMultiple.check_options({}) == {"n": 100, "even_start": True}
 
@@ -29,8 +30,9 @@ def test_options_accept_the_ends_of_the_range(n):
     assert FactorMultiple.check_options({"n": n})["n"] == n
 
 
-@pytest.mark.parametrize("raw", [{"n": 9}, {"n": 1001}, {"n": True}, {"n": "100"},
-                                 {"even_start": 1}, {"size": 11}])
+@pytest.mark.parametrize(
+    "raw", [{"n": 9}, {"n": 1001}, {"n": True}, {"n": "100"}, {"even_start": 1}, {"size": 11}]
+)
 def test_options_out_of_range_or_unknown_raise_bad_option(raw):
     with pytest.raises(BadOption) as error:
         FactorMultiple.check_options(raw)
@@ -44,6 +46,7 @@ def test_numbers_outside_1_to_n_are_refused():
 
 
 # Rule: the first number must be even (option even_start).
+
 
 def test_first_number_must_be_even():
     state = start(n=10)
@@ -60,6 +63,7 @@ def test_without_even_start_any_first_number_is_allowed():
 
 # Rule: every later number is a factor or a multiple of the previous one.
 
+
 def test_later_numbers_are_factors_or_multiples_of_the_last():
     state = play(start(n=30), 12)
     assert state.legal_numbers() == [1, 2, 3, 4, 6, 24]
@@ -70,6 +74,7 @@ def test_later_numbers_are_factors_or_multiples_of_the_last():
 
 # Rule: no number may be said twice.
 
+
 def test_a_number_said_before_is_refused():
     state = play(start(n=30), 12, 6)
     assert 12 not in state.legal_numbers()
@@ -79,8 +84,9 @@ def test_a_number_said_before_is_refused():
 
 # Rule: a player with no legal number loses.
 
+
 def test_the_player_with_no_number_left_loses():
-    state = play(start(n=10, first=1), 8, 1, 7)   # 7's only neighbour, 1, is used
+    state = play(start(n=10, first=1), 8, 1, 7)  # 7's only neighbour, 1, is used
     assert state.legal_numbers() == []
     assert state.to_move is None and state.mover == 0
     assert state.outcome().winner == 1 and state.outcome().reason == "no-moves"
@@ -95,18 +101,25 @@ def test_a_game_runs_while_the_mover_has_a_number():
 
 # Rule: the seed's example game replays exactly so.
 
+
 def test_seed_example_game_replays_to_the_first_players_loss():
     state = start(first=0)
     for ply, k in enumerate((98, 49, 7, 77, 11, 55, 1, 97)):
         assert state.outcome() is None and state.to_move == ply % 2
         state = state.apply(Say(k))
-    assert state.legal_numbers() == []       # 97's neighbours are 1 and nothing else
+    assert state.legal_numbers() == []  # 97's neighbours are 1 and nothing else
     assert state.outcome().winner == 1 and state.outcome().reason == "no-moves"
-    assert state.to_dict() == {"n": 100, "even_start": True, "first": 0,
-                               "said": [98, 49, 7, 77, 11, 55, 1, 97], "current": 97}
+    assert state.to_dict() == {
+        "n": 100,
+        "even_start": True,
+        "first": 0,
+        "said": [98, 49, 7, 77, 11, 55, 1, 97],
+        "current": 97,
+    }
 
 
 # Moves and states as the API carries them.
+
 
 def test_parse_move_reads_a_say_and_names_the_faulty_field():
     assert FactorMultiple.parse_move({"type": "say", "number": 12}) == Say(12)
@@ -129,6 +142,7 @@ def test_only_say_moves_apply_and_apply_leaves_the_old_state_alone():
 
 def test_divisibility_neighbours_are_every_factor_and_multiple_in_increasing_order():
     from api.games.factor_multiple import divisibility_neighbours
+
     for n in (1, 2, 10, 100, 1000):
         for k in range(1, n + 1):
             expected = [d for d in range(1, k) if k % d == 0] + list(range(2 * k, n + 1, k))

@@ -1,4 +1,5 @@
 """Factor/Multiple bots: legal moves always; the perfect bot takes every win the solver sees."""
+
 import random
 
 import pytest
@@ -46,13 +47,12 @@ def test_perfect_bot_plays_a_winning_number_whenever_one_exists(seed):
         verdict = analyse(state)
         move = choose_move(state, "perfect" if state.to_move == 0 else "random", rng, 0.2)
         if state.to_move == 0 and verdict["to_move_wins"]:
-            assert {"number": move.number, "wins": True,
-                    "move": move.to_dict()} in verdict["moves"]
+            assert {"number": move.number, "wins": True, "move": move.to_dict()} in verdict["moves"]
         state = state.apply(move)
 
 
 def test_perfect_bot_when_lost_leaves_the_fewest_winning_replies():
-    lost = start(n=32)                      # every even opening loses at n = 32
+    lost = start(n=32)  # every even opening loses at n = 32
     position = Position(lost)
     assert not position.winning()
     move = choose_move(lost, "perfect", random.Random(0), budget_s=1.0)
@@ -64,6 +64,5 @@ def test_perfect_bot_never_loses_a_won_opening_to_random_or_greedy():
     # n = 100 with even start is a first-player win: the perfect bot wins every game it opens
     for opponent in ("random", "greedy"):
         for seed in range(4):
-            result = match(SLUG, {"n": 100}, "perfect", opponent, games=1, seed=seed,
-                           budget_s=0.2)
+            result = match(SLUG, {"n": 100}, "perfect", opponent, games=1, seed=seed, budget_s=0.2)
             assert result["perfect"] == 1

@@ -1,4 +1,5 @@
 """The matching solver against brute-force game-tree search, and its matching against networkx."""
+
 import dataclasses
 import doctest
 import json
@@ -8,8 +9,7 @@ import networkx as nx
 import pytest
 
 import api.bots.fm_solver as fm_solver
-from api.bots.fm_solver import (UNMATCHED, Position, alternating_forest, analyse,
-                                analyse_by_search)
+from api.bots.fm_solver import UNMATCHED, Position, alternating_forest, analyse, analyse_by_search
 from api.games.factor_multiple import FactorMultiple, Say
 
 
@@ -54,15 +54,19 @@ def check_forest(seed, sizes):
     keeps the maximum matching size), on random graphs rich in odd cycles."""
     rng = random.Random(seed)
     size = rng.randint(*sizes)
-    edge_chance = rng.choice([0.1, 0.2, 0.35]) * min(1, 24 / size)   # sparse when large
+    edge_chance = rng.choice([0.1, 0.2, 0.35]) * min(1, 24 / size)  # sparse when large
     graph = nx.gnp_random_graph(size, edge_chance, seed=seed)
     nu = len(nx.max_weight_matching(graph, maxcardinality=True))
-    expected = [len(nx.max_weight_matching(graph.subgraph(set(graph) - {v}),
-                                           maxcardinality=True)) == nu for v in graph]
+    expected = [
+        len(nx.max_weight_matching(graph.subgraph(set(graph) - {v}), maxcardinality=True)) == nu
+        for v in graph
+    ]
     mate = [UNMATCHED] * size
     uncoverable = alternating_forest([list(graph[v]) for v in range(size)], mate)
-    assert all(mate[v] == UNMATCHED or (mate[mate[v]] == v and graph.has_edge(v, mate[v]))
-               for v in range(size))
+    assert all(
+        mate[v] == UNMATCHED or (mate[mate[v]] == v and graph.has_edge(v, mate[v]))
+        for v in range(size)
+    )
     assert sum(m != UNMATCHED for m in mate) == 2 * nu
     assert uncoverable == expected
 
@@ -119,5 +123,7 @@ def test_opponent_replies_agree_with_the_analysis_after_the_move(seed):
         for k in position.moves:
             after = analyse(state.apply(Say(k)))
             assert position.opponent_replies(k) == (
-                len(after["moves"]), sum(m["wins"] for m in after["moves"]))
+                len(after["moves"]),
+                sum(m["wins"] for m in after["moves"]),
+            )
             assert position.reply_count(k) == len(after["moves"])

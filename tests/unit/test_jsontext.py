@@ -1,5 +1,6 @@
 """api/jsontext.py: orjson's compact JSON where it can, the standard library's where it cannot,
 always the text and values the standard library would give."""
+
 import json
 import math
 
@@ -34,7 +35,7 @@ def test_keys_are_sorted_when_asked_and_kept_in_order_otherwise():
 
 
 def test_what_orjson_cannot_write_is_written_by_the_standard_library():
-    big = 2 ** 70
+    big = 2**70
     assert jsontext.dumps({"n": big}) == b'{"n":%d}' % big
     assert jsontext.dumps({1: "a"}) == b'{"1":"a"}'  # a key that is not a string
     # a lone surrogate is not UTF-8: escaped, as the standard library escapes it
@@ -42,15 +43,22 @@ def test_what_orjson_cannot_write_is_written_by_the_standard_library():
 
 
 def test_an_integer_past_64_bits_is_read_as_an_integer_not_a_float():
-    big = 10 ** 30 + 1
+    big = 10**30 + 1
     assert jsontext.loads(f'{{"n": {big}}}') == {"n": big}
     assert jsontext.loads(f'{{"n": {big}}}'.encode()) == {"n": big}
     assert isinstance(jsontext.loads("[9223372036854775807]")[0], int)
     assert jsontext.loads(str(big)) == big
 
 
-@pytest.mark.parametrize("text", ["0.0029249191284179688", "[1796182875.2987227, -1.5e-300]",
-                                  '{"id": "x12345678901234567890123"}', "18446744073709551615"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0.0029249191284179688",
+        "[1796182875.2987227, -1.5e-300]",
+        '{"id": "x12345678901234567890123"}',
+        "18446744073709551615",
+    ],
+)
 def test_long_fractions_and_digits_in_text_read_as_the_standard_library_reads_them(text):
     assert jsontext.loads(text) == json.loads(text)
 

@@ -1,5 +1,6 @@
 """The bot ladders (tests/benchmarks/bench_ladders.py): which pairings each game plays, and the
 tables they publish into the rules pages, reproducibly."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,8 +12,11 @@ from tests.benchmarks import bench_ladders
 
 def test_every_game_ladders_its_strong_bots_against_the_weaker():
     pairs = {kind: bench_ladders.pairings(kind)[0] for kind in GAMES}
-    assert pairs["ploid"] == [("advanced", "beginner", {}), ("advanced", "medium", {}),
-                              ("perfect", "advanced", {"n": 3})]  # perfect only where offered
+    assert pairs["ploid"] == [
+        ("advanced", "beginner", {}),
+        ("advanced", "medium", {}),
+        ("perfect", "advanced", {"n": 3}),
+    ]  # perfect only where offered
     for kind in ("prime-drop", "partition", "factor-bingo"):
         assert pairs[kind] == [("advanced", "beginner", {}), ("advanced", "medium", {})]
     assert pairs["factor-multiple"] == [("perfect", "random", {}), ("perfect", "greedy", {})]
@@ -25,11 +29,13 @@ def test_every_rules_page_has_a_place_for_its_ladder(kind):
 
 
 def test_a_ladder_row_is_published_with_the_command_that_measures_it(tmp_path, monkeypatch):
-    row = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=4,
-                                   budget_s=0.01, seed=3, procs=1)
+    row = bench_ladders.ladder_row(
+        "factor-multiple", "perfect", "random", {}, games=4, budget_s=0.01, seed=3, procs=1
+    )
     assert row["report"]["games"] == 4
-    again = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=4,
-                                     budget_s=0.01, seed=3, procs=1)
+    again = bench_ladders.ladder_row(
+        "factor-multiple", "perfect", "random", {}, games=4, budget_s=0.01, seed=3, procs=1
+    )
     assert again["report"]["bots"] == row["report"]["bots"]  # the same seed, the same games
     rows = bench_ladders.markdown_rows([row], budget_s=0.01, seed=3)
     wins = row["report"]["bots"][0]["wins"]
@@ -56,16 +62,44 @@ def test_a_ladder_row_is_published_with_the_command_that_measures_it(tmp_path, m
 
 def test_a_ladder_cut_short_resumes_from_its_records(tmp_path):
     path = str(tmp_path / "ladder.jsonl")
-    first = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=2,
-                                     budget_s=0.01, seed=3, procs=1, records_path=path)
+    first = bench_ladders.ladder_row(
+        "factor-multiple",
+        "perfect",
+        "random",
+        {},
+        games=2,
+        budget_s=0.01,
+        seed=3,
+        procs=1,
+        records_path=path,
+    )
     assert first["played"] == 2 and len(open(path).readlines()) == 2
     # a longer run of the same pairing plays only the games not recorded yet
-    longer = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=4,
-                                      budget_s=0.01, seed=3, procs=1, records_path=path)
+    longer = bench_ladders.ladder_row(
+        "factor-multiple",
+        "perfect",
+        "random",
+        {},
+        games=4,
+        budget_s=0.01,
+        seed=3,
+        procs=1,
+        records_path=path,
+    )
     assert longer["played"] == 2 and len(open(path).readlines()) == 4
-    whole = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=4,
-                                     budget_s=0.01, seed=3, procs=1)
+    whole = bench_ladders.ladder_row(
+        "factor-multiple", "perfect", "random", {}, games=4, budget_s=0.01, seed=3, procs=1
+    )
     assert longer["report"] == whole["report"]  # the same games as in one run
-    other = bench_ladders.ladder_row("factor-multiple", "perfect", "random", {}, games=2,
-                                     budget_s=0.01, seed=4, procs=1, records_path=path)
+    other = bench_ladders.ladder_row(
+        "factor-multiple",
+        "perfect",
+        "random",
+        {},
+        games=2,
+        budget_s=0.01,
+        seed=4,
+        procs=1,
+        records_path=path,
+    )
     assert other["played"] == 2  # another seed is another batch

@@ -1,5 +1,6 @@
 """The events a change tells accounts of, one test per row of `api.notify.events.EVENTS`, from
 records built here."""
+
 from __future__ import annotations
 
 import copy
@@ -17,15 +18,27 @@ def record(seats=None, first=0) -> GameRecord:
     game = get_game("factor-multiple")
     options = game.check_options({"n": 30})
     seats = seats or [Seat.for_account(ADA, "ada"), Seat.for_account(BOB, "bob")]
-    return GameRecord.create("g1", "factor-multiple", options, 7, first, seats,
-                             game.new(options, first, 7), 0, {"type": "none"}, None, 100.0)
+    return GameRecord.create(
+        "g1",
+        "factor-multiple",
+        options,
+        7,
+        first,
+        seats,
+        game.new(options, first, 7),
+        0,
+        {"type": "none"},
+        None,
+        100.0,
+    )
 
 
 def say(rec: GameRecord, number: int) -> GameRecord:
     after = copy.deepcopy(rec)
     mover = after.to_move
-    state = after.state().apply(get_game("factor-multiple").parse_move(
-        {"type": "say", "number": number}))
+    state = after.state().apply(
+        get_game("factor-multiple").parse_move({"type": "say", "number": number})
+    )
     after.end_turn(mover, state.to_move, 101.0)
     after.set_state(state, after.ply + 1)
     after.updated_ts = 101.0
@@ -33,8 +46,10 @@ def say(rec: GameRecord, number: int) -> GameRecord:
 
 
 def events(before: GameRecord | None, after: GameRecord) -> list[tuple[str, str]]:
-    return [(e.value, a) for e, a in derive(None if before is None else Moment.of(before),
-                                            Moment.of(after))]
+    return [
+        (e.value, a)
+        for e, a in derive(None if before is None else Moment.of(before), Moment.of(after))
+    ]
 
 
 def test_every_event_a_change_calls_for_has_one_row():

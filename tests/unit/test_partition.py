@@ -1,5 +1,6 @@
 """Partition: one test per rule and ruling (RULES.md §2), then properties checked over seeded
 random games (the playouts every game gets are tests/unit/test_conformance.py's)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -11,9 +12,21 @@ import pytest
 
 import api.games.partition as partition_module
 from api.games.base import BadOption, IllegalMove, MalformedMove, Outcome
-from api.games.partition import (ALL_HEXES, COLOURS, EDGES, NEIGHBOURS, Claim, Partition,
-                                 PartitionState, Stick, Subdivide, flood, hexes_of,
-                                 links_after, region_edges)
+from api.games.partition import (
+    ALL_HEXES,
+    COLOURS,
+    EDGES,
+    NEIGHBOURS,
+    Claim,
+    Partition,
+    PartitionState,
+    Stick,
+    Subdivide,
+    flood,
+    hexes_of,
+    links_after,
+    region_edges,
+)
 
 COLUMNS = list(COLOURS) * 6  # hex h holds COLOURS[h % 6]: red in column 0, orange in 1, ...
 ROW_2_TO_3 = [(a, b) for a, b in EDGES if a // 6 == 2 and b // 6 == 3]  # cuts the board in halves
@@ -33,10 +46,17 @@ def position(sticks, open_at: int | None, layout=COLUMNS, **fields) -> Partition
         left &= ~region
     open_region = flood(open_at, links) if open_at is not None else 0
     state = PartitionState(
-        colours=tuple(None if c is None else COLOURS.index(c) for c in layout), links=links,
-        open=open_region, closed=tuple(r for r in regions if r != open_region),
-        claimed=((), ()), subdivisions_left=(2, 2), actions_left=3, turn=0, points=(0, 0),
-        singleton_rule=True)
+        colours=tuple(None if c is None else COLOURS.index(c) for c in layout),
+        links=links,
+        open=open_region,
+        closed=tuple(r for r in regions if r != open_region),
+        claimed=((), ()),
+        subdivisions_left=(2, 2),
+        actions_left=3,
+        turn=0,
+        points=(0, 0),
+        singleton_rule=True,
+    )
     return dataclasses.replace(state, **fields)
 
 
@@ -52,11 +72,12 @@ def fresh(**options) -> PartitionState:
 
 # --- board and discs ---
 
+
 def test_board_has_36_hexes_85_edges_and_odd_r_neighbours():
     assert len(EDGES) == 85 and all(a < b for a, b in EDGES)
-    assert NEIGHBOURS[0] == (1, 6)                     # even row 0: (1, -1) is off the board
-    assert NEIGHBOURS[8] == (2, 3, 7, 9, 14, 15)       # odd row 1: above and below are c and c + 1
-    assert NEIGHBOURS[14] == (7, 8, 13, 15, 19, 20)    # even row 2: above and below are c - 1 and c
+    assert NEIGHBOURS[0] == (1, 6)  # even row 0: (1, -1) is off the board
+    assert NEIGHBOURS[8] == (2, 3, 7, 9, 14, 15)  # odd row 1: above and below are c and c + 1
+    assert NEIGHBOURS[14] == (7, 8, 13, 15, 19, 20)  # even row 2: above and below are c - 1 and c
     assert NEIGHBOURS[35] == (29, 34)
 
 
@@ -85,6 +106,7 @@ def test_start_is_one_open_region_with_the_first_seat_to_move():
 
 # --- turns ---
 
+
 def test_a_turn_is_three_actions_and_the_same_action_may_repeat():
     state = fresh()
     for edge, seat in (((0, 6), 0), ((14, 15), 0), ((20, 21), 0), ((27, 28), 1)):
@@ -94,6 +116,7 @@ def test_a_turn_is_three_actions_and_the_same_action_may_repeat():
 
 
 # --- sticks ---
+
 
 def test_a_stick_needs_a_free_edge_of_the_open_region():
     state = position(around(0, 1, 2), open_at=3)
@@ -126,8 +149,15 @@ def test_an_equal_split_that_is_not_final_needs_close():
 
 def test_the_facts_give_each_equal_split_its_sides_as_close_names_them():
     state = position(ROW_2_TO_3[:-1], open_at=0)
-    assert state.facts()["equal_splits"] == [{"edge": list(ROW_2_TO_3[-1]), "sides": [
-        {"close": 0, "hexes": list(range(18))}, {"close": 18, "hexes": list(range(18, 36))}]}]
+    assert state.facts()["equal_splits"] == [
+        {
+            "edge": list(ROW_2_TO_3[-1]),
+            "sides": [
+                {"close": 0, "hexes": list(range(18))},
+                {"close": 18, "hexes": list(range(18, 36))},
+            ],
+        }
+    ]
     assert position(ROW_2_TO_3[:-1], open_at=0, singleton_rule=False).facts()["equal_splits"]
     assert fresh().facts()["equal_splits"] == []
 
@@ -191,6 +221,7 @@ def test_singleton_rule_off_allows_singleton_closures():
 
 # --- claims ---
 
+
 def test_claim_takes_a_disc_from_a_closed_region():
     state = position(around(0, 1, 2), open_at=3).apply(Claim(1))
     data = state.to_dict()
@@ -224,6 +255,7 @@ def test_a_claimed_colour_is_unavailable_to_the_other_seat_and_not_claimed_twice
 
 # --- subdivision ---
 
+
 def test_subdivision_splits_a_closed_region_without_a_closing_point():
     state = position(around(0, 1, 2, 3), open_at=4).apply(Subdivide((2, 3)))
     state = state.apply(Subdivide((0, 1)))  # a singleton is fine here
@@ -245,6 +277,7 @@ def test_subdivision_outside_a_closed_region_rejected():
 
 # --- closing point ---
 
+
 def test_closing_point_needs_three_colours_counting_discs_under_cubes():
     sticks = around(0, 1, 2)
     red_claimed = position(sticks[:-1], open_at=0, claimed=((0,), ()))
@@ -261,6 +294,7 @@ def test_closing_two_colours_scores_nothing():
 
 
 # --- final scoring ---
+
 
 def test_region_points_go_to_the_majority_of_claimed_discs_and_ties_to_nobody():
     # closed: {0} red, {1, 2} orange + yellow, {3, 4, 5} green blue purple; open: the rest
@@ -290,15 +324,18 @@ def test_the_facts_give_each_closed_region_its_owner_and_each_seat_its_total():
 
 # --- moves on the wire ---
 
+
 def test_parse_move_reads_each_action_and_normalises_the_edge():
     assert Partition.parse_move({"type": "stick", "edge": [7, 1]}) == Stick((1, 7))
     assert Partition.parse_move({"type": "stick", "edge": [1, 7], "close": 1}) == Stick((1, 7), 1)
     assert Partition.parse_move({"type": "claim", "hex": 4}) == Claim(4)
     assert Partition.parse_move({"type": "subdivide", "edge": [1, 7]}) == Subdivide((1, 7))
-    for bad, field in (({"type": "stick"}, "move.edge"),
-                       ({"type": "claim", "hex": "4"}, "move.hex"),
-                       ({"type": "stick", "edge": [1, 7], "close": "a"}, "move.close"),
-                       ({"type": "cut", "edge": [1, 7]}, "move.type")):
+    for bad, field in (
+        ({"type": "stick"}, "move.edge"),
+        ({"type": "claim", "hex": "4"}, "move.hex"),
+        ({"type": "stick", "edge": [1, 7], "close": "a"}, "move.close"),
+        ({"type": "cut", "edge": [1, 7]}, "move.type"),
+    ):
         with pytest.raises(MalformedMove) as err:
             Partition.parse_move(bad)
         assert err.value.field == field
@@ -308,8 +345,17 @@ def test_parse_move_reads_each_action_and_normalises_the_edge():
 
 def test_state_has_the_api_fields():
     data = fresh().apply(Stick((0, 6))).to_dict()
-    assert {"rows", "cols", "colours", "sticks", "regions", "claimed", "subdivisions_left",
-            "actions_left", "points"} <= set(data)
+    assert {
+        "rows",
+        "cols",
+        "colours",
+        "sticks",
+        "regions",
+        "claimed",
+        "subdivisions_left",
+        "actions_left",
+        "points",
+    } <= set(data)
     assert data["sticks"] == [[0, 6]] and (data["rows"], data["cols"]) == (6, 6)
 
 
@@ -342,7 +388,8 @@ def test_each_applied_state_has_its_own_edges_sorted_regions_and_closing_points(
         before = state.open_edges  # cached on `state` before its successor is made
         state = state.apply(rng.choice(state.legal_moves()))
         assert set(vars(state)) - {"open_edges", "_only_singleton_sticks"} == {
-            field.name for field in dataclasses.fields(PartitionState)}
+            field.name for field in dataclasses.fields(PartitionState)
+        }
         if state.open:
             assert state.open_edges == region_edges(state.open, state.links)
             assert state.open_edges is not before

@@ -1,5 +1,6 @@
 """Partition bots: each level's characteristic choice from a small explicit position, and legal
 moves throughout a game."""
+
 from __future__ import annotations
 
 import itertools
@@ -49,9 +50,9 @@ def test_medium_does_not_bring_a_colourful_piece_within_the_opponents_reach():
 def test_pocket_gain_counts_a_double_dip_for_the_owner_of_its_colours():
     state = position(HALF_POCKET, open_at=0, claimed=((0,), ()))  # seat 0 owns red
     owned = [bots.owned_mask(state, bots.discs_by_colour(state), seat) for seat in (0, 1)]
-    assert bots.pocket_gain(state, owned, 0, 3) == 2   # the closing point, and red leads there
-    assert bots.pocket_gain(state, owned, 1, 3) == 0   # seat 1 would score 1 and lose 1
-    assert bots.pocket_gain(state, owned, 0, 2) == 0   # three sticks are needed
+    assert bots.pocket_gain(state, owned, 0, 3) == 2  # the closing point, and red leads there
+    assert bots.pocket_gain(state, owned, 1, 3) == 0  # seat 1 would score 1 and lose 1
+    assert bots.pocket_gain(state, owned, 0, 2) == 0  # three sticks are needed
 
 
 def test_advanced_plans_a_three_stick_double_dip_closure():
@@ -96,8 +97,13 @@ def _outcome(value):
 def _six_open(**changes):
     """Six open hexes (0-2, 6-8), the other thirty one closed region; claims and subdivisions
     spent, so every action is a stick and the search prunes nothing."""
-    return position(around(0, 1, 2, 6, 7, 8), open_at=0, claimed=((0, 1), (2, 3)),
-                    subdivisions_left=(0, 0), **changes)
+    return position(
+        around(0, 1, 2, 6, 7, 8),
+        open_at=0,
+        claimed=((0, 1), (2, 3)),
+        subdivisions_left=(0, 0),
+        **changes,
+    )
 
 
 def test_the_endgame_search_proves_what_plain_minimax_finds():
@@ -180,8 +186,7 @@ def test_split_turns_proved_won_are_played_and_those_proved_lost_dropped():
 
 
 @pytest.mark.parametrize("turn, actions_left", [(0, 3), (1, 3), (1, 2), (1, 1), (0, 2)])
-def test_the_analysis_is_exact_where_the_endgame_search_decides_the_position(turn,
-                                                                            actions_left):
+def test_the_analysis_is_exact_where_the_endgame_search_decides_the_position(turn, actions_left):
     bots.clear_endgame_tables()
     state = _six_open(turn=turn, actions_left=actions_left)
     exact = _outcome(_minimax(state, turn))
@@ -218,7 +223,8 @@ def test_the_endgame_search_orders_actions_by_the_standing_after_them(seed):
                 now = bots.standing(state, me)
                 owned = [bots.owned_mask(state, bots.discs_by_colour(state), s) for s in (0, 1)]
                 assert bots.stick_standing(state, move, now, owned) == bots.standing(
-                    state.apply(move), me)
+                    state.apply(move), me
+                )
                 sticks += 1
         state = state.apply(rng.choice(state.legal_moves()))
     assert sticks > 100
@@ -227,8 +233,11 @@ def test_the_endgame_search_orders_actions_by_the_standing_after_them(seed):
 def _drawn_endgames(count: int = 8):
     """The first `count` positions of medium-bot games with 6 to 9 open hexes that the endgame
     search proves drawn (those bots use no clock: the same positions every run)."""
-    drawn = (state for state in endgames(6, 9, {}, range(12))
-             if bots.endgame_verdict(state, float("inf"))[0] == 0)
+    drawn = (
+        state
+        for state in endgames(6, 9, {}, range(12))
+        if bots.endgame_verdict(state, float("inf"))[0] == 0
+    )
     return list(itertools.islice(drawn, count))
 
 
@@ -248,7 +257,7 @@ def test_in_a_drawn_endgame_the_turns_kept_are_those_whose_first_action_holds_th
         bots.clear_endgame_tables()
         turns = bots.plan_turns(state, random.Random(0), float("inf"))
         kept = bots.holding_draw(state, turns, float("inf"))
-        assert kept == [t for t in turns if _holds_draw(state, t[1])][:bots.REPLIES]
+        assert kept == [t for t in turns if _holds_draw(state, t[1])][: bots.REPLIES]
         assert kept  # a drawn position has an action that holds the draw
 
 

@@ -1,6 +1,7 @@
 """Partition's endgame search in C (api/bots/_partition_endgame.c) against the Python
 `endgame_search`, its reference: the same action, value and completeness from the endgames of
 bot games, and the same clock reads up to a deadline."""
+
 from __future__ import annotations
 
 import itertools
@@ -51,14 +52,18 @@ def kinds(state) -> set[str]:
             found.add("subdivision")
         elif move.close is not None:
             found.add("equal split")
-        elif (side := state.open_edges.bridges.get(move.edge)) and 2 * side.bit_count() == \
-                state.open_size:
+        elif (
+            side := state.open_edges.bridges.get(move.edge)
+        ) and 2 * side.bit_count() == state.open_size:
             found.add("final split")
     return found
 
 
-GAMES = [({}, ("medium", "medium")), ({}, ("beginner", "medium")),
-         ({"singleton_rule": False}, ("medium", "beginner"))]
+GAMES = [
+    ({}, ("medium", "medium")),
+    ({}, ("beginner", "medium")),
+    ({"singleton_rule": False}, ("medium", "beginner")),
+]
 
 
 def test_the_c_search_answers_as_the_python_one_on_the_endgames_of_bot_games():
@@ -101,8 +106,10 @@ def test_the_c_search_reads_the_clock_where_the_python_one_does(monkeypatch):
     for state in endgames(9, 11, {}, range(12)):
         reads = counted(bots.native_endgame_search, state, float("inf"), monkeypatch)[1]
         for deadline in range(-1, reads + 1, max(1, reads // 16)):
-            python, native = (counted(search, state, deadline, monkeypatch)
-                              for search in (bots.endgame_search, bots.native_endgame_search))
+            python, native = (
+                counted(search, state, deadline, monkeypatch)
+                for search in (bots.endgame_search, bots.native_endgame_search)
+            )
             assert native == python
             seen.add(TimeoutError if python[0] is TimeoutError else python[0][1])
         if len(seen) == 3:

@@ -1,5 +1,6 @@
 """Ploid rules, one test per rule and ruling (../../seeds/ploid.md), and the solver (the random
 playouts every game gets are tests/unit/test_conformance.py's)."""
+
 from __future__ import annotations
 
 import random
@@ -43,6 +44,7 @@ def start(n: int = 5, first: int = 0) -> PloidState:
 
 # Board and pieces
 
+
 def test_start_position_board_and_hands():
     state = start(5, first=1)
     data = state.to_dict()
@@ -64,6 +66,7 @@ def test_default_board_is_five_by_six():
 
 # Numbers before blanks
 
+
 def test_blank_is_refused_while_numbers_remain():
     state = position("W1 . .\n. . .")
     with pytest.raises(IllegalMove, match="numbered pieces before any blank"):
@@ -77,6 +80,7 @@ def test_blanks_follow_once_the_numbers_are_placed():
 
 
 # The same-number ban and its exception
+
 
 def test_number_just_placed_by_the_opponent_is_banned():
     state = position("W2 . . .\n. . . .\n. . . .", mover=1, last_number=2)
@@ -99,6 +103,7 @@ def test_ban_lapses_after_a_blank_or_a_pass():
 
 
 # The group rule
+
 
 def test_group_may_not_outgrow_its_number():
     state = position("W3 W2 . .\n. . . .\n. . . .")
@@ -133,6 +138,7 @@ def test_groups_of_the_other_colour_do_not_count():
 
 # Ruling: a group must hold a number
 
+
 def test_blank_standing_alone_is_illegal():
     state = position("W2 . W1\n. . .")
     with pytest.raises(IllegalMove, match="must join a group of yours that holds a number"):
@@ -148,6 +154,7 @@ def test_blank_beside_only_opponent_pieces_is_illegal():
 
 # Taken cells and hands
 
+
 def test_taken_cell_off_board_and_missing_piece_are_refused():
     state = position("W1 . .\n. . .")
     with pytest.raises(IllegalMove, match=r"Cell \[0, 0\] is taken"):
@@ -159,6 +166,7 @@ def test_taken_cell_off_board_and_missing_piece_are_refused():
 
 
 # Passing, the end, and the score
+
 
 def test_seat_without_a_placement_passes_automatically():
     state = position(SEED_EXAMPLE, mover=0)
@@ -195,22 +203,26 @@ def test_moves_after_the_end_are_refused():
 
 # Moves as JSON
 
+
 def test_parse_move_reads_places_and_passes():
     assert Ploid.parse_move({"type": "place", "row": 1, "col": 2, "piece": 3}) == Place(1, 2, 3)
-    assert Ploid.parse_move({"type": "place", "row": 0, "col": 0, "piece": "blank"}) == \
-        Place(0, 0, "blank")
+    assert Ploid.parse_move({"type": "place", "row": 0, "col": 0, "piece": "blank"}) == Place(
+        0, 0, "blank"
+    )
     assert Ploid.parse_move({"type": "pass"}) == Pass()
-    assert Place(1, 2, "blank").to_dict() == {"type": "place", "row": 1, "col": 2,
-                                              "piece": "blank"}
+    assert Place(1, 2, "blank").to_dict() == {"type": "place", "row": 1, "col": 2, "piece": "blank"}
 
 
-@pytest.mark.parametrize("data, field", [
-    ({"type": "place", "row": 1, "col": 2, "piece": 0}, "move.piece"),
-    ({"type": "place", "row": 1, "col": 2, "piece": True}, "move.piece"),
-    ({"type": "place", "row": 1, "col": 2}, "move.piece"),
-    ({"type": "place", "row": "1", "col": 2, "piece": 1}, "move.row"),
-    ({"type": "drop", "row": 1, "col": 2, "piece": 1}, "move.type"),
-])
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"type": "place", "row": 1, "col": 2, "piece": 0}, "move.piece"),
+        ({"type": "place", "row": 1, "col": 2, "piece": True}, "move.piece"),
+        ({"type": "place", "row": 1, "col": 2}, "move.piece"),
+        ({"type": "place", "row": "1", "col": 2, "piece": 1}, "move.row"),
+        ({"type": "drop", "row": 1, "col": 2, "piece": 1}, "move.type"),
+    ],
+)
 def test_parse_move_names_the_bad_field(data, field):
     with pytest.raises(MalformedMove) as err:
         Ploid.parse_move(data)
@@ -243,11 +255,13 @@ def test_the_facts_list_every_group_with_its_cells_size_and_limit():
     assert state.facts()["groups"] == [
         {"seat": 0, "cells": [[0, 0], [0, 1], [1, 0]], "size": 3, "limit": 2},
         {"seat": 1, "cells": [[0, 3]], "size": 1, "limit": 1},
-        {"seat": 1, "cells": [[2, 2], [2, 3]], "size": 2, "limit": 2}]
+        {"seat": 1, "cells": [[2, 2], [2, 3]], "size": 2, "limit": 2},
+    ]
     assert PloidState.from_dict(state.view()) == state
 
 
 # The solver
+
 
 def brute_force(state: PloidState) -> int:
     """The mover's final margin by plain minimax over every move: no table, no pruning."""
@@ -289,13 +303,16 @@ def test_solver_masks_give_the_engines_placements(n):
                 assert (sorted(kept[0]), kept[1:]) == (sorted(fresh[0]), fresh[1:])
             empty = solver.full & ~(sides[0][3] | sides[1][3])
             for seat in (0, 1):
-                assert sorted(solver.placements(sides[seat], empty)) == \
-                    sorted(placements(state.board, n, seat))
+                assert sorted(solver.placements(sides[seat], empty)) == sorted(
+                    placements(state.board, n, seat)
+                )
                 checked += 1
             move = state.forced_move() or rng.choice(state.legal_moves())
             if isinstance(move, Place):
-                index, value = move.row * state.cols + move.col, \
-                    BLANK if move.piece == "blank" else move.piece
+                index, value = (
+                    move.row * state.cols + move.col,
+                    BLANK if move.piece == "blank" else move.piece,
+                )
                 sides = list(sides)
                 sides[state.mover] = solver.placed_side(sides[state.mover], index, value)
                 sides = tuple(sides)
@@ -340,6 +357,7 @@ def test_docstring_examples_run():
 
     import api.bots.ploid_solver
     import api.games.ploid
+
     for module in (api.games.ploid, api.bots.ploid_solver):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0

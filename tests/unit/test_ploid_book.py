@@ -1,5 +1,6 @@
 """Ploid's opening book (api/bots/ploid_book.py): its moves are the solver's, and it covers
 every position the perfect bot can meet before a fresh solve is quick."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,8 +13,12 @@ from api.games.ploid import Ploid, PloidState
 def book_state(book: ploid_book.Book, key: str) -> PloidState:
     """The position a key names, the mover as seat 0 (keys are from the mover's side)."""
     board, banned = key.split("/")
-    return PloidState(book.n, tuple(int(c) for c in board.split(",")), 0,
-                      None if banned == "None" else int(banned))
+    return PloidState(
+        book.n,
+        tuple(int(c) for c in board.split(",")),
+        0,
+        None if banned == "None" else int(banned),
+    )
 
 
 @pytest.fixture(scope="module")

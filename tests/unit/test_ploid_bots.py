@@ -1,4 +1,5 @@
 """Ploid bots: every level plays only legal moves; perfect never does worse than the solver says."""
+
 from __future__ import annotations
 
 import random
@@ -27,12 +28,15 @@ def test_all_four_levels_are_registered():
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_legal_moves_to_the_end(level):
     rng = random.Random(7)
-    for n in ((2, 3) if level == "perfect" else (2, 4)):
+    for n in (2, 3) if level == "perfect" else (2, 4):
         state = start(n)
         while not state.is_over():
             mover = state.to_move
-            move = (choose_move(state, level, rng, 0.05) if mover == 0
-                    else rng.choice(state.legal_moves()))
+            move = (
+                choose_move(state, level, rng, 0.05)
+                if mover == 0
+                else rng.choice(state.legal_moves())
+            )
             assert move in state.legal_moves()
             state = step(state, move)
 
@@ -72,8 +76,9 @@ def test_perfect_accepts_a_draw_only_where_the_solver_proves_one():
         values.add(value)
         assert accepts_draw(child, "perfect") is (value == 0)
     assert 0 in values and values - {0}  # some openings lose: no draw is accepted there
-    later = step(step(step(step(empty, Place(1, 1, 3)), Place(0, 0, 2)), Place(2, 3, 1)),
-                 Place(2, 0, 3))  # past the book: a fresh solve decides
+    later = step(
+        step(step(step(empty, Place(1, 1, 3)), Place(0, 0, 2)), Place(2, 3, 1)), Place(2, 0, 3)
+    )  # past the book: a fresh solve decides
     assert ploid_bots.proven_value(later) == Solver(3).value(later)
     assert accepts_draw(later, "perfect") is (Solver(3).value(later) == 0)
 
@@ -103,8 +108,7 @@ def test_placement_verdict_is_the_sign_of_the_solved_value_and_wins_whether_it_i
 def test_the_endgame_solve_reports_the_verdicts_it_proved():
     state = medium_game_position(5, 18, 1)
     proven: dict = {}
-    verdict, placement = ploid_bots.solved_choice(state, random.Random(0), clock.now() + 20,
-                                                  proven)
+    verdict, placement = ploid_bots.solved_choice(state, random.Random(0), clock.now() + 20, proven)
     assert proven[placement] == verdict
     for proved, proved_verdict in proven.items():
         child = state.apply(place_move(state, *proved))
@@ -136,8 +140,12 @@ def test_in_a_drawn_endgame_advanced_keeps_the_draw_it_judges_best():
     for seed in range(40):
         state = medium_game_position(3, 7, seed)
         verdicts = {p: solver.placement_verdict(state, p) for p in state.legal_placements()}
-        judged = {(i, v): score for score, (i, v, _) in ploid_bots.Search.judged_moves(
-            3, state.board, state.mover, state.last_number)}
+        judged = {
+            (i, v): score
+            for score, (i, v, _) in ploid_bots.Search.judged_moves(
+                3, state.board, state.mover, state.last_number
+            )
+        }
         drawing = [p for p, verdict in verdicts.items() if verdict == 0]
         if max(verdicts.values()) == 0 and len({judged[p] for p in drawing}) > 1:
             break
@@ -156,9 +164,11 @@ def test_where_it_cannot_win_advanced_keeps_the_verdict_where_its_opponent_slips
         state = medium_game_position(3, 8, seed)
         verdicts = {p: solver.placement_verdict(state, p) for p in state.legal_placements()}
         verdict = max(verdicts.values())
-        chances = {p: ploid_bots.slip_chances(state.apply(place_move(state, *p)), verdict,
-                                              solver, None)
-                   for p, v in verdicts.items() if v == verdict}
+        chances = {
+            p: ploid_bots.slip_chances(state.apply(place_move(state, *p)), verdict, solver, None)
+            for p, v in verdicts.items()
+            if v == verdict
+        }
         if verdict < 1 and len(set(chances.values())) > 1:
             break
     else:

@@ -1,5 +1,6 @@
 """Prime Drop: one test per rule and per ruling (RULES.md §1) and move shapes (the random
 playouts every game gets are tests/unit/test_conformance.py's)."""
+
 import doctest
 import json
 import random
@@ -8,9 +9,18 @@ import pytest
 
 import api.games.prime_drop as prime_drop
 from api.games.base import BadOption, IllegalMove, MalformedMove, Pass
-from api.games.prime_drop import (DEFAULT_TILES, Challenge, DoubleDown, Drop, PrimeDrop,
-                                  PrimeDropState, TimeoutRule, board_numbers, nontrivial_factor,
-                                  timeout_rule_winner)
+from api.games.prime_drop import (
+    DEFAULT_TILES,
+    Challenge,
+    DoubleDown,
+    Drop,
+    PrimeDrop,
+    PrimeDropState,
+    TimeoutRule,
+    board_numbers,
+    nontrivial_factor,
+    timeout_rule_winner,
+)
 
 
 def position(rows: list[str], piles=None, mover: int = 0) -> PrimeDropState:
@@ -35,6 +45,7 @@ def test_doctests():
 
 # Options
 
+
 def test_default_options_are_the_ruling_table_on_11x11():
     options = PrimeDrop.check_options({})
     assert options["size"] == 11 and options["timeout_rule"] is None
@@ -48,11 +59,22 @@ def test_board_sizes(size):
     assert len(start(size=size).to_dict()["board"]) == size
 
 
-@pytest.mark.parametrize("options", [{"size": 10}, {"size": 11.0}, {"size": True},
-                                     {"tiles": {"1": 100}}, {"tiles": {}}, {"tiles": {"x": 3}},
-                                     {"tiles": {"1": -1, "2": 3}}, {"tiles": {"0": 4}},
-                                     {"timeout_rule": {"after_s": 0, "streak": 3}},
-                                     {"timeout_rule": {"after_s": 60}}, {"colour": 1}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"size": 10},
+        {"size": 11.0},
+        {"size": True},
+        {"tiles": {"1": 100}},
+        {"tiles": {}},
+        {"tiles": {"x": 3}},
+        {"tiles": {"1": -1, "2": 3}},
+        {"tiles": {"0": 4}},
+        {"timeout_rule": {"after_s": 0, "streak": 3}},
+        {"timeout_rule": {"after_s": 60}},
+        {"colour": 1},
+    ],
+)
 def test_bad_options_are_refused(options):
     with pytest.raises(BadOption):
         PrimeDrop.check_options(options)
@@ -86,17 +108,19 @@ def test_timeout_rule_option_is_kept():
 
 # Numbers on the board
 
+
 def test_a_run_reads_both_ways_in_rows_and_columns():
     state = position(["123", "..", "..4", "..7"])
-    assert numbers(state) == sorted([
-        ((0, 0), (0, 2), 123), ((0, 2), (0, 0), 321),
-        ((2, 2), (3, 2), 47), ((3, 2), (2, 2), 74)])
+    assert numbers(state) == sorted(
+        [((0, 0), (0, 2), 123), ((0, 2), (0, 0), 321), ((2, 2), (3, 2), 47), ((3, 2), (2, 2), 74)]
+    )
 
 
 def test_a_tile_in_a_run_is_not_also_a_one_digit_number():
     state = position(["12", "", "..5"])
-    assert numbers(state) == sorted([((0, 0), (0, 1), 12), ((0, 1), (0, 0), 21),
-                                     ((2, 2), (2, 2), 5)])
+    assert numbers(state) == sorted(
+        [((0, 0), (0, 1), 12), ((0, 1), (0, 0), 21), ((2, 2), (2, 2), 5)]
+    )
 
 
 def test_a_column_run_counts_its_tiles_even_when_they_are_alone_in_their_rows():
@@ -115,7 +139,8 @@ def test_the_facts_list_every_number_with_its_ends_as_a_challenge_names_them():
     assert state.facts()["numbers"] == [
         {"from": [0, 0], "to": [0, 1], "value": 21, "length": 2},
         {"from": [0, 1], "to": [0, 0], "value": 12, "length": 2},
-        {"from": [1, 3], "to": [1, 3], "value": 4, "length": 1}]
+        {"from": [1, 3], "to": [1, 3], "value": 4, "length": 1},
+    ]
     assert PrimeDropState.from_dict(state.view()) == state
 
 
@@ -124,6 +149,7 @@ def test_board_numbers_lists_lone_tiles_once():
 
 
 # Single drop and zero
+
 
 def test_single_drop_lays_a_tile_from_the_pile():
     state = start(size=9).apply(Drop(8, 8, 9))
@@ -160,6 +186,7 @@ def test_zero_is_not_offered_on_an_empty_board():
 
 
 # Double down
+
 
 def test_double_down_lays_two_tiles_in_order():
     state = position(["1"]).apply(DoubleDown(Drop(0, 1, 3), Drop(0, 2, 7)))
@@ -200,14 +227,23 @@ def test_double_down_needs_both_digits_in_the_pile():
 
 # Challenge
 
+
 def test_successful_challenge_sends_the_run_to_the_challengers_opponent():
     # 5, 1 laid by both players; seat 1 challenges 51 = 3 x 17: the tiles go to seat 0.
     state = position(["51"], mover=1)
     after = state.apply(Challenge((0, 0), (0, 1), 3))
     assert after.board.count(".") == 81 and after.tiles_left == (39, 37)
     assert after.piles[0][5] == 4 and after.piles[0][1] == 6
-    assert after.last_challenge == {"seat": 1, "value": 51, "factor": 3, "success": True,
-                                    "from": [0, 0], "to": [0, 1], "tiles": 2, "turn": 0}
+    assert after.last_challenge == {
+        "seat": 1,
+        "value": 51,
+        "factor": 3,
+        "success": True,
+        "from": [0, 0],
+        "to": [0, 1],
+        "tiles": 2,
+        "turn": 0,
+    }
     assert after.to_move == 0
 
 
@@ -243,8 +279,7 @@ def test_value_one_can_never_be_challenged():
     assert state.apply(Challenge((0, 1), (0, 0), 2)).last_challenge["success"]
 
 
-@pytest.mark.parametrize("rows, frm, to", [(["1"], (0, 0), (0, 0)),
-                                           (["001"], (0, 0), (0, 2))])
+@pytest.mark.parametrize("rows, frm, to", [(["1"], (0, 0), (0, 0)), (["001"], (0, 0), (0, 2))])
 def test_challenging_a_one_is_legal_and_always_fails(rows, frm, to):
     state = position(rows)
     for factor in (1, 2, 11):
@@ -264,8 +299,10 @@ def test_a_tile_inside_a_run_cannot_be_challenged_alone():
         position(["94"]).apply(Challenge((0, 1), (0, 1), 2))
 
 
-@pytest.mark.parametrize("frm, to", [((0, 0), (0, 1)), ((0, 0), (0, 3)), ((5, 5), (5, 5)),
-                                     ((0, 0), (1, 1)), ((0, 0), (20, 0))])
+@pytest.mark.parametrize(
+    "frm, to",
+    [((0, 0), (0, 1)), ((0, 0), (0, 3)), ((5, 5), (5, 5)), ((0, 0), (1, 1)), ((0, 0), (20, 0))],
+)
 def test_naming_something_that_is_not_a_number_is_illegal(frm, to):
     state = position(["945.1"])
     with pytest.raises(IllegalMove, match="no number|part of a longer"):
@@ -279,6 +316,7 @@ def test_challenge_removes_only_the_named_run():
 
 
 # Passing and winning
+
 
 def test_forced_pass_with_only_zeros_on_an_empty_board():
     zeros = (2,) + (0,) * 9
@@ -320,6 +358,7 @@ def test_laying_the_last_two_tiles_by_double_down_wins():
 
 
 # Repetition (ruling: the third occurrence of a position ends the game)
+
 
 def cycle(state: PrimeDropState, times: int) -> PrimeDropState:
     """The drop/challenge cycle `times` over: the mover drops a 4 at [8, 8], the other
@@ -388,6 +427,7 @@ def test_a_state_stored_before_the_rule_loads_and_counts_from_there():
 
 # The timeout rule
 
+
 def test_timeout_rule_ignores_turns_before_the_threshold():
     turns = [(t, (1, 9)) for t in range(0, 100, 10)]
     assert timeout_rule_winner(turns, after_s=100, streak=1) is None
@@ -404,8 +444,15 @@ def test_timeout_rule_needs_strictly_fewer_tiles():
 
 
 def test_timeout_rule_streak_restarts_on_a_tie_or_a_change_of_leader():
-    turns = [(100, (9, 5)), (101, (9, 5)), (102, (7, 7)), (103, (9, 5)), (104, (4, 5)),
-             (105, (3, 5)), (106, (3, 5))]
+    turns = [
+        (100, (9, 5)),
+        (101, (9, 5)),
+        (102, (7, 7)),
+        (103, (9, 5)),
+        (104, (4, 5)),
+        (105, (3, 5)),
+        (106, (3, 5)),
+    ]
     assert timeout_rule_winner(turns[:6], after_s=100, streak=3) is None
     assert timeout_rule_winner(turns, after_s=100, streak=3) == 0
 
@@ -430,8 +477,11 @@ def test_timeout_rule_first_to_reach_the_streak_wins():
 
 # Move shapes (API.md)
 
-@pytest.mark.parametrize("move", [Drop(1, 2, 3), DoubleDown(Drop(1, 2, 3), Drop(1, 3, 0)),
-                                  Challenge((0, 1), (0, 4), 7), Pass()])
+
+@pytest.mark.parametrize(
+    "move",
+    [Drop(1, 2, 3), DoubleDown(Drop(1, 2, 3), Drop(1, 3, 0)), Challenge((0, 1), (0, 4), 7), Pass()],
+)
 def test_moves_round_trip_through_their_json_shape(move):
     assert PrimeDrop.parse_move(json.loads(json.dumps(move.to_dict()))) == move
 
@@ -440,24 +490,35 @@ def test_move_shapes_match_the_api():
     assert Drop(1, 2, 3).to_dict() == {"type": "drop", "row": 1, "col": 2, "digit": 3}
     assert DoubleDown(Drop(1, 2, 3), Drop(1, 3, 0)).to_dict() == {
         "type": "double",
-        "tiles": [{"row": 1, "col": 2, "digit": 3}, {"row": 1, "col": 3, "digit": 0}]}
+        "tiles": [{"row": 1, "col": 2, "digit": 3}, {"row": 1, "col": 3, "digit": 0}],
+    }
     assert Challenge((0, 1), (0, 4), 7).to_dict() == {
-        "type": "challenge", "from": [0, 1], "to": [0, 4], "factor": 7}
+        "type": "challenge",
+        "from": [0, 1],
+        "to": [0, 4],
+        "factor": 7,
+    }
 
 
-@pytest.mark.parametrize("data, field", [
-    ([], "move"), ({"type": "place"}, "move.type"),
-    ({"type": "drop", "row": 1, "col": 2}, "move.digit"),
-    ({"type": "drop", "row": 1, "col": 2, "digit": 10}, "move.digit"),
-    ({"type": "drop", "row": -1, "col": 2, "digit": 1}, "move.row"),
-    ({"type": "drop", "row": True, "col": 2, "digit": 1}, "move.row"),
-    ({"type": "double", "tiles": [{"row": 1, "col": 2, "digit": 3}]}, "move.tiles"),
-    ({"type": "double", "tiles": [{"row": 1, "col": 2, "digit": 3}, 5]}, "move.tiles[1]"),
-    ({"type": "double", "tiles": [{"row": 1, "col": 2, "digit": 3}, {"row": 1, "col": 2}]},
-     "move.tiles[1].digit"),
-    ({"type": "challenge", "from": [0, 0], "to": [0], "factor": 3}, "move.to"),
-    ({"type": "challenge", "from": [0, 0], "to": [0, 1], "factor": "3"}, "move.factor"),
-])
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ([], "move"),
+        ({"type": "place"}, "move.type"),
+        ({"type": "drop", "row": 1, "col": 2}, "move.digit"),
+        ({"type": "drop", "row": 1, "col": 2, "digit": 10}, "move.digit"),
+        ({"type": "drop", "row": -1, "col": 2, "digit": 1}, "move.row"),
+        ({"type": "drop", "row": True, "col": 2, "digit": 1}, "move.row"),
+        ({"type": "double", "tiles": [{"row": 1, "col": 2, "digit": 3}]}, "move.tiles"),
+        ({"type": "double", "tiles": [{"row": 1, "col": 2, "digit": 3}, 5]}, "move.tiles[1]"),
+        (
+            {"type": "double", "tiles": [{"row": 1, "col": 2, "digit": 3}, {"row": 1, "col": 2}]},
+            "move.tiles[1].digit",
+        ),
+        ({"type": "challenge", "from": [0, 0], "to": [0], "factor": 3}, "move.to"),
+        ({"type": "challenge", "from": [0, 0], "to": [0, 1], "factor": "3"}, "move.factor"),
+    ],
+)
 def test_malformed_moves_name_the_field(data, field):
     with pytest.raises(MalformedMove) as err:
         PrimeDrop.parse_move(data)
@@ -478,7 +539,8 @@ def test_legal_moves_listing_gives_drops_and_numbers_with_the_smallest_factor():
     challenges = [m for m in listing["moves"] if m["type"] == "challenge"]
     assert challenges == [
         {"type": "challenge", "from": [0, 0], "to": [0, 1], "factor": 2, "value": 91},
-        {"type": "challenge", "from": [0, 1], "to": [0, 0], "factor": 2, "value": 19}]
+        {"type": "challenge", "from": [0, 1], "to": [0, 0], "factor": 2, "value": 19},
+    ]
     drops = [m for m in listing["moves"] if m["type"] == "drop"]
     assert len(drops) == 79 * 10 - 79 + 3  # a 0 only on the three cells beside a tile
 
@@ -527,8 +589,12 @@ def test_random_double_downs_are_accepted_or_refused_with_a_reason():
 
 def test_the_rules_page_worked_examples_replay():
     state = start(size=11)
-    for move in (Drop(4, 3, 1), Drop(6, 6, 7), Drop(4, 5, 3),
-                 DoubleDown(Drop(4, 4, 4), Drop(5, 4, 2))):
+    for move in (
+        Drop(4, 3, 1),
+        Drop(6, 6, 7),
+        Drop(4, 5, 3),
+        DoubleDown(Drop(4, 4, 4), Drop(5, 4, 2)),
+    ):
         state = state.apply(move)
     assert ((4, 3), (4, 5), 143) in numbers(state) and ((4, 4), (5, 4), 42) in numbers(state)
     won = state.apply(Challenge((4, 3), (4, 5), 11))

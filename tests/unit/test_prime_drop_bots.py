@@ -1,4 +1,5 @@
 """Prime Drop bots: legal moves only, and each level's stated habits from small positions."""
+
 import random
 
 import pytest
@@ -6,8 +7,16 @@ import pytest
 import api.bots.prime_drop as bots
 from api.bots.base import choose_move, levels
 from api.bots.search import step
-from api.games.prime_drop import (DEFAULT_TILES, Challenge, DoubleDown, Drop, PrimeDrop,
-                                  PrimeDropState, challengeable, runs_through)
+from api.games.prime_drop import (
+    DEFAULT_TILES,
+    Challenge,
+    DoubleDown,
+    Drop,
+    PrimeDrop,
+    PrimeDropState,
+    challengeable,
+    runs_through,
+)
 
 PILE = tuple(DEFAULT_TILES[d] for d in "0123456789")
 
@@ -26,8 +35,9 @@ def test_three_levels_are_registered():
     assert set(levels("prime-drop")) == {"beginner", "medium", "advanced"}
 
 
-@pytest.mark.parametrize("pair", [("beginner", "medium"), ("medium", "advanced"),
-                                  ("advanced", "beginner")])
+@pytest.mark.parametrize(
+    "pair", [("beginner", "medium"), ("medium", "advanced"), ("advanced", "beginner")]
+)
 def test_bots_only_play_legal_moves(pair):
     rng = random.Random(7)
     state = PrimeDrop.new(PrimeDrop.check_options({"size": 9}), first=0, seed=7)

@@ -1,13 +1,20 @@
 """Glicko-2 through the project's rating code (api/players/ratings.py), and which new games are
 rated."""
+
 from __future__ import annotations
 
 import pytest
 
 from api.games import BadOption
 from api.record import Seat
-from api.players.ratings import (Rating, after_game, bot_account_id, decide_rated, rate,
-                                 score_of_first)
+from api.players.ratings import (
+    Rating,
+    after_game,
+    bot_account_id,
+    decide_rated,
+    rate,
+    score_of_first,
+)
 
 
 def test_glickmans_worked_example():
@@ -72,9 +79,11 @@ def test_rated_false_makes_any_game_casual():
 
 def test_a_rated_game_is_refused_where_it_cannot_be_rated():
     assert decide_rated([_account("ada"), Seat.empty()], True) is True  # joined by an account
-    for seats in ([_account("ada"), Seat.human("Bo")],
-                  [Seat.for_bot("greedy"), Seat.for_bot("random")],
-                  [_account("ada"), _account("ada")]):
+    for seats in (
+        [_account("ada"), Seat.human("Bo")],
+        [Seat.for_bot("greedy"), Seat.for_bot("random")],
+        [_account("ada"), _account("ada")],
+    ):
         with pytest.raises(BadOption) as refused:
             decide_rated(seats, True)
         assert refused.value.field == "rated"

@@ -1,5 +1,6 @@
 """The reasons a game ends by: typed on every outcome, declared by each game (`Game.reasons`), and
 each with its words in the record's one table."""
+
 from __future__ import annotations
 
 import random

@@ -2,6 +2,7 @@
 at each of the player's moves of its line the named move wins and every other legal move does
 not; the defender's replies are legal; its first verdicts are the solver's; no position twice.
 In a module of its own so that CI can run it alone."""
+
 from __future__ import annotations
 
 import collections

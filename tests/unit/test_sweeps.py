@@ -1,6 +1,7 @@
 """Sweeps' pure side: every option of every game can be swept and is checked as game creation
 checks it, the variants are the cross product in the game's order of options on one seed, and the
 comparison's maths (the exact sign test, Holm's adjustment, the most balanced variant)."""
+
 from __future__ import annotations
 
 import math
@@ -12,8 +13,9 @@ from api.games import GAMES, BadOption
 from api.playtests import sweeps
 from api.playtests.sweep_cli import parse_vary
 
-PARTITION_LAYOUT = [c for c in ("red", "orange", "yellow", "green", "blue", "purple")
-                    for _ in range(6)]
+PARTITION_LAYOUT = [
+    c for c in ("red", "orange", "yellow", "green", "blue", "purple") for _ in range(6)
+]
 # a second valid value for each option whose values cannot be read off GET /kinds
 JSON_VALUES = {
     ("partition", "layout"): PARTITION_LAYOUT,
@@ -55,9 +57,11 @@ def test_every_option_of_every_game_can_be_swept(slug, option):
     spec = sweeps.check_request(slug, bots_of(slug), 4, {option.name: values}, seed=11)
     assert [v["values"] for v in spec["variants"]] == [
         {option.name: GAMES[slug].check_options({option.name: value})[option.name]}
-        for value in values]
+        for value in values
+    ]
     assert [v["spec"]["options"][option.name] for v in spec["variants"]] == [
-        v["values"][option.name] for v in spec["variants"]]
+        v["values"][option.name] for v in spec["variants"]
+    ]
     assert {v["spec"]["seed"] for v in spec["variants"]} == {11}
     assert option.name not in spec["options"]
 
@@ -75,11 +79,21 @@ def test_a_bad_value_is_refused_with_game_creations_message_pointing_into_vary(s
 
 
 def test_the_variants_are_the_cross_product_in_the_games_order_of_options():
-    spec = sweeps.check_request("factor-multiple", ["greedy", "random"], 10,
-                                {"even_start": [True, False], "n": [20, 40, 60]}, seed=3)
+    spec = sweeps.check_request(
+        "factor-multiple",
+        ["greedy", "random"],
+        10,
+        {"even_start": [True, False], "n": [20, 40, 60]},
+        seed=3,
+    )
     assert [v["label"] for v in spec["variants"]] == [
-        "n=20, even_start=true", "n=20, even_start=false", "n=40, even_start=true",
-        "n=40, even_start=false", "n=60, even_start=true", "n=60, even_start=false"]
+        "n=20, even_start=true",
+        "n=20, even_start=false",
+        "n=40, even_start=true",
+        "n=40, even_start=false",
+        "n=60, even_start=true",
+        "n=60, even_start=false",
+    ]
     assert [v["index"] for v in spec["variants"]] == list(range(6))
     assert spec["vary"] == {"n": [20, 40, 60], "even_start": [True, False]}
     games = [[playtests.seating(v["spec"]["bots"], i) for i in range(4)] for v in spec["variants"]]
@@ -87,24 +101,34 @@ def test_the_variants_are_the_cross_product_in_the_games_order_of_options():
 
 
 def test_fixed_options_hold_in_every_variant_and_fill_their_defaults():
-    spec = sweeps.check_request("factor-multiple", ["greedy", "random"], 10,
-                                {"n": [20, 40]}, options={"even_start": False})
+    spec = sweeps.check_request(
+        "factor-multiple", ["greedy", "random"], 10, {"n": [20, 40]}, options={"even_start": False}
+    )
     assert spec["options"] == {"even_start": False}
     assert [v["spec"]["options"] for v in spec["variants"]] == [
-        {"n": 20, "even_start": False}, {"n": 40, "even_start": False}]
+        {"n": 20, "even_start": False},
+        {"n": 40, "even_start": False},
+    ]
 
 
-@pytest.mark.parametrize("vary, options, field, words", [
-    ({}, None, "vary", "at least one option to vary"),
-    ({"n": []}, None, "vary.n", "no values"),
-    ({"size": [9]}, None, "vary.size", "Factor/Multiple has no option 'size'"),
-    ({"n": [20, 5]}, None, "vary.n.1", "Option n must be at least 10."),
-    ({"n": [20, 30, 20]}, None, "vary.n.2", "value 3 is the same as value 1"),
-    ({"n": [20, 30]}, {"n": 40}, "options.n", "both fixed (options) and varied"),
-    ({"n": [20, 30]}, {"even_start": "yes"}, "options.even_start", "true or false"),
-    ({"n": list(range(10, 35)), "even_start": [True]}, None, "vary",
-     "at most 24 variants; these values make 25 (25 x 1)"),
-])
+@pytest.mark.parametrize(
+    "vary, options, field, words",
+    [
+        ({}, None, "vary", "at least one option to vary"),
+        ({"n": []}, None, "vary.n", "no values"),
+        ({"size": [9]}, None, "vary.size", "Factor/Multiple has no option 'size'"),
+        ({"n": [20, 5]}, None, "vary.n.1", "Option n must be at least 10."),
+        ({"n": [20, 30, 20]}, None, "vary.n.2", "value 3 is the same as value 1"),
+        ({"n": [20, 30]}, {"n": 40}, "options.n", "both fixed (options) and varied"),
+        ({"n": [20, 30]}, {"even_start": "yes"}, "options.even_start", "true or false"),
+        (
+            {"n": list(range(10, 35)), "even_start": [True]},
+            None,
+            "vary",
+            "at most 24 variants; these values make 25 (25 x 1)",
+        ),
+    ],
+)
 def test_refusals_name_the_field(vary, options, field, words):
     with pytest.raises(BadOption) as refused:
         sweeps.check_request("factor-multiple", ["greedy", "random"], 10, vary, options)
@@ -114,20 +138,32 @@ def test_refusals_name_the_field(vary, options, field, words):
 
 def test_two_values_that_mean_the_same_are_one_variant_twice():
     with pytest.raises(BadOption) as refused:
-        sweeps.check_request("prime-drop", ["beginner", "beginner"], 2,
-                             {"tiles": [{"1": 3, "2": 0}, {"2": 0, "1": 3, "3": 0}]})
+        sweeps.check_request(
+            "prime-drop",
+            ["beginner", "beginner"],
+            2,
+            {"tiles": [{"1": 3, "2": 0}, {"2": 0, "1": 3, "3": 0}]},
+        )
     assert refused.value.field == "vary.tiles.1"
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"games_per_variant": 0}, "games_per_variant"),
-    ({"kind": "chess"}, "kind"),
-    ({"bots": ["greedy", "nobody"]}, "bots.1"),
-    ({"budget_s": 3}, "budget_s"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"games_per_variant": 0}, "games_per_variant"),
+        ({"kind": "chess"}, "kind"),
+        ({"bots": ["greedy", "nobody"]}, "bots.1"),
+        ({"budget_s": 3}, "budget_s"),
+    ],
+)
 def test_the_playtest_fields_are_checked_as_a_playtests(body, field):
-    request = {"kind": "factor-multiple", "bots": ["greedy", "random"], "games_per_variant": 5,
-               "vary": {"n": [20, 40]}, **body}
+    request = {
+        "kind": "factor-multiple",
+        "bots": ["greedy", "random"],
+        "games_per_variant": 5,
+        "vary": {"n": [20, 40]},
+        **body,
+    }
     with pytest.raises(BadOption) as refused:
         sweeps.check_request(**request)
     assert refused.value.field == field
@@ -137,12 +173,12 @@ def binomial_p(better: int, worse: int) -> float:
     """The same test summed the other way: every outcome no likelier than the one seen."""
     n = better + worse
     seen = math.comb(n, better)
-    return min(1.0, sum(math.comb(n, k) for k in range(n + 1)
-                        if math.comb(n, k) <= seen) / 2 ** n)
+    return min(1.0, sum(math.comb(n, k) for k in range(n + 1) if math.comb(n, k) <= seen) / 2**n)
 
 
-@pytest.mark.parametrize("better, worse", [(0, 0), (1, 0), (5, 5), (9, 1), (2, 14), (30, 18),
-                                           (0, 12), (40, 60)])
+@pytest.mark.parametrize(
+    "better, worse", [(0, 0), (1, 0), (5, 5), (9, 1), (2, 14), (30, 18), (0, 12), (40, 60)]
+)
 def test_the_sign_test_is_the_exact_two_sided_binomial_test(better, worse):
     assert sweeps.sign_test(better, worse) == pytest.approx(binomial_p(better, worse))
     assert sweeps.sign_test(better, worse) == sweeps.sign_test(worse, better)
@@ -161,16 +197,24 @@ def records(results: list[str], first_index: int = 0) -> list[dict]:
     for i, result in enumerate(results, first_index):
         first = (i // 2) % 2
         winner = {"w": first, "l": 1 - first, "d": None}[result]
-        out.append({"index": i, "levels": ["a", "b"], "first": first, "winner": winner,
-                    "reason": "score", "scores": [3, 3] if winner is None else
-                    [5 if winner == s else 2 for s in (0, 1)], "plies": 10 + i})
+        out.append(
+            {
+                "index": i,
+                "levels": ["a", "b"],
+                "first": first,
+                "winner": winner,
+                "reason": "score",
+                "scores": [3, 3] if winner is None else [5 if winner == s else 2 for s in (0, 1)],
+                "plies": 10 + i,
+            }
+        )
     return out
 
 
 def test_the_comparison_picks_the_most_balanced_and_tests_the_others_on_paired_games():
-    even = records(["w", "l"] * 15)                        # 15 of 30: balanced
-    first_wins = records(["w"] * 28 + ["l", "l"])           # 28 of 30
-    drawish = records(["d", "w", "l"] * 10)                 # a score of 1/2, but later in order
+    even = records(["w", "l"] * 15)  # 15 of 30: balanced
+    first_wins = records(["w"] * 28 + ["l", "l"])  # 28 of 30
+    drawish = records(["d", "w", "l"] * 10)  # a score of 1/2, but later in order
     comparison = sweeps.compare([first_wins, even, drawish])
     assert comparison["balanced"] == 1
     assert comparison["alpha"] == 0.05 and "sign test" in comparison["test"]
@@ -187,8 +231,10 @@ def test_the_comparison_picks_the_most_balanced_and_tests_the_others_on_paired_g
     assert test["differs"] is True
     assert rows[2]["first_player"]["score"] == 0.5 and rows[2]["draw_rate"] == 0.3333
     assert rows[2]["vs_balanced"]["differs"] is False
-    assert rows[0]["vs_balanced"]["p_adjusted"] == sweeps.holm(
-        [test["p_value"], rows[2]["vs_balanced"]["p_value"]])[0]
+    assert (
+        rows[0]["vs_balanced"]["p_adjusted"]
+        == sweeps.holm([test["p_value"], rows[2]["vs_balanced"]["p_value"]])[0]
+    )
     assert rows[0]["score_margin"]["mean"] == pytest.approx((28 * 3 - 2 * 3) / 30, abs=1e-3)
     assert rows[0]["length"]["min"] == 10 and rows[0]["length"]["max"] == 39
 
@@ -212,6 +258,9 @@ def test_a_variant_without_games_is_shown_and_not_compared():
 
 def test_the_command_lines_vary_reads_json_lists_or_words():
     assert parse_vary(["singleton_rule=true,false", "layout=default,random"]) == {
-        "singleton_rule": [True, False], "layout": ["default", "random"]}
+        "singleton_rule": [True, False],
+        "layout": ["default", "random"],
+    }
     assert parse_vary(['timeout_rule=null,{"after_s": 60, "streak": 3}']) == {
-        "timeout_rule": [None, {"after_s": 60, "streak": 3}]}
+        "timeout_rule": [None, {"after_s": 60, "streak": 3}]
+    }

@@ -1,5 +1,6 @@
 """The vacation allowance (RULES.md, "Vacation"): 30 days a year credited monthly, the first month
 at sign-up, banked up to 60, charged by the time a vacation actually lasts."""
+
 from __future__ import annotations
 
 import pytest
@@ -30,7 +31,9 @@ def test_at_most_60_days_are_banked():
 
 def test_a_vacation_is_charged_by_the_time_it_lasted():
     held = Allowance.of(None, SIGN_UP).settled(SIGN_UP, SIGN_UP + DAY_S)
-    on = Allowance(held.left_s, held.months, held.settled_ts, (SIGN_UP + DAY_S, SIGN_UP + 2 * DAY_S))
+    on = Allowance(
+        held.left_s, held.months, held.settled_ts, (SIGN_UP + DAY_S, SIGN_UP + 2 * DAY_S)
+    )
     assert days(on.settled(SIGN_UP, SIGN_UP + 1.5 * DAY_S)) == pytest.approx(2.0)
     assert days(on.settled(SIGN_UP, SIGN_UP + 5 * DAY_S)) == pytest.approx(1.5)
     assert on.on(SIGN_UP + 1.5 * DAY_S) and not on.on(SIGN_UP + 2 * DAY_S)

@@ -2,6 +2,7 @@
 the router and the game page's first frame import statically, directly or not, in a
 `<link rel="modulepreload">`, so that the browser fetches them all while it parses the page
 rather than one import level after another (web/README.md, "Loading")."""
+
 from __future__ import annotations
 
 import posixpath

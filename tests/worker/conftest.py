@@ -1,5 +1,6 @@
 """Real `postplay worker` processes (an RQ worker and its background thread) against the test
 Redis, and a look at their work-horses."""
+
 from __future__ import annotations
 
 import os
@@ -16,16 +17,20 @@ import pytest
 def start_worker(redis_url, redis_client):
     procs: list[subprocess.Popen] = []
 
-    def start(budget_s: float = 0.05, role: str = "all",
-              url: str | None = None) -> subprocess.Popen:
+    def start(
+        budget_s: float = 0.05, role: str = "all", url: str | None = None
+    ) -> subprocess.Popen:
         """A worker; on the Redis at `url` (a proxy before the test's) when given."""
-        env = {**os.environ, "REDIS_URL": url or redis_url,
-               "POSTPLAY_BOT_BUDGET_S": str(budget_s)}
+        env = {**os.environ, "REDIS_URL": url or redis_url, "POSTPLAY_BOT_BUDGET_S": str(budget_s)}
         # POSTPLAY_TEST_WORKER_LOGS=DIR keeps each worker's log there, to see why a test failed
         logs = os.environ.get("POSTPLAY_TEST_WORKER_LOGS")
         out = open(Path(logs) / f"worker-{len(procs)}.log", "w") if logs else subprocess.DEVNULL
-        proc = subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--role", role],
-                                env=env, stdout=out, stderr=out)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "worker", "--role", role],
+            env=env,
+            stdout=out,
+            stderr=out,
+        )
         procs.append(proc)
         return proc
 

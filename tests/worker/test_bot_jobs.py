@@ -1,4 +1,5 @@
 """Bot moves run on a real RQ worker against a real Redis, never inside a request."""
+
 from __future__ import annotations
 
 from rq import Queue
@@ -61,8 +62,9 @@ def test_a_game_between_two_bots_is_aborted_at_the_ply_limit(client, run_jobs, m
 
 def test_the_ply_limit_spares_a_game_with_a_person_in_it(client, run_jobs, monkeypatch):
     monkeypatch.setenv("POSTPLAY_BOT_GAME_PLY_LIMIT", "1")
-    game = create(client, seats=[{"human": {"name": "Ada"}}, {"bot": "random"}], first=0,
-                  options={"n": 100})
+    game = create(
+        client, seats=[{"human": {"name": "Ada"}}, {"bot": "random"}], first=0, options={"n": 100}
+    )
     move(client, game, game["tokens"]["0"], {"type": "say", "number": 60})
     run_jobs()
     now = client.get(f"/api/v1/games/{game['id']}").get_json()

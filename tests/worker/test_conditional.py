@@ -1,5 +1,6 @@
 """A conditional reply that ends the game, on a real RQ worker: the game is rated once and each
 player is told once that it is over."""
+
 from __future__ import annotations
 
 import json
@@ -20,17 +21,23 @@ def _outbox(redis_client) -> list[dict]:
 
 
 def test_a_conditional_reply_that_ends_the_game_rates_it_once_and_tells_each_player_once(
-        client, store, redis_client, run_jobs):
+    client, store, redis_client, run_jobs
+):
     ada, bob = sign_up(client, "ada"), sign_up(client, "bob")
     game = new_game(client, ada["token"], [{"me": True}, {"player": "bob"}], options={"n": 10})
-    assert client.post(f"/api/v1/games/{game['id']}/accept",
-                       headers=auth(bob["token"])).status_code == 201
+    assert (
+        client.post(f"/api/v1/games/{game['id']}/accept", headers=auth(bob["token"])).status_code
+        == 201
+    )
     game = client.get(f"/api/v1/games/{game['id']}").get_json()
     assert game["rated"] is True
     game = move(client, game, ada["token"], SAY[2]).get_json()
     # 2, 1, 7: nothing is left that 7 divides or that divides 7, so Bob loses
-    set_ = client.put(f"/api/v1/games/{game['id']}/conditional", headers=auth(ada["token"]),
-                      json={"ply": 1, "tree": [{"if": SAY[1], "then": SAY[7]}]})
+    set_ = client.put(
+        f"/api/v1/games/{game['id']}/conditional",
+        headers=auth(ada["token"]),
+        json={"ply": 1, "tree": [{"if": SAY[1], "then": SAY[7]}]},
+    )
     assert set_.status_code == 200, set_.get_json()
     told_before = len(_outbox(redis_client))
     over = move(client, game, bob["token"], SAY[1]).get_json()

@@ -1,6 +1,7 @@
 """Clocks are enforced by the worker: a game whose time runs out ends on time with nobody
 looking, never early; stale deadline jobs do nothing; a deadline is stored with the move that
 starts its turn, so it survives a worker restart."""
+
 from __future__ import annotations
 
 import time
@@ -45,7 +46,8 @@ def test_first_move_never_made_aborts_the_game(client, store, start_worker):
 
 
 def test_a_deadline_is_stored_with_its_move_and_survives_a_worker_restart(
-        client, store, redis_client, start_worker):
+    client, store, redis_client, start_worker
+):
     worker = start_worker()
     game = create(client, first=0, time_control=TWO_SECONDS)
     after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
@@ -60,8 +62,9 @@ def test_a_deadline_is_stored_with_its_move_and_survives_a_worker_restart(
 
 
 def test_a_stale_deadline_job_is_a_no_op(client, store, run_jobs):
-    game = create(client, first=0, time_control={"type": "fischer", "initial_s": 2,
-                                                 "increment_s": 60})
+    game = create(
+        client, first=0, time_control={"type": "fischer", "initial_s": 2, "increment_s": 60}
+    )
     after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
     move(client, after, game["tokens"]["1"], {"type": "say", "number": 8})
     time.sleep(2.2)  # the first two deadlines have passed; both turns were made in time
@@ -76,7 +79,8 @@ def test_a_move_after_the_deadline_is_refused_and_the_game_ends_on_time(client, 
     late = parse_iso(moved["deadline"]) + 0.5
     followups = client.application.extensions["postplay"]["followups"]
     with pytest.raises(TimeRanOut, match="time ran out"):
-        service.play_move(store, followups, game["id"], 1, {"type": "say", "number": 8}, 1,
-                          now=late)
+        service.play_move(
+            store, followups, game["id"], 1, {"type": "say", "number": 8}, 1, now=late
+        )
     record = store.load(game["id"])
     assert record.result == Outcome(0, "time") and record.ply == 1

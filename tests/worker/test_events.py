@@ -1,6 +1,7 @@
 """Tournaments run to the end on real workers between bot accounts: a 6-player Swiss of 3 rounds
 and a 4-player double round-robin, a worker killed with -9 while rounds are being paired. The
 standings must match the games' results, and no round may be paired twice."""
+
 from __future__ import annotations
 
 import signal
@@ -14,18 +15,29 @@ from api.store.ratings import RatingStore
 from api.store.tournaments import TournamentStore, Written
 from tests.worker.conftest import wait_for
 
-ORGANISER = Principal({"id": "org", "username": "org"},
-                      {"scopes": ["read", "play"], "kind": "session"})
-BOTS = ["bot-factor-multiple-random", "bot-factor-multiple-greedy",
-        "bot-factor-multiple-perfect"]
+ORGANISER = Principal(
+    {"id": "org", "username": "org"}, {"scopes": ["read", "play"], "kind": "session"}
+)
+BOTS = ["bot-factor-multiple-random", "bot-factor-multiple-greedy", "bot-factor-multiple-perfect"]
 
 
 def _event(redis_client, fmt: str, players: int, **extra) -> str:
     tournaments = TournamentStore(redis_client)
-    doc = events.create(tournaments, ORGANISER, {
-        "name": fmt, "kind": "factor-multiple", "options": {"n": 12}, "format": fmt,
-        "max_players": players, "starts_at": time.time() + 3600, "rated": False,
-        "time_control": {"type": "none"}, **extra})
+    doc = events.create(
+        tournaments,
+        ORGANISER,
+        {
+            "name": fmt,
+            "kind": "factor-multiple",
+            "options": {"n": 12},
+            "format": fmt,
+            "max_players": players,
+            "starts_at": time.time() + 3600,
+            "rated": False,
+            "time_control": {"type": "none"},
+            **extra,
+        },
+    )
     for bot in BOTS[:players]:
         events.join(tournaments, RatingStore(redis_client), doc["id"], ORGANISER, player=bot)
     return doc["id"]
@@ -38,8 +50,16 @@ def _fill_with_levels(redis_client, tid: str, names: list[str]) -> None:
 
     def change(doc):
         for i, name in enumerate(names):
-            doc["players"].append({"id": name, "name": name, "bot": ["random", "greedy"][i % 2],
-                                   "rating": 1500.0, "withdrawn": False, "joined_ts": 0})
+            doc["players"].append(
+                {
+                    "id": name,
+                    "name": name,
+                    "bot": ["random", "greedy"][i % 2],
+                    "rating": 1500.0,
+                    "withdrawn": False,
+                    "joined_ts": 0,
+                }
+            )
         return Written()
 
     tournaments.update(tid, change)
@@ -60,15 +80,18 @@ def _check_finished(store, redis_client, tid: str, rounds: int) -> None:
             assert record.status is Status.FINISHED
             assert p["result"]["winner"] == record.result.winner
             assert [s.bot for s in record.seats] == [
-                next(x["bot"] for x in doc["players"] if x["id"] == who) for who in p["seats"]]
+                next(x["bot"] for x in doc["players"] if x["id"] == who) for who in p["seats"]
+            ]
             played.append(Played(*p["seats"], record.result.winner))
     ids = [p["id"] for p in doc["players"]]
-    assert doc["final"] == standings(ids, played, byes, doc["format"],
-                                     {p["id"]: p["seed"] for p in doc["players"]}, {})
+    assert doc["final"] == standings(
+        ids, played, byes, doc["format"], {p["id"]: p["seed"] for p in doc["players"]}, {}
+    )
 
 
-def test_a_swiss_and_a_double_round_robin_run_to_the_end_through_a_kill(store, redis_client,
-                                                                       start_worker):
+def test_a_swiss_and_a_double_round_robin_run_to_the_end_through_a_kill(
+    store, redis_client, start_worker
+):
     swiss = _event(redis_client, "swiss", 6, rounds=3)
     _fill_with_levels(redis_client, swiss, ["b1", "b2", "b3"])
     robin = _event(redis_client, "round-robin", 4, double=True)
@@ -85,8 +108,9 @@ def test_a_swiss_and_a_double_round_robin_run_to_the_end_through_a_kill(store, r
     doomed.wait(timeout=5)
     start_worker()
     for tid in (swiss, robin):
-        assert wait_for(lambda: tournaments.load(tid)["status"] == "finished", timeout_s=60), \
+        assert wait_for(lambda: tournaments.load(tid)["status"] == "finished", timeout_s=60), (
             tournaments.load(tid)
+        )
     _check_finished(store, redis_client, swiss, 3)
     _check_finished(store, redis_client, robin, 6)
     robin_doc = tournaments.load(robin)

@@ -2,6 +2,7 @@
 running as its own process against the real app (gunicorn) and a real worker: told by webhooks
 (its receiver verifies their signatures, and refuses a forged one), and, with no address of its
 own, by polling /me/games with ETags."""
+
 from __future__ import annotations
 
 import subprocess
@@ -25,8 +26,13 @@ def server(redis_url, tmp_path_factory):
 
 
 def call(base: str, method: str, path: str, token: str | None = None, **body):
-    response = requests.request(method, f"{base}/api/v1{path}", json=body or None, timeout=10,
-                                headers={"Authorization": f"Bearer {token}"} if token else {})
+    response = requests.request(
+        method,
+        f"{base}/api/v1{path}",
+        json=body or None,
+        timeout=10,
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+    )
     assert response.status_code < 300, response.text
     return response.json() if response.content else None
 
@@ -36,8 +42,14 @@ def bot_account(base: str) -> tuple[str, str]:
     name = f"bot_{uuid.uuid4().hex[:8]}"
     session = call(base, "POST", "/accounts", username=name, password=PASSWORD)["token"]
     assert call(base, "PATCH", "/me", session, bot=True)["bot"] is True
-    made = call(base, "POST", "/me/tokens", session, description="http_bot",
-                scopes=["read", "play", "challenge", "webhooks"])
+    made = call(
+        base,
+        "POST",
+        "/me/tokens",
+        session,
+        description="http_bot",
+        scopes=["read", "play", "challenge", "webhooks"],
+    )
     return name, made["token"]
 
 
@@ -51,8 +63,14 @@ def play_as_person(base: str, token: str, game_id: str, me: str, timeout_s: floa
         seat = game["to_move"]
         if game["status"] == "active" and game["seats"][seat].get("player") == me:
             listing = call(base, "GET", f"/games/{game_id}/legal-moves")
-            call(base, "POST", f"/games/{game_id}/moves", token, move=listing["moves"][0],
-                 ply=game["ply"])
+            call(
+                base,
+                "POST",
+                f"/games/{game_id}/moves",
+                token,
+                move=listing["moves"][0],
+                ply=game["ply"],
+            )
         else:
             time.sleep(0.1)
     raise AssertionError(f"the game did not end within {timeout_s} s")
@@ -67,20 +85,47 @@ def test_a_person_plays_a_whole_game_against_the_http_bot(server, tmp_path, way)
     how = ["--listen", f"127.0.0.1:{port}"] if way == "webhooks" else ["--poll", "--every", "0.3"]
     log = tmp_path / "bot.log"
     program = subprocess.Popen(
-        [sys.executable, str(ROOT / "examples" / "http_bot.py"), "--server", server,
-         "--token", bot_token, "--games", "1", "--seed", "7", *how],
-        stdout=open(log, "w"), stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            str(ROOT / "examples" / "http_bot.py"),
+            "--server",
+            server,
+            "--token",
+            bot_token,
+            "--games",
+            "1",
+            "--seed",
+            "7",
+            *how,
+        ],
+        stdout=open(log, "w"),
+        stderr=subprocess.STDOUT,
+    )
     try:
         if way == "webhooks":  # its receiver is up and its webhook registered
             end = time.monotonic() + 20
             while not call(server, "GET", "/me/webhooks", bot_token) and time.monotonic() < end:
                 time.sleep(0.1)
-            forged = requests.post(f"http://127.0.0.1:{port}/", timeout=5, data=b"{}", headers={
-                "webhook-id": "msg_x", "webhook-timestamp": str(int(time.time())),
-                "webhook-signature": "v1,AAAA"})
+            forged = requests.post(
+                f"http://127.0.0.1:{port}/",
+                timeout=5,
+                data=b"{}",
+                headers={
+                    "webhook-id": "msg_x",
+                    "webhook-timestamp": str(int(time.time())),
+                    "webhook-signature": "v1,AAAA",
+                },
+            )
             assert forged.status_code == 401
-        game = call(server, "POST", "/games", ada_token, kind="factor-multiple",
-                    options={"n": 30}, seats=[{"me": True}, {"player": bot}])
+        game = call(
+            server,
+            "POST",
+            "/games",
+            ada_token,
+            kind="factor-multiple",
+            options={"n": 30},
+            seats=[{"me": True}, {"player": bot}],
+        )
         over = play_as_person(server, ada_token, game["id"], ada)
         assert program.wait(timeout=30) == 0, log.read_text()
     finally:

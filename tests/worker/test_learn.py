@@ -1,6 +1,7 @@
 """Puzzles mined on the workers: each game of a fixed playtest mined in a job of its own on the
 playtest queue, giving the stated set of puzzles with none twice, and the same jobs run again
 adding nothing; a finished game mined after its last move."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,11 +16,26 @@ from tests.api.helpers import create, move
 # the playtest below (random against greedy, Factor/Multiple to 40, seed 7, 12 games) holds
 # these puzzles, found by `api.learn.puzzles.mine` over its games
 # (21 found, three of them the same position reached in two games: 18 stored)
-STATED = {"2a733b67150e2756", "356cbafa8a55d22a", "3a1f17c5689f3ef0", "455173e1cdc86e44",
-          "49b957ffae85b1ce", "513806d038bb557e", "5b2fbe440d42c143", "8cb7aedddd646145",
-          "8d70a8b26806b468", "8f6c58cc4f7ef0e2", "9816e880d22676e0", "a1be62a55c2e25bd",
-          "a4693d18d20ae7d7", "a60ad1a0bfaa9b10", "d024e1f012421b59", "d7f94b0d9f431347",
-          "ec352b94e7a3e51a", "ef8f3fe41c7cbb85"}
+STATED = {
+    "2a733b67150e2756",
+    "356cbafa8a55d22a",
+    "3a1f17c5689f3ef0",
+    "455173e1cdc86e44",
+    "49b957ffae85b1ce",
+    "513806d038bb557e",
+    "5b2fbe440d42c143",
+    "8cb7aedddd646145",
+    "8d70a8b26806b468",
+    "8f6c58cc4f7ef0e2",
+    "9816e880d22676e0",
+    "a1be62a55c2e25bd",
+    "a4693d18d20ae7d7",
+    "a60ad1a0bfaa9b10",
+    "d024e1f012421b59",
+    "d7f94b0d9f431347",
+    "ec352b94e7a3e51a",
+    "ef8f3fe41c7cbb85",
+}
 
 
 @pytest.fixture
@@ -28,15 +44,26 @@ def mining(monkeypatch):
 
 
 def _mined_ids(redis_client) -> list[str]:
-    return sorted(m.decode() for m in redis_client.zrange(
-        keys.puzzles_by_rating_key("factor-multiple"), 0, -1))
+    return sorted(
+        m.decode()
+        for m in redis_client.zrange(keys.puzzles_by_rating_key("factor-multiple"), 0, -1)
+    )
 
 
-def test_a_fixed_playtest_is_mined_into_the_stated_puzzles_once(client, run_jobs, mining,
-                                                                  redis_client):
-    response = client.post("/api/v1/playtests", json={
-        "kind": "factor-multiple", "bots": ["random", "greedy"], "games": 12, "seed": 7,
-        "chunk_games": 12, "options": {"n": 40}})
+def test_a_fixed_playtest_is_mined_into_the_stated_puzzles_once(
+    client, run_jobs, mining, redis_client
+):
+    response = client.post(
+        "/api/v1/playtests",
+        json={
+            "kind": "factor-multiple",
+            "bots": ["random", "greedy"],
+            "games": 12,
+            "seed": 7,
+            "chunk_games": 12,
+            "options": {"n": 40},
+        },
+    )
     assert response.status_code == 202
     assert run_jobs() == 1 + 12  # the chunk, then one mining job per game
     ids = _mined_ids(redis_client)
@@ -59,7 +86,9 @@ def test_a_finished_game_is_mined_after_its_last_move(client, run_jobs, mining, 
     tokens = game.pop("tokens")
     # after 34, only 1 wins (then 23 leaves seat 0 no number): game 1 of the playtest above
     for ply, number in enumerate((34, 1, 23)):
-        game = move(client, game, tokens[str(ply % 2)], {"type": "say", "number": number}).get_json()
+        game = move(
+            client, game, tokens[str(ply % 2)], {"type": "say", "number": number}
+        ).get_json()
     assert game["status"] == "finished"
     run_jobs()
     ids = _mined_ids(redis_client)

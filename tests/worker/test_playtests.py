@@ -1,5 +1,6 @@
 """Playtests end to end: chunks on real RQ workers against a real Redis, reports that add up,
 the same seed giving the same games, and failed, lost or cancelled chunks reported, not lost."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,15 @@ SLUG = "factor-multiple"
 
 
 def start(client, **body) -> dict:
-    body = {"kind": SLUG, "bots": ["greedy", "random"], "games": 12, "seed": 7,
-            "chunk_games": 5, "options": {"n": 40}, **body}
+    body = {
+        "kind": SLUG,
+        "bots": ["greedy", "random"],
+        "games": 12,
+        "seed": 7,
+        "chunk_games": 5,
+        "options": {"n": 40},
+        **body,
+    }
     response = client.post("/api/v1/playtests", json=body)
     assert response.status_code == 202, response.get_json()
     return response.get_json()
@@ -44,13 +52,19 @@ def test_a_batch_runs_in_chunks_on_the_workers_and_its_report_adds_up(client, ru
     assert playtest["status"] == "running" and playtest["report"] is None
     assert (playtest["done"], playtest["total"]) == (0, 12)
     assert [(c["first_game"], c["games"], c["status"]) for c in playtest["chunks"]] == [
-        (0, 5, "queued"), (5, 5, "queued"), (10, 2, "queued")]
+        (0, 5, "queued"),
+        (5, 5, "queued"),
+        (10, 2, "queued"),
+    ]
 
     assert run_jobs() == 3
     done = read(client, playtest)
     assert done["status"] == "finished" and done["done"] == done["total"] == 12
     assert [(c["status"], c["done"]) for c in done["chunks"]] == [
-        ("finished", 5), ("finished", 5), ("finished", 2)]
+        ("finished", 5),
+        ("finished", 5),
+        ("finished", 2),
+    ]
     report = done["report"]
     assert report["games"] == 12 and report["budget_s"] == 0.1
     wins = report["wins"]
@@ -77,8 +91,11 @@ def test_sample_games_are_real_games_to_replay(client, run_jobs):
     samples = read(client, playtest)["report"]["samples"]
     assert [s["index"] for s in samples] == [0, 1, 2, 3]
     assert {(tuple(s["levels"]), s["first"]) for s in samples} == {
-        (("greedy", "random"), 0), (("random", "greedy"), 0),
-        (("greedy", "random"), 1), (("random", "greedy"), 1)}
+        (("greedy", "random"), 0),
+        (("random", "greedy"), 0),
+        (("greedy", "random"), 1),
+        (("random", "greedy"), 1),
+    }
     for sample in samples:
         game = client.get(f"/api/v1/games/{sample['game_id']}").get_json()
         assert game["status"] == "finished" and game["kind"] == SLUG
@@ -97,8 +114,9 @@ def test_the_same_seed_gives_the_same_games(client, run_jobs):
     assert without_game_ids(reports[0]) == without_game_ids(reports[1])
     assert without_game_ids(reports[0]) != without_game_ids(reports[2])
     spec = playtests.check_request(SLUG, {"n": 40}, ["greedy", "random"], 12, seed=7)
-    local = playtests.report(spec, [playtests.record_of(i, playtests.play(spec, i))
-                                    for i in range(12)])
+    local = playtests.report(
+        spec, [playtests.record_of(i, playtests.play(spec, i)) for i in range(12)]
+    )
     assert local == {**without_game_ids(reports[0]), "samples": []}
 
 
@@ -131,7 +149,8 @@ def test_a_chunk_whose_job_is_gone_is_reported_failed(client, run_jobs, redis_cl
 
 
 def test_a_cancel_stops_the_running_chunk_after_its_game_and_drops_queued_ones(
-        client, run_jobs, redis_client, monkeypatch):
+    client, run_jobs, redis_client, monkeypatch
+):
     asked = []
 
     def cancels(state, rng, budget_s):
@@ -145,8 +164,10 @@ def test_a_cancel_stops_the_running_chunk_after_its_game_and_drops_queued_ones(
     assert run_jobs() == 1  # chunk 0 stops after game 0; chunk 1 never runs
     done = read(client, playtest)
     assert done["status"] == "cancelled" and done["done"] == 1
-    assert [(c["status"], c["done"]) for c in done["chunks"]] == [("cancelled", 1),
-                                                                  ("cancelled", 0)]
+    assert [(c["status"], c["done"]) for c in done["chunks"]] == [
+        ("cancelled", 1),
+        ("cancelled", 0),
+    ]
     assert done["report"]["games"] == 1
 
 
@@ -158,8 +179,9 @@ def test_small_batches_report_without_spread(client, run_jobs, games):
     assert report["games"] == games and len(report["length"]["histogram"]) >= 1
 
 
-def test_a_chunk_whose_job_ends_while_it_is_read_keeps_its_own_record(client, run_jobs,
-                                                                      redis_client):
+def test_a_chunk_whose_job_ends_while_it_is_read_keeps_its_own_record(
+    client, run_jobs, redis_client
+):
     # the chunks were read (still queued), then the job recorded its chunk and finished, then
     # the jobs were fetched: the chunk's own record stands, the batch is not taken as failed
     playtest = start(client, games=5)

@@ -3,6 +3,7 @@ process, step by step) to a real local push service (tests/push_service.py) that
 push's VAPID JWT against the server's public key and decrypts it with the subscription's keys,
 made as a browser makes them; a real worker killed with -9 mid-push; and the fan-out's e-mail
 to a real local SMTP server (aiosmtpd, tests/worker/test_email.py's)."""
+
 from __future__ import annotations
 
 import signal
@@ -41,15 +42,19 @@ def service(client):
 
 
 def subscribe(client, token: str, service: PushService, device: str = "phone") -> dict:
-    made = client.post("/api/v1/me/push", headers=auth(token), json={
-        "subscription": service.browser(device).subscription(service), "device": device})
+    made = client.post(
+        "/api/v1/me/push",
+        headers=auth(token),
+        json={"subscription": service.browser(device).subscription(service), "device": device},
+    )
     assert made.status_code == 201, made.get_json()
     return made.get_json()
 
 
 def inbox(client, token: str, unread: bool = False) -> list[dict]:
-    found = client.get(f"/api/v1/me/notifications{'?unread=1' if unread else ''}",
-                       headers=auth(token))
+    found = client.get(
+        f"/api/v1/me/notifications{'?unread=1' if unread else ''}", headers=auth(token)
+    )
     assert found.status_code == 200, found.get_json()
     return found.get_json()
 
@@ -76,8 +81,7 @@ def turns(client, token: str, unread: bool = False) -> list[dict]:
     return [n for n in inbox(client, token, unread) if n["type"] == "turn"]
 
 
-def test_a_move_while_away_pushes_once_and_a_move_while_present_does_not(client, notifier,
-                                                                         service):
+def test_a_move_while_away_pushes_once_and_a_move_while_present_does_not(client, notifier, service):
     ada, bob, game = players(client, notifier, service)
     moved = move(client, game, ada, {"type": "say", "number": 4}).get_json()
     (pushed,) = deliver(notifier, lambda: service.received)
@@ -123,8 +127,7 @@ def test_the_channels_chosen_per_event_are_kept(client, notifier, service):
 
 
 @pytest.mark.parametrize("status", [404, 410])
-def test_a_subscription_the_push_service_says_is_gone_is_removed(client, notifier, service,
-                                                                 status):
+def test_a_subscription_the_push_service_says_is_gone_is_removed(client, notifier, service, status):
     ada, bob, game = players(client, notifier, service)
     service.statuses = [status]
     move(client, game, ada, {"type": "say", "number": 4})
@@ -135,8 +138,7 @@ def test_a_subscription_the_push_service_says_is_gone_is_removed(client, notifie
 
 
 @pytest.mark.parametrize("status", [429, 500, 503])
-def test_a_push_refused_for_now_is_retried_under_the_same_topic(client, notifier, service,
-                                                               status):
+def test_a_push_refused_for_now_is_retried_under_the_same_topic(client, notifier, service, status):
     ada, bob, game = players(client, notifier, service)
     service.statuses = [status, status]
     move(client, game, ada, {"type": "say", "number": 4})
@@ -156,8 +158,7 @@ def test_every_device_gets_its_push(client, notifier, service):
     assert all(p.error is None for p in got)
 
 
-def test_a_worker_killed_mid_push_leaves_it_to_another(client, start_worker, monkeypatch,
-                                                       service):
+def test_a_worker_killed_mid_push_leaves_it_to_another(client, start_worker, monkeypatch, service):
     timeout_s = 3.0  # the workers' per-attempt timeout: the lease is 2 * 3 + 5 s
     monkeypatch.setenv("POSTPLAY_WEBHOOK_TIMEOUT_S", str(timeout_s))
     ada, bob, game = two_players(client)

@@ -1,6 +1,7 @@
 """The rating job, for real: a rated game's end moves both ratings exactly once, whether the job
 runs twice, two games of one account end at the same moment, or the worker applying it is
 killed with kill -9 mid-update."""
+
 from __future__ import annotations
 
 import os
@@ -25,12 +26,16 @@ SAY_4 = {"type": "say", "number": 4}
 def _ended_rated_game(client, ada: dict, bob: dict) -> str:
     """A rated game between Ada and Bob that Bob resigned after Ada's first move."""
     game = new_game(client, ada["token"], [{"me": True}, {"player": "bob"}])
-    assert client.post(f"/api/v1/games/{game['id']}/accept",
-                       headers=auth(bob["token"])).status_code == 201
+    assert (
+        client.post(f"/api/v1/games/{game['id']}/accept", headers=auth(bob["token"])).status_code
+        == 201
+    )
     game = client.get(f"/api/v1/games/{game['id']}").get_json()
     assert move(client, game, ada["token"], SAY_4).status_code == 201
-    assert client.post(f"/api/v1/games/{game['id']}/resign",
-                       headers=auth(bob["token"])).status_code == 201
+    assert (
+        client.post(f"/api/v1/games/{game['id']}/resign", headers=auth(bob["token"])).status_code
+        == 201
+    )
     return game["id"]
 
 
@@ -45,8 +50,9 @@ def _history(redis_client, username: str) -> list[dict]:
     return RatingStore(redis_client).history(account_id, "factor-multiple")
 
 
-def test_the_rating_job_run_twice_updates_both_ratings_exactly_once(client, store, redis_client,
-                                                                    run_jobs):
+def test_the_rating_job_run_twice_updates_both_ratings_exactly_once(
+    client, store, redis_client, run_jobs
+):
     ada, bob = sign_up(client, "ada"), sign_up(client, "bob")
     game_id = _ended_rated_game(client, ada, bob)
     assert run_jobs() == 1
@@ -120,12 +126,16 @@ main(["worker"])
 
 
 def test_a_worker_killed_mid_update_leaves_the_rating_to_land_exactly_once(
-        client, store, redis_client, redis_url, start_worker, tmp_path):
+    client, store, redis_client, redis_url, start_worker, tmp_path
+):
     ada, bob = sign_up(client, "ada"), sign_up(client, "bob")
     marker = tmp_path / "reading"
-    doomed = subprocess.Popen([sys.executable, "-c", SLOW_COMMIT.format(marker=str(marker))],
-                              env={**os.environ, "REDIS_URL": redis_url},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    doomed = subprocess.Popen(
+        [sys.executable, "-c", SLOW_COMMIT.format(marker=str(marker))],
+        env={**os.environ, "REDIS_URL": redis_url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         game_id = _ended_rated_game(client, ada, bob)
         assert wait_for(marker.exists, timeout_s=20), "the worker never started the rating job"
@@ -139,8 +149,9 @@ def test_a_worker_killed_mid_update_leaves_the_rating_to_land_exactly_once(
     assert store.load(game_id).rating_changes is None  # killed before it wrote anything
     assert _rating(redis_client, "ada").games == 0
     start_worker()  # the reconciler finds the lost job and enqueues it again
-    record = wait_for(lambda: (r := store.load(game_id)).rating_changes and r, timeout_s=40,
-                      step_s=0.2)
+    record = wait_for(
+        lambda: (r := store.load(game_id)).rating_changes and r, timeout_s=40, step_s=0.2
+    )
     assert record is not None, "the rating never landed"
     time.sleep(1.0)  # a duplicate run, if any, would have landed by now
     assert _rating(redis_client, "ada").games == _rating(redis_client, "bob").games == 1

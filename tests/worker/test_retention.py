@@ -2,6 +2,7 @@
 an untimed game whose first move never comes after 7; a game that ended with no move made is
 deleted a week later, every key with it; playtests leave with their sample games. Time is moved
 by handing the workers' code a later `now`, the one thing these tests do not wait for."""
+
 from __future__ import annotations
 
 import time
@@ -21,13 +22,15 @@ def _keys_of(redis_client, game_id: str) -> list[bytes]:
     found = [k for k in redis_client.scan_iter("*") if game_id.encode() in k]
     for key in redis_client.scan_iter("pp:*"):
         if redis_client.type(key) == b"zset" and any(
-                game_id.encode() in m for m in redis_client.zrange(key, 0, -1)):
+            game_id.encode() in m for m in redis_client.zrange(key, 0, -1)
+        ):
             found.append(key)
     return found
 
 
-def test_a_lobby_game_nobody_joins_is_aborted_after_14_days_then_deleted(client, store,
-                                                                         redis_client):
+def test_a_lobby_game_nobody_joins_is_aborted_after_14_days_then_deleted(
+    client, store, redis_client
+):
     game = create(client, seats=[{"human": {"name": "Ada"}}, {"open": True}])
     background = Background(redis_client, "test")
     created = store.load(game["id"]).created_ts
@@ -43,8 +46,9 @@ def test_a_lobby_game_nobody_joins_is_aborted_after_14_days_then_deleted(client,
     assert _keys_of(redis_client, game["id"]) == []
 
 
-def test_an_untimed_game_whose_first_move_never_comes_is_aborted_after_7_days(client, store,
-                                                                              redis_client):
+def test_an_untimed_game_whose_first_move_never_comes_is_aborted_after_7_days(
+    client, store, redis_client
+):
     game = create(client, first=0)
     played = create(client, first=0)
     move(client, played, played["tokens"]["0"], {"type": "say", "number": 4})
@@ -58,9 +62,16 @@ def test_an_untimed_game_whose_first_move_never_comes_is_aborted_after_7_days(cl
 
 
 def test_playtests_leave_with_their_sample_games(client, store, redis_client, run_jobs):
-    started = client.post("/api/v1/playtests", json={
-        "kind": "factor-multiple", "bots": ["random", "greedy"], "games": 4,
-        "options": {"n": 20}, "samples": 2})
+    started = client.post(
+        "/api/v1/playtests",
+        json={
+            "kind": "factor-multiple",
+            "bots": ["random", "greedy"],
+            "games": 4,
+            "options": {"n": 20},
+            "samples": 2,
+        },
+    )
     assert started.status_code == 202, started.get_json()
     playtest_id = started.get_json()["id"]
     run_jobs()

@@ -3,6 +3,7 @@ workers' Notifier (stepped in the test's process, as tests/worker/test_push.py d
 checks and Mailer on a clock the test gives them (as tests/worker/test_email.py does), a real
 local push service that checks each push's VAPID JWT and decrypts it with the keys a browser
 made, and a real SMTP server on loopback (aiosmtpd)."""
+
 from __future__ import annotations
 
 import time
@@ -15,24 +16,36 @@ from tests.api.helpers import auth, move
 from tests.api.test_accounts import new_game
 from tests.worker.conftest import wait_for
 from tests.worker.test_email import send, smtp, verified  # noqa: F401 (smtp: a fixture)
-from tests.worker.test_push import inbox, notifier, private_allowed, service, settle, \
-    subscribe, turns  # noqa: F401 (fixtures)
+from tests.worker.test_push import (  # noqa: F401 (notifier, private_allowed, service: fixtures)
+    inbox,
+    notifier,
+    private_allowed,
+    service,
+    settle,
+    subscribe,
+    turns,
+)  # noqa: F401 (fixtures)
 from tests.worker.test_webhooks import deliver
 
 PRESENT_S = 3  # the presence window, shortened so that the test can wait it out
 
 
 def test_told_once_by_push_while_away_once_by_the_digest_and_not_at_all_while_present(
-        client, redis_client, notifier, service, smtp, monkeypatch):
+    client, redis_client, notifier, service, smtp, monkeypatch
+):
     monkeypatch.setenv("POSTPLAY_PRESENT_S", str(PRESENT_S))
     ada, bob = (verified(client, redis_client, smtp, name) for name in ("ada", "bob"))
     settings = {"digest_hour": 6, "timezone": "Asia/Tokyo"}
     assert client.patch("/api/v1/me", headers=auth(bob), json=settings).status_code == 200
     subscribe(client, bob, service)
-    made = new_game(client, ada, [{"me": True}, {"player": "bob"}], options={"n": 30},
-                    time_control={"type": "correspondence", "days_per_move": 3})
-    assert client.post(f"/api/v1/games/{made['id']}/accept", headers=auth(bob)).status_code \
-        == 201
+    made = new_game(
+        client,
+        ada,
+        [{"me": True}, {"player": "bob"}],
+        options={"n": 30},
+        time_control={"type": "correspondence", "days_per_move": 3},
+    )
+    assert client.post(f"/api/v1/games/{made['id']}/accept", headers=auth(bob)).status_code == 201
     deliver(notifier, lambda: inbox(client, bob))  # the challenge, told at once
     settle(notifier)
     pushes, mails = len(service.received), len(smtp.received)
@@ -84,36 +97,54 @@ def test_told_once_by_push_while_away_once_by_the_digest_and_not_at_all_while_pr
     assert earlier["text"] == pushed.message["body"] and latest["at"] >= earlier["at"]
 
 
-def test_a_tournament_is_told_by_its_name_and_its_pairing_by_the_game(client, redis_client,
-                                                                      notifier, service, smtp):
+def test_a_tournament_is_told_by_its_name_and_its_pairing_by_the_game(
+    client, redis_client, notifier, service, smtp
+):
     ada, bob = (verified(client, redis_client, smtp, name) for name in ("ada", "bob"))
     subscribe(client, bob, service)
-    made = client.post("/api/v1/tournaments", headers=auth(ada), json={
-        "name": "Spring cup", "kind": "factor-multiple", "options": {"n": 10},
-        "format": "round-robin", "max_players": 2, "starts_at": "2099-01-01T00:00:00Z",
-        "time_control": {"type": "none"}})
+    made = client.post(
+        "/api/v1/tournaments",
+        headers=auth(ada),
+        json={
+            "name": "Spring cup",
+            "kind": "factor-multiple",
+            "options": {"n": 10},
+            "format": "round-robin",
+            "max_players": 2,
+            "starts_at": "2099-01-01T00:00:00Z",
+            "time_control": {"type": "none"},
+        },
+    )
     assert made.status_code == 201, made.get_json()
     cup = made.get_json()
     for token in (ada, bob):
-        assert client.post(f"/api/v1/tournaments/{cup['id']}/join", json={},
-                           headers=auth(token)).status_code in (200, 201)
+        assert client.post(
+            f"/api/v1/tournaments/{cup['id']}/join", json={}, headers=auth(token)
+        ).status_code in (200, 201)
     pushes, mails = len(service.received), len(smtp.received)
-    assert client.post(f"/api/v1/tournaments/{cup['id']}/start",
-                       headers=auth(ada)).status_code == 201
+    assert (
+        client.post(f"/api/v1/tournaments/{cup['id']}/start", headers=auth(ada)).status_code == 201
+    )
     Background(redis_client, "test").run_due(time.time())  # the worker's step: started, paired
-    deliver(notifier, lambda: len([n for n in inbox(client, bob) if n["type"] == "tournament"])
-            == 2)
+    deliver(
+        notifier, lambda: len([n for n in inbox(client, bob) if n["type"] == "tournament"]) == 2
+    )
     settle(notifier)
-    (pairing,) = client.get(f"/api/v1/tournaments/{cup['id']}").get_json()["rounds"][0][
-        "pairings"]
+    (pairing,) = client.get(f"/api/v1/tournaments/{cup['id']}").get_json()["rounds"][0]["pairings"]
     # the start has no game: it is told by the tournament's name, and links to the site
     told = [p.message for p in service.received[pushes:] if p.message["type"] == "tournament"]
     assert sorted((m["body"], m["game"], m["url"]) for m in told) == [
-        ("A game of Spring cup against ada (Factor/Multiple)", pairing["game_id"],
-         f"https://play.example/#/game/{pairing['game_id']}"),
-        ("Spring cup has started", None, "https://play.example/#/")]
+        (
+            "A game of Spring cup against ada (Factor/Multiple)",
+            pairing["game_id"],
+            f"https://play.example/#/game/{pairing['game_id']}",
+        ),
+        ("Spring cup has started", None, "https://play.example/#/"),
+    ]
     got = [m for m in smtp.wait_for(mails + 4, 5)[mails:] if m.to == ["bob@example.org"]]
     assert sorted(m.message["Subject"] for m in got) == [
-        "Spring cup has started", "Your game of Spring cup against ada"]
+        "Spring cup has started",
+        "Your game of Spring cup against ada",
+    ]
     assert all("your opponent" not in m.text for m in got)
     assert any(f"https://play.example/#/game/{pairing['game_id']}" in m.text for m in got)

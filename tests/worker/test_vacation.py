@@ -3,6 +3,7 @@ fall during it (it falls after, the vacation's time not charged); and a web proc
 half way through telling an account's games of its vacation leaves no game to lose on time: the
 worker learns the vacation when the deadline falls due. Time is compressed by starting the turns
 a day (less a few seconds) ago, through the store, so one-day deadlines fall within the test."""
+
 from __future__ import annotations
 
 import os
@@ -41,12 +42,15 @@ def _due_in(store, game_id: str, seconds: float) -> float:
 
 def _games_against_a_bot(client, token: str, count: int) -> list[str]:
     """Games against a bot where the account is to move first."""
-    return [new_game(client, token, [{"me": True}, {"bot": "greedy"}],
-                     time_control=ONE_DAY)["id"] for _ in range(count)]
+    return [
+        new_game(client, token, [{"me": True}, {"bot": "greedy"}], time_control=ONE_DAY)["id"]
+        for _ in range(count)
+    ]
 
 
 def test_a_vacation_moves_the_deadline_and_the_flag_falls_only_after_it(
-        client, store, redis_client, start_worker):
+    client, store, redis_client, start_worker
+):
     start_worker()
     ada = sign_up(client, "ada")
     (game_id,) = _games_against_a_bot(client, ada["token"], 1)
@@ -54,17 +58,24 @@ def test_a_vacation_moves_the_deadline_and_the_flag_falls_only_after_it(
     assert wait_for(lambda: store.load(game_id).ply == 2, timeout_s=15), "the bot never moved"
     deadline = _due_in(store, game_id, 2.0)
     on_at = time.time()
-    assert client.put("/api/v1/me/vacation", headers=auth(ada["token"]),
-                      json={"on": True}).status_code == 200
+    assert (
+        client.put("/api/v1/me/vacation", headers=auth(ada["token"]), json={"on": True}).status_code
+        == 200
+    )
     moved = redis_client.zscore(keys.due_key(), f"{game_id}|deadline")
     assert moved > deadline + 2 * DAY_S  # the worker's check moved with the deadline
     time.sleep(4.0)  # past the deadline the game had: the worker's thread has looked twice over
     assert store.load(game_id).status is Status.ACTIVE
     off_at = time.time()
-    assert client.put("/api/v1/me/vacation", headers=auth(ada["token"]),
-                      json={"on": False}).status_code == 200
-    record = wait_for(lambda: (r := store.load(game_id)).status is Status.FINISHED and r,
-                      timeout_s=15)
+    assert (
+        client.put(
+            "/api/v1/me/vacation", headers=auth(ada["token"]), json={"on": False}
+        ).status_code
+        == 200
+    )
+    record = wait_for(
+        lambda: (r := store.load(game_id)).status is Status.FINISHED and r, timeout_s=15
+    )
     assert record is not None, "the flag never fell after the vacation"
     assert record.result == Outcome(1, "time")
     # it fell once the time not spent on vacation ran out: the vacation's time was not charged
@@ -75,12 +86,17 @@ def test_a_vacation_moves_the_deadline_and_the_flag_falls_only_after_it(
 def web_process(redis_url):
     """The app in a process of its own (Werkzeug's server, one request at a time), to kill -9."""
     port = free_port()
-    code = ("import sys; from werkzeug.serving import make_server; from api.web import "
-            "create_app; make_server('127.0.0.1', int(sys.argv[1]), create_app({'RATELIMIT_"
-            "ENABLED': False})).serve_forever()")
-    proc = subprocess.Popen([sys.executable, "-c", code, str(port)],
-                            env={**os.environ, "REDIS_URL": redis_url},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    code = (
+        "import sys; from werkzeug.serving import make_server; from api.web import "
+        "create_app; make_server('127.0.0.1', int(sys.argv[1]), create_app({'RATELIMIT_"
+        "ENABLED': False})).serve_forever()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(port)],
+        env={**os.environ, "REDIS_URL": redis_url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}/api/v1"
     assert wait_for(lambda: _answers(base), timeout_s=30), "the web process did not start"
     yield proc, base
@@ -97,7 +113,8 @@ def _answers(base: str) -> bool:
 
 
 def test_a_web_process_killed_mid_switch_loses_no_game_on_time(
-        client, store, redis_client, start_worker, web_process):
+    client, store, redis_client, start_worker, web_process
+):
     proc, base = web_process
     ada = sign_up(client, "ada")
     games = _games_against_a_bot(client, ada["token"], 200)

@@ -1,6 +1,7 @@
 """A worker killed (kill -9) in the middle of a webhook delivery, the receiver stalling on it: the
 delivery's lease runs out and another real worker makes it, under the same webhook-id, so the
 event is delivered at least once."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,7 @@ from tests.worker.test_webhooks import hook, two_players
 TIMEOUT_S = 3.0  # the workers' per-attempt timeout: the lease is 2 * 3 + 5 s
 
 
-def test_a_worker_killed_mid_delivery_leaves_it_to_another(client, start_worker,
-                                                           monkeypatch):
+def test_a_worker_killed_mid_delivery_leaves_it_to_another(client, start_worker, monkeypatch):
     monkeypatch.setenv("POSTPLAY_WEBHOOK_ALLOW_PRIVATE", "1")
     monkeypatch.setenv("POSTPLAY_WEBHOOK_TIMEOUT_S", str(TIMEOUT_S))
     with Receiver() as receiver:
@@ -44,8 +44,9 @@ def test_a_worker_killed_mid_delivery_leaves_it_to_another(client, start_worker,
         assert payload["type"] == "turn" and payload["data"]["ply"] == 1
 
         def delivered():
-            log = client.get(f"/api/v1/me/webhooks/{endpoint['id']}/deliveries",
-                             headers=auth(bob)).get_json()
+            log = client.get(
+                f"/api/v1/me/webhooks/{endpoint['id']}/deliveries", headers=auth(bob)
+            ).get_json()
             return log and log[0]["outcome"] == "delivered" and log
 
         log = wait_for(delivered, timeout_s=10)

@@ -4,6 +4,7 @@ signatures verified with the standardwebhooks library, the game as the API shows
 after a 500 under the same webhook-id, the endpoint disabled after the retry window (compressed
 to a second), the address checked again at delivery time and the connection made to it, and an
 account's settings and an endpoint's events respected."""
+
 from __future__ import annotations
 
 import json
@@ -55,8 +56,9 @@ def deliver(notifier: Notifier, until, timeout_s: float = 10.0):
 
 
 def hook(client, token: str, url: str, events=("turn",)) -> dict:
-    made = client.post("/api/v1/me/webhooks", headers=auth(token),
-                       json={"url": url, "events": list(events)})
+    made = client.post(
+        "/api/v1/me/webhooks", headers=auth(token), json={"url": url, "events": list(events)}
+    )
     assert made.status_code == 201, made.get_json()
     return made.get_json()
 
@@ -83,8 +85,9 @@ def test_a_move_is_delivered_signed_with_the_game_as_the_api_shows_it(client, no
     assert got.headers["content-type"] == "application/json"
     with pytest.raises(WebhookVerificationError):  # another secret does not verify it
         Webhook(hook(client, bob, receiver.url)["secret"]).verify(got.body, got.headers)
-    (attempt,) = client.get(f"/api/v1/me/webhooks/{endpoint['id']}/deliveries",
-                            headers=auth(bob)).get_json()
+    (attempt,) = client.get(
+        f"/api/v1/me/webhooks/{endpoint['id']}/deliveries", headers=auth(bob)
+    ).get_json()
     assert attempt["outcome"] == "delivered" and attempt["status"] == 200
     assert attempt["webhook_id"] == got.headers["webhook-id"] and attempt["latency_ms"] >= 0
 
@@ -104,15 +107,35 @@ def certificate(tmp_path, name: str) -> tuple[str, str]:
     if shutil.which("openssl") is None:
         pytest.skip("openssl is missing: it makes the test's certificate")
     cert, key = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", f"/CN={name}", "-addext", f"subjectAltName=DNS:{name}",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            f"/CN={name}",
+            "-addext",
+            f"subjectAltName=DNS:{name}",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return str(cert), str(key)
 
 
 @pytest.mark.parametrize("named, delivered", [("localhost", True), ("elsewhere.example", False)])
 def test_https_connects_to_the_address_checked_and_checks_the_certificate_for_the_name(
-        client, notifier, tmp_path, named, delivered):
+    client, notifier, tmp_path, named, delivered
+):
     cert = certificate(tmp_path, named)
     with Receiver(tls=cert) as receiver:
         ada, bob, game = two_players(client)
@@ -121,14 +144,17 @@ def test_https_connects_to_the_address_checked_and_checks_the_certificate_for_th
         trusting = notifier(Policy(timeout_s=2.0, retry_base_s=30.0, ca_bundle=cert[0]))
 
         def logged():
-            return client.get(f"/api/v1/me/webhooks/{endpoint['id']}/deliveries",
-                              headers=auth(bob)).get_json()
+            return client.get(
+                f"/api/v1/me/webhooks/{endpoint['id']}/deliveries", headers=auth(bob)
+            ).get_json()
 
         (attempt,) = deliver(trusting, logged)
     if delivered:
         (got,) = receiver.received
-        assert attempt["outcome"] == "delivered" and got.headers["host"] == \
-            f"localhost:{receiver.port}"
+        assert (
+            attempt["outcome"] == "delivered"
+            and got.headers["host"] == f"localhost:{receiver.port}"
+        )
         assert Webhook(endpoint["secret"]).verify(got.body, got.headers)["type"] == "turn"
     else:  # the certificate names another host: refused before anything is sent
         assert receiver.received == [] and attempt["outcome"] == "retrying"
@@ -146,15 +172,18 @@ def test_a_500_is_retried_with_backoff_under_the_same_webhook_id(client, notifie
     assert all(secret.verify(r.body, r.headers)["type"] == "turn" for r in got)
     gaps = [b.at - a.at for a, b in zip(got, got[1:])]
     assert gaps[0] >= 0.1 and gaps[1] >= 0.2  # the delay doubles
-    log = client.get(f"/api/v1/me/webhooks/{endpoint['id']}/deliveries",
-                     headers=auth(bob)).get_json()
+    log = client.get(
+        f"/api/v1/me/webhooks/{endpoint['id']}/deliveries", headers=auth(bob)
+    ).get_json()
     assert [(a["attempt"], a["status"], a["outcome"]) for a in log] == [
-        (3, 200, "delivered"), (2, 503, "retrying"), (1, 500, "retrying")]
+        (3, 200, "delivered"),
+        (2, 503, "retrying"),
+        (1, 500, "retrying"),
+    ]
     assert "HTTP 500" in log[2]["error"] and log[2]["next_attempt_at"]
 
 
-def test_after_the_retry_window_the_endpoint_is_disabled_and_the_account_told(
-        client, notifier):
+def test_after_the_retry_window_the_endpoint_is_disabled_and_the_account_told(client, notifier):
     window = Policy(timeout_s=2.0, retry_base_s=0.1, retry_max_s=0.2, window_s=1.0)
     with Receiver(statuses=[500] * 100) as receiver:
         ada, bob, game = two_players(client)
@@ -172,14 +201,19 @@ def test_after_the_retry_window_the_endpoint_is_disabled_and_the_account_told(
         me = client.get("/api/v1/me", headers=auth(bob)).get_json()
         assert [h["id"] for h in me["webhooks_disabled"]] == [endpoint["id"]]
         assert "kept failing" in shown["disabled_reason"] and shown["disabled_at"]
-        log = client.get(f"/api/v1/me/webhooks/{endpoint['id']}/deliveries",
-                         headers=auth(bob)).get_json()
+        log = client.get(
+            f"/api/v1/me/webhooks/{endpoint['id']}/deliveries", headers=auth(bob)
+        ).get_json()
         assert log[0]["outcome"] == "failed" and {a["outcome"] for a in log[1:]} == {"retrying"}
         # a disabled endpoint gets nothing more
         again = client.get(f"/api/v1/games/{game['id']}").get_json()
         move(client, again, bob, {"type": "say", "number": 8})
-        move(client, client.get(f"/api/v1/games/{game['id']}").get_json(), ada,
-             {"type": "say", "number": 16})
+        move(
+            client,
+            client.get(f"/api/v1/games/{game['id']}").get_json(),
+            ada,
+            {"type": "say", "number": 16},
+        )
         for _ in range(10):
             running.step(time.time(), block_ms=50)
             running.wait()
@@ -194,8 +228,9 @@ def test_the_address_is_checked_again_at_delivery_time(client, notifier, monkeyp
         move(client, game, ada, {"type": "say", "number": 4})
 
         def logged():
-            return client.get(f"/api/v1/me/webhooks/{endpoint['id']}/deliveries",
-                              headers=auth(bob)).get_json()
+            return client.get(
+                f"/api/v1/me/webhooks/{endpoint['id']}/deliveries", headers=auth(bob)
+            ).get_json()
 
         log = deliver(notifier(), logged)
         assert receiver.received == []
@@ -238,7 +273,8 @@ def test_a_challenge_is_delivered_to_the_account_challenged(client, notifier):
 
 
 def test_an_event_read_by_a_worker_that_died_before_fanning_it_out_is_delivered(
-        client, redis_client, notifier, monkeypatch):
+    client, redis_client, notifier, monkeypatch
+):
     with Receiver() as receiver:
         ada, bob, game = two_players(client)
         hook(client, bob, receiver.url)
@@ -259,15 +295,29 @@ def test_a_draw_offer_a_takeback_request_and_a_chat_line_reach_the_opponent(clie
         ada, bob, game = two_players(client)
         endpoint = hook(client, bob, receiver.url, events=("draw-offer", "takeback", "chat"))
         base = f"/api/v1/games/{game['id']}"
-        assert client.post(f"{base}/draw", headers=auth(ada),
-                           json={"action": "offer"}).status_code == 201
+        assert (
+            client.post(f"{base}/draw", headers=auth(ada), json={"action": "offer"}).status_code
+            == 201
+        )
         move(client, game, ada, {"type": "say", "number": 4})  # the offer lapses with the move
-        assert client.post(f"{base}/takeback", headers=auth(ada),
-                           json={"action": "ask"}).status_code == 201
-        assert client.post(f"{base}/chat", headers=auth(ada),
-                           json={"text": "sorry, misclick"}).status_code == 201
-        assert client.post(f"{base}/chat", headers=auth(bob),  # his own line tells him nothing
-                           json={"text": "no problem"}).status_code == 201
+        assert (
+            client.post(f"{base}/takeback", headers=auth(ada), json={"action": "ask"}).status_code
+            == 201
+        )
+        assert (
+            client.post(
+                f"{base}/chat", headers=auth(ada), json={"text": "sorry, misclick"}
+            ).status_code
+            == 201
+        )
+        assert (
+            client.post(
+                f"{base}/chat",
+                headers=auth(bob),  # his own line tells him nothing
+                json={"text": "no problem"},
+            ).status_code
+            == 201
+        )
         working = notifier()
         deliver(working, lambda: len(receiver.received) >= 3)
         _drain(working, 1.0)  # Bob's own line must not follow
