@@ -443,6 +443,8 @@ def test_results_say_from_whose_side_and_why(viewport, open_page, live_server):
     while ploid["status"] != "finished":
         ploid = api_move(live_server, ploid, first_legal(live_server, ploid))
     page = open_game(open_page, ploid, viewport, seats=("0",))
+    # the reason's words come from GET /kinds, which the page may still be reading
+    page.wait_for_selector(".banner span:has-text('placed')")
     detail = page.locator(".banner span").inner_text()
     scores = ploid["result"]["scores"]
     assert (
