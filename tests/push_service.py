@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from api.store.embedded import free_port
+from tests.webhook_receiver import LoopbackServer
 
 
 def b64url(data: bytes) -> str:
@@ -67,7 +68,7 @@ class Pushed:
     at: float
 
 
-class PushService:
+class PushService(LoopbackServer):
     def __init__(self, server_key: str, statuses: list[int] = ()):
         """`server_key`: the server's VAPID public key (GET /push/key)."""
         self.server_key = server_key
@@ -157,20 +158,3 @@ class PushService:
         ):
             raise ValueError(f"wrong claims: {claims}")
         return claims
-
-    def __enter__(self) -> "PushService":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stall.clear()
-        self.server.shutdown()
-        self.server.server_close()
-
-    def wait_for(self, count: int, timeout_s: float) -> list[Pushed]:
-        """The pushes received, once there are `count` of them (fewer at the timeout)."""
-        end = time.monotonic() + timeout_s
-        with self.arrived:
-            while len(self.received) < count and time.monotonic() < end:
-                self.arrived.wait(timeout=max(0.0, end - time.monotonic()))
-            return list(self.received)

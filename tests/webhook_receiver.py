@@ -21,7 +21,36 @@ class Received:
     at: float
 
 
-class Receiver:
+class LoopbackServer:
+    """A test server on loopback that collects what it receives: started and stopped as a
+    context manager; `received` filled under `arrived` by its handler; `stall` holds answers
+    back while set. Subclasses make `server` (serving on `thread`) and those three."""
+
+    server: ThreadingHTTPServer
+    thread: threading.Thread
+    received: list
+    arrived: threading.Condition
+    stall: threading.Event
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stall.clear()
+        self.server.shutdown()
+        self.server.server_close()
+
+    def wait_for(self, count: int, timeout_s: float) -> list:
+        """What was received, once there are `count` of them (fewer at the timeout)."""
+        end = time.monotonic() + timeout_s
+        with self.arrived:
+            while len(self.received) < count and time.monotonic() < end:
+                self.arrived.wait(timeout=max(0.0, end - time.monotonic()))
+            return list(self.received)
+
+
+class Receiver(LoopbackServer):
     def __init__(
         self, statuses: list[int] = (), path: str = "/hook", tls: tuple[str, str] | None = None
     ):
@@ -58,20 +87,3 @@ class Receiver:
             context.load_cert_chain(*tls)
             self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> "Receiver":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stall.clear()
-        self.server.shutdown()
-        self.server.server_close()
-
-    def wait_for(self, count: int, timeout_s: float) -> list[Received]:
-        """The requests received, once there are `count` of them (fewer at the timeout)."""
-        end = time.monotonic() + timeout_s
-        with self.arrived:
-            while len(self.received) < count and time.monotonic() < end:
-                self.arrived.wait(timeout=max(0.0, end - time.monotonic()))
-            return list(self.received)
