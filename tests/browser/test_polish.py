@@ -15,6 +15,7 @@ import uuid
 import pytest
 import requests
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS, PHONE, wait_for, wait_until
 
@@ -93,9 +94,16 @@ def open_game(open_page, game: dict, viewport="phone", scheme="light", seats=("0
 
 
 def in_viewport(page, selector: str) -> dict:
-    box = page.locator(selector).bounding_box()
+    """The element's box, once the whole element is on screen. The boards redraw their nodes
+    when the legal moves or the positions arrive, so the check waits and asks again (a box read
+    from a node just replaced is empty) rather than reading one node once."""
+    located = page.locator(selector)
+    expect(located).to_be_in_viewport(ratio=1)
+    boxes: list = []
+    wait_for(page, lambda: boxes.append(located.bounding_box()) or boxes[-1], f"{selector}'s box")
+    box = boxes[-1]
     height = page.viewport_size["height"]
-    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
     return box
 
 
@@ -404,8 +412,7 @@ def test_prime_drop_pile_board_and_play_are_on_one_screen(viewport, open_page, l
     game = new_game(live_server, "prime-drop")
     page = open_game(open_page, game, viewport)
     page.click(".pd button[data-digit='3']")
-    page.locator("[data-cell='5,5']").scroll_into_view_if_needed()
-    page.click("[data-cell='5,5']")
+    page.click("[data-cell='5,5']")  # scrolled to first, found again if the board redrew it
     for selector in (
         ".pd button[data-digit='3']",
         "[data-cell='5,5']",
@@ -627,7 +634,7 @@ def test_a_game_page_asks_for_its_board_with_its_other_modules(open_page, live_s
 
 
 def test_static_files_carry_validators_and_cache_control(live_server):
-    for path, expect in (
+    for path, cache in (
         ("/static/js/app.js", "no-cache"),
         ("/static/css/app.css", "no-cache"),
         ("/", "no-cache"),
@@ -635,7 +642,7 @@ def test_static_files_carry_validators_and_cache_control(live_server):
         ("/sw.js", "no-cache"),
     ):
         response = requests.get(live_server + path, timeout=10)
-        assert response.status_code == 200 and expect in response.headers["Cache-Control"], path
+        assert response.status_code == 200 and cache in response.headers["Cache-Control"], path
         etag = response.headers["ETag"]
         again = requests.get(live_server + path, headers={"If-None-Match": etag}, timeout=10)
         assert again.status_code == 304, path
@@ -844,7 +851,7 @@ def test_factor_multiple_at_n_1000_is_legible(viewport, open_page, live_server):
     )
     legal = page.locator(".fm-grid button.legal").count()
     assert dots <= 3 + 1 + legal, dots  # said, current, legal: no ring of a thousand grey dots
-    page.locator(".fm-circle").scroll_into_view_if_needed()
+    page.locator(".fm-circle").evaluate("e => e.scrollIntoView()")
     shot(page, f"factor-multiple-1000-{viewport}")
 
 
