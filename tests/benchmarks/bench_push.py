@@ -19,9 +19,6 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -37,42 +34,34 @@ from api.notify.delivery import Policy
 from api.notify.events import GAME_EVENTS
 from api.play import service
 from api.players import accounts as players
-from api.record import Seat, Status
+from api.record import Seat
 from api.store import keys
 from api.store.accounts import AccountStore
-from api.store.embedded import start_redis
 from api.store.games import GameStore
 from api.store.notices import NoticeStore
-from api.store.workers import live_workers
-from tests.benchmarks.bench_webhooks import _summary, empty_jobs
+from tests.benchmarks.delivery import (
+    TIMEOUT_S,
+    empty_jobs,
+    moves_to_deliveries,
+    one_worker,
+    summary,
+)
 from tests.push_service import PushService
 
 MOVES = int(os.environ.get("BENCH_PUSH_MOVES", "100"))
 FANOUT = int(os.environ.get("BENCH_PUSH_FANOUT", "10000"))
-TIMEOUT_S = 10.0
 
 
 def main() -> None:
-    os.environ["POSTPLAY_WEBHOOK_ALLOW_PRIVATE"] = "1"
-    redis_proc, url = start_redis(tempfile.mkdtemp(prefix="postplay-bench-"), appendonly=False)
-    client = redis.Redis.from_url(url)
-    notices = NoticeStore(client)
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "worker"],
-        env={**os.environ, "REDIS_URL": url},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        end = time.monotonic() + 60
-        while not live_workers(client) and time.monotonic() < end:
-            time.sleep(0.2)
+    with one_worker() as client:
+        notices = NoticeStore(client)
         with PushService(push.public_key(notices)) as service_:
             baseline = empty_jobs(Queue(QUEUE, connection=client), MOVES)
-            latency = moves_to_pushes(client, service_, MOVES)
+            seats = [subscribed(client, service_, name) for name in ("bench_a", "bench_b")]
+            latency = moves_to_deliveries(client, seats, service_, MOVES)
             print(f"{MOVES} moves, each pushed to the next mover's device; one worker")
-            print(_summary("RQ empty job round trip (baseline)", baseline))
-            print(_summary("move -> push received, decrypted", latency))
+            print(summary("RQ empty job round trip (baseline)", baseline))
+            print(summary("move -> push received, decrypted", latency))
             print(
                 f"median ratio to baseline "
                 f"{statistics.median(latency) / statistics.median(baseline):.2f}"
@@ -83,14 +72,6 @@ def main() -> None:
             f"{FANOUT} pushes fanned out and sent by one worker: {rate:,.0f} deliveries/s; "
             f"the push service's own ceiling {ceiling:,.0f}/s; ratio {rate / ceiling:.2f}"
         )
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # (it may not answer SIGTERM: killed, as -9 would)
-            worker.kill()
-            worker.wait()
-        redis_proc.terminate()
 
 
 def subscribed(client: redis.Redis, service_: PushService, name: str) -> Seat:
@@ -104,33 +85,6 @@ def subscribed(client: redis.Redis, service_: PushService, name: str) -> Seat:
         name,
     )
     return Seat.for_account(account["id"], name)
-
-
-def moves_to_pushes(client: redis.Redis, service_: PushService, count: int) -> list[float]:
-    """Seconds from each move's call to its push's arrival, for `count` moves (new games started
-    as games end; each game's first turn is pushed too, and not timed)."""
-    store, followups = GameStore(client, GAME_EVENTS), RQFollowups(client)
-    seats = [subscribed(client, service_, name) for name in ("bench_a", "bench_b")]
-    latencies: list[float] = []
-    record = None
-    while len(latencies) < count:
-        if record is None or record.status is Status.FINISHED:
-            record, _ = service.create_game(
-                store, followups, "factor-multiple", {"n": 200}, list(seats), first=0
-            )
-            told = len(service_.received) + 1  # the first mover's turn
-            service_.wait_for(told, TIMEOUT_S)
-        move = record.state().legal_moves()[0]
-        started = time.time()
-        record = service.play_move(store, followups, record.id, record.to_move, move, record.ply)
-        if record.status is Status.FINISHED:
-            continue  # the last move tells of no turn
-        got = service_.wait_for(told + 1, TIMEOUT_S)
-        if len(got) <= told or got[told].error:
-            raise RuntimeError(f"a push never arrived whole: {got[-1].error}")
-        told += 1
-        latencies.append(got[told - 1].at - started)
-    return latencies
 
 
 def fan_out(client: redis.Redis, service_: PushService, count: int) -> float:
