@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -40,13 +41,10 @@ def stop(*procs: subprocess.Popen) -> None:
             proc.wait()
 
 
-@contextlib.contextmanager
-def live_app(redis_url: str, logs: Path):
-    """The base URL of the app, served by gunicorn with a real RQ worker behind it; their logs
-    go to `logs`."""
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, **ENV}
-    web = subprocess.Popen(
+def serve(redis_url: str, log: Path, port: int, *extra: str, env: dict | None = None):
+    """gunicorn serving the app on `port` with `postplay serve`'s options, one process unless
+    `extra` (after them, overriding) says otherwise; its output goes to `log`."""
+    return subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -56,13 +54,52 @@ def live_app(redis_url: str, logs: Path):
             f"127.0.0.1:{port}",
             "--workers",
             "1",
+            *extra,
             "api.web.wsgi:app",
         ],
         cwd=ROOT,
-        env=env,
-        stdout=open(logs / "web.log", "wb"),
+        env={**os.environ, "REDIS_URL": redis_url, **ENV, **(env or {})},
+        stdout=open(log, "wb"),
         stderr=subprocess.STDOUT,
     )
+
+
+@contextlib.contextmanager
+def gunicorn(redis_url: str, log: Path, *extra: str, env: dict | None = None):
+    """(host, port) of gunicorn serving the app alone (no worker), once it answers."""
+    port = free_port()
+    proc = serve(redis_url, log, port, *extra, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                requests.get(f"http://127.0.0.1:{port}/api/v1/kinds", timeout=2)
+                break
+            except requests.RequestException:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError(f"gunicorn did not start; see {log}") from None
+                time.sleep(0.2)
+        yield "127.0.0.1", port
+    finally:
+        stop(proc)
+
+
+def answer(sock: socket.socket) -> tuple[bytes, bytes]:
+    """The head and body of what the server sends on `sock` until it closes the connection."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return head, body
+
+
+@contextlib.contextmanager
+def live_app(redis_url: str, logs: Path):
+    """The base URL of the app, served by gunicorn with a real RQ worker behind it; their logs
+    go to `logs`."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, **ENV}
+    web = serve(redis_url, logs / "web.log", port)
     worker = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "worker"],
         cwd=ROOT,

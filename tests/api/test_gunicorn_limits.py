@@ -6,19 +6,16 @@ its polls."""
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import requests
 
-from api.cli import LIMIT_REQUEST_FIELD_SIZE, LIMIT_REQUEST_LINE, gunicorn_options
-from api.store.embedded import free_port
+from api.cli import LIMIT_REQUEST_FIELD_SIZE, LIMIT_REQUEST_LINE
 from api.web.input_bounds import MAX_BODY_BYTES
+from tests.live import answer, gunicorn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,51 +24,15 @@ ROOT = Path(__file__).resolve().parents[2]
 def server(redis_url, tmp_path_factory):
     """(host, port) of gunicorn serving the app with `postplay serve`'s worker and limits."""
     log = tmp_path_factory.mktemp("gunicorn") / "web.log"
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            *gunicorn_options(),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "1",
-            "--threads",
-            "2",
-            "api.web.wsgi:app",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=open(log, "wb"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                requests.get(f"http://127.0.0.1:{port}/api/v1/kinds", timeout=2)
-                break
-            except requests.RequestException:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"gunicorn did not start; see {log}") from None
-                time.sleep(0.2)
-        yield "127.0.0.1", port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with gunicorn(redis_url, log, "--threads", "2") as address:
+        yield address
 
 
 def raw(server, request: bytes) -> tuple[int, bytes]:
     """Send `request` as it is; the status and body of the answer."""
     with socket.create_connection(server, timeout=10) as sock:
         sock.sendall(request)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
+        head, body = answer(sock)
     return int(head.split(b"\r\n")[0].split()[1]), body
 
 

@@ -9,20 +9,14 @@ bench_slow_clients` holds it the issue's 60 s."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-import requests
 
-from api.cli import gunicorn_options
-from api.store.embedded import free_port
+from tests.live import answer, gunicorn
 from tests.slow_clients import SlowClients, kinds_times, move_times, p99
 from tests.worker.conftest import wait_for
 
@@ -34,48 +28,11 @@ TIMES = 5  # p99 under the attack within this many times the idle run's
 KINDS, MOVES = 200, 100  # at least this many requests of each in a run
 
 
-@contextlib.contextmanager
-def gunicorn(redis_url: str, log: Path, *extra: str, env: dict | None = None):
-    """(host, port) of gunicorn serving the app with `postplay serve`'s options (`extra` after
-    them, overriding)."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            *gunicorn_options(),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            *extra,
-            "api.web.wsgi:app",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "REDIS_URL": redis_url, "POSTPLAY_RATELIMIT": "off", **(env or {})},
-        stdout=open(log, "wb"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                requests.get(f"http://127.0.0.1:{port}/api/v1/kinds", timeout=2)
-                break
-            except requests.RequestException:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"gunicorn did not start; see {log}") from None
-                time.sleep(0.2)
-        yield "127.0.0.1", port
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
 @pytest.fixture(scope="module")
 def server(redis_url, tmp_path_factory):
-    with gunicorn(redis_url, tmp_path_factory.mktemp("gunicorn") / "web.log") as address:
+    with gunicorn(
+        redis_url, tmp_path_factory.mktemp("gunicorn") / "web.log", "--workers", "2"
+    ) as address:
         yield address
 
 
@@ -85,6 +42,8 @@ def impatient(redis_url, tmp_path_factory):
     with gunicorn(
         redis_url,
         tmp_path_factory.mktemp("impatient") / "web.log",
+        "--workers",
+        "2",
         "--keep-alive",
         "3",
         env={"POSTPLAY_BODY_TIMEOUT_S": "2"},
@@ -153,8 +112,4 @@ def _post_slowly(server, pieces: list[bytes], pause_s: float = 0) -> tuple[bytes
         for piece in pieces:
             time.sleep(pause_s)
             sock.sendall(piece)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    head, _, answer = data.partition(b"\r\n\r\n")
-    return head, answer
+        return answer(sock)
