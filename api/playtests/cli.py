@@ -29,16 +29,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("kind", help="the game (see GET /api/v1/kinds)")
-    p.add_argument(
-        "--bots",
-        nargs=2,
-        required=True,
-        metavar=("A", "B"),
-        help="two bot levels; seats and first move alternate between them",
-    )
-    p.add_argument("--games", type=int, default=100, help="1 to 1000 (default 100)")
-    p.add_argument("--seed", type=int, help="the same seed gives the same games (default random)")
+    add_batch_arguments(p, "1 to 1000 (default 100)")
     p.add_argument(
         "-o",
         "--option",
@@ -47,6 +38,23 @@ def add_parser(sub) -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="a game option; VALUE is read as JSON when it can be (n=60, even_start=false)",
     )
+    p.add_argument("--json", metavar="FILE", help="also write the playtest and report as JSON")
+    return p
+
+
+def add_batch_arguments(p: argparse.ArgumentParser, games_help: str) -> None:
+    """The arguments a playtest and a sweep share: the game, the two bots, how many games, the
+    seed, the bots' budget, the games per worker job and `--local`."""
+    p.add_argument("kind", help="the game (see GET /api/v1/kinds)")
+    p.add_argument(
+        "--bots",
+        nargs=2,
+        required=True,
+        metavar=("A", "B"),
+        help="two bot levels; seats and first move alternate between them",
+    )
+    p.add_argument("--games", type=int, default=100, help=games_help)
+    p.add_argument("--seed", type=int, help="the same seed gives the same games (default random)")
     p.add_argument(
         "--budget",
         type=float,
@@ -61,8 +69,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
         help="games per worker job",
     )
     p.add_argument("--local", action="store_true", help="play in this process, not on workers")
-    p.add_argument("--json", metavar="FILE", help="also write the playtest and report as JSON")
-    return p
 
 
 def run(args) -> int:

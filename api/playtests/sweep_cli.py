@@ -21,7 +21,16 @@ import sys
 
 from api import playtests
 from api.playtests import sweeps
-from api.playtests.cli import ProgressBar, _ci, _options, _pct, _table, follow, workers_redis
+from api.playtests.cli import (
+    ProgressBar,
+    add_batch_arguments,
+    _ci,
+    _options,
+    _pct,
+    _table,
+    follow,
+    workers_redis,
+)
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
@@ -31,17 +40,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("kind", help="the game (see GET /api/v1/kinds)")
-    p.add_argument(
-        "--bots",
-        nargs=2,
-        required=True,
-        metavar=("A", "B"),
-        help="two bot levels; seats and first move alternate between them",
-    )
-    p.add_argument(
-        "--games", type=int, default=100, help="games per variant, 1 to 1000 (default 100)"
-    )
+    add_batch_arguments(p, "games per variant, 1 to 1000 (default 100)")
     p.add_argument(
         "--vary",
         action="append",
@@ -58,21 +57,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="an option held fixed; VALUE is read as JSON when it can be",
     )
-    p.add_argument("--seed", type=int, help="the same seed gives the same games (default random)")
-    p.add_argument(
-        "--budget",
-        type=float,
-        default=playtests.DEFAULT_BUDGET_S,
-        metavar="SECONDS",
-        help=f"each bot's think time per move (default {playtests.DEFAULT_BUDGET_S})",
-    )
-    p.add_argument(
-        "--chunk-games",
-        type=int,
-        default=playtests.DEFAULT_CHUNK_GAMES,
-        help="games per worker job",
-    )
-    p.add_argument("--local", action="store_true", help="play in this process, not on workers")
     p.add_argument("--json", metavar="FILE", help="also write the sweep as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the comparison as CSV")
     return p
