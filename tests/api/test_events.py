@@ -221,3 +221,76 @@ def test_a_ladder_challenge_within_three_ranks_and_the_ranks_after_a_win(client)
     ladder = client.get("/api/v1/ladders/factor-multiple").get_json()
     assert [r["player"] for r in ladder["ranks"]] == ["ada", "eve", "bob", "cyd", "dee"]
     assert all(r["open_game"] is None for r in ladder["ranks"])
+
+
+def test_a_profile_lists_the_events_played_with_placing_and_score(client, redis_client):
+    ada, bob = sign_up(client, "ada"), sign_up(client, "bob")
+    done = _tournament(client, ada["token"], name="Autumn cup", max_players=2, rounds=1)
+    for who in (ada, bob):
+        client.post(f"/api/v1/tournaments/{done['id']}/join", json={}, headers=auth(who["token"]))
+    client.post(f"/api/v1/tournaments/{done['id']}/start", headers=auth(ada["token"]))
+    Background(redis_client, "test").run_due(time.time())
+    (pairing,) = client.get(f"/api/v1/tournaments/{done['id']}").get_json()["rounds"][0]["pairings"]
+    loser = ada if pairing["seats"][1] == "ada" else bob
+    client.post(f"/api/v1/games/{pairing['game_id']}/resign", headers=auth(loser["token"]))
+    Background(redis_client, "test").run_due(time.time())
+    dropped = _tournament(client, bob["token"], name="Dropped")
+    client.post(f"/api/v1/tournaments/{dropped['id']}/join", json={}, headers=auth(ada["token"]))
+    assert (
+        client.delete(
+            f"/api/v1/tournaments/{dropped['id']}", headers=auth(bob["token"])
+        ).status_code
+        == 200
+    )
+    waiting = _tournament(client, bob["token"], name="Winter cup", format="knockout", rounds=None)
+    client.post(f"/api/v1/tournaments/{waiting['id']}/join", json={}, headers=auth(ada["token"]))
+
+    winner = pairing["seats"][0]
+    for who, placing, points in ((winner, 1, 1.0), ({"ada": "bob", "bob": "ada"}[winner], 2, 0.0)):
+        profile = client.get(f"/api/v1/players/{who}").get_json()
+        finished = {
+            "id": done["id"],
+            "name": "Autumn cup",
+            "kind": "factor-multiple",
+            "format": "swiss",
+            "status": "finished",
+            "placing": placing,
+            "score": points,
+        }
+        if who == "ada":  # newest entry first; the cancelled one is no event played
+            assert profile["events"] == [
+                {
+                    "id": waiting["id"],
+                    "name": "Winter cup",
+                    "kind": "factor-multiple",
+                    "format": "knockout",
+                    "status": "open",
+                    "placing": None,
+                    "score": 0.0,
+                },
+                finished,
+            ]
+        else:
+            assert profile["events"] == [finished]
+    entered = client.get("/api/v1/players/ada/tournaments").get_json()
+    assert [(e["id"], e["status"]) for e in entered] == [
+        (waiting["id"], "open"),
+        (dropped["id"], "cancelled"),
+        (done["id"], "finished"),
+    ]
+
+
+def test_a_profile_lists_at_most_its_bound_of_events(client):
+    from api.web.accounts import PROFILE_EVENTS
+
+    ada = sign_up(client, "ada")
+    ids = []
+    for i in range(PROFILE_EVENTS + 1):
+        t = _tournament(client, ada["token"], name=f"Cup {i}")
+        joined = client.post(
+            f"/api/v1/tournaments/{t['id']}/join", json={}, headers=auth(ada["token"])
+        )
+        assert joined.status_code == 201
+        ids.append(t["id"])
+    listed = client.get("/api/v1/players/ada").get_json()["events"]
+    assert [e["id"] for e in listed] == ids[::-1][:PROFILE_EVENTS]
