@@ -80,6 +80,8 @@ def create(
             )
     elif rounds is not None:
         raise BadField("rounds", "Only a Swiss tournament has a number of rounds.")
+    if body.get("double") and fmt != "round-robin":
+        raise BadField("double", "Only a round-robin can be double (each pair playing twice).")
     play.event_game(
         kind,
         options,

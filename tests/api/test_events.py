@@ -48,6 +48,14 @@ def test_bad_settings_are_refused_naming_the_field(client):
         ({"rounds": 4}, "rounds"),
         ({"max_players": 1}, "max_players"),
         ({"kind": "chess"}, "kind"),
+        ({"rounds": 51, "max_players": 100}, "rounds"),
+        ({"rounds": None}, "rounds"),
+        ({"format": "round-robin"}, "rounds"),
+        ({"format": "knockout", "rounds": None, "double": True}, "double"),
+        ({"min_players": 5}, "min_players"),
+        ({"rating_range": {"min": 1900, "max": 1200}}, "rating_range"),
+        ({"options": {"n": 1}}, "options.n"),
+        ({"starts_at": "soon"}, "starts_at"),
     ):
         response = client.post(
             "/api/v1/tournaments",
@@ -294,3 +302,83 @@ def test_a_profile_lists_at_most_its_bound_of_events(client):
         ids.append(t["id"])
     listed = client.get("/api/v1/players/ada").get_json()["events"]
     assert [e["id"] for e in listed] == ids[::-1][:PROFILE_EVENTS]
+
+
+def test_every_refusal_leaves_the_tournament_as_it_was(client, redis_client):
+    ada, bob, cyd = sign_up(client, "ada"), sign_up(client, "bob"), sign_up(client, "cyd")
+    t = _tournament(client, ada["token"], invite_only=True, max_players=3, min_players=3, rounds=1)
+    path = f"/api/v1/tournaments/{t['id']}"
+    code = t["invite"]
+    assert (
+        client.post(f"{path}/join", json={"invite": code}, headers=auth(bob["token"])).status_code
+        == 201
+    )
+
+    def refused(method: str, suffix: str, who: dict, status: int, field: str, **body) -> None:
+        before = client.get(path, headers=auth(ada["token"])).get_json()
+        response = client.open(
+            f"{path}{suffix}", method=method, json=body, headers=auth(who["token"])
+        )
+        assert response.status_code == status, (suffix, body, response.get_json())
+        assert _field_of(response) == [field], response.get_json()
+        assert client.get(path, headers=auth(ada["token"])).get_json() == before
+
+    refused("POST", "/join", cyd, 422, "invite")
+    refused("POST", "/join", cyd, 422, "invite", invite=code + "x")
+    refused("POST", "/join", bob, 409, "player", invite=code)
+    refused("POST", "/join", bob, 403, "organiser", player="bot-factor-multiple-random")
+    refused("POST", "/join", ada, 422, "player", player="bot-ploid-random")
+    refused("POST", "/leave", cyd, 409, "player")
+    refused("POST", "/start", bob, 403, "organiser")
+    refused("DELETE", "", bob, 403, "organiser")
+    refused("POST", "/start", ada, 409, "min_players")
+    for who in (ada, cyd):
+        assert (
+            client.post(
+                f"{path}/join", json={"invite": code}, headers=auth(who["token"])
+            ).status_code
+            == 201
+        )
+    dee = sign_up(client, "dee")
+    refused("POST", "/join", dee, 409, "max_players", invite=code)
+    assert client.post(f"{path}/start", headers=auth(ada["token"])).status_code == 201
+    Background(redis_client, "test").run_due(time.time())
+    assert client.get(path).get_json()["status"] == "running"
+    refused("POST", "/join", dee, 409, "status", invite=code)
+    refused("POST", "/start", ada, 409, "status")
+    refused("DELETE", "", ada, 409, "status")
+    refused("POST", "/leave", dee, 409, "player")
+
+
+def test_ladder_refusals_change_no_rank_and_start_no_game(client):
+    people = [sign_up(client, n) for n in ("ada", "bob", "cyd", "dee", "eve")]
+    ladder = "/api/v1/ladders/ploid"
+    outsider = sign_up(client, "fay")
+    for who in people:
+        assert client.post(f"{ladder}/join", headers=auth(who["token"])).status_code == 201
+    eve, ada = people[4], people[0]
+    assert (
+        client.post(f"{ladder}/challenge", json={"rank": 2}, headers=auth(eve["token"])).status_code
+        == 201
+    )
+
+    def refused(who: dict, status: int, field: str, body: dict | None = None, path="/challenge"):
+        def games() -> list[str]:
+            mine = client.get("/api/v1/me/games", headers=auth(who["token"])).get_json()
+            return [g["id"] for g in mine]
+
+        before, had = client.get(ladder).get_json(), games()
+        response = client.post(f"{ladder}{path}", json=body, headers=auth(who["token"]))
+        assert response.status_code == status, response.get_json()
+        assert _field_of(response) == [field], response.get_json()
+        assert client.get(ladder).get_json() == before
+        assert games() == had
+
+    refused(eve, 409, "rank", {"rank": 3})  # a second open ladder game of hers
+    refused(people[2], 409, "rank", {"rank": 2})  # bob has one open already
+    refused(people[3], 422, "rank", {"rank": 5})  # below, not above
+    refused(eve, 422, "rank", {"rank": 1})  # more than three ranks up
+    refused(ada, 422, "rank", {"rank": 1})  # at the top: nobody above
+    refused(eve, 400, "rank", {"rank": 0})
+    refused(outsider, 409, "player", {"rank": 1})  # not on the ladder
+    refused(ada, 409, "player", path="/join")  # on it already
