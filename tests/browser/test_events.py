@@ -150,7 +150,7 @@ def test_a_profile_lists_the_events_played_with_placing_on_a_phone(
     for who in (ada, bo):
         _api(live_server, "POST", f"/tournaments/{done['id']}/join", who)
     _api(live_server, "POST", f"/tournaments/{done['id']}/start", ada)
-    (pairing,) = _poll(live_server, done["id"], lambda t: t["rounds"])[0]["pairings"]
+    (pairing,) = _poll(live_server, done["id"], lambda t: t["rounds"])["rounds"][0]["pairings"]
     winner, loser = pairing["seats"]
     _api(live_server, "POST", f"/games/{pairing['game_id']}/resign", names[loser])
     _poll(live_server, done["id"], lambda t: t["status"] == "finished")
