@@ -1,7 +1,8 @@
 """Tournaments run to the end on real workers between bot accounts: a 6-player Swiss of 3 rounds
 and a 4-player double round-robin, a worker killed with -9 while rounds are being paired; a
-5-player knockout with a drawn game replayed and a withdrawal. The standings (the bracket) must
-match the games' results, and no round may be paired twice."""
+5-player knockout with drawn games replayed (up to the cap, then the higher seed goes through)
+and a withdrawal. The standings (the bracket) must match the games' results, and no round may be
+paired twice."""
 
 from __future__ import annotations
 
@@ -125,13 +126,14 @@ def test_a_swiss_and_a_double_round_robin_run_to_the_end_through_a_kill(
     assert len([p for r in robin_doc["rounds"] for p in r["pairings"]]) == 12
 
 
-def test_a_knockout_runs_to_the_end_with_a_drawn_game_replayed_and_a_withdrawal(
+def test_a_knockout_runs_to_the_end_with_drawn_games_replayed_and_a_withdrawal(
     client, store, redis_client, start_worker
 ):
-    """Five players seeded by rating (three byes, seeds 4 and 5 play round one); round one's
-    game is drawn by agreement and replayed with the first move swapped; the top seed's round-two
-    opponent withdraws with their game running, which the workers resign; the final is played
-    out. Humans make the draw and the withdrawal (a bot declines draws and never leaves)."""
+    """Five players seeded by rating (three byes, seeds 4 and 5 play round one). Round one's
+    match is drawn three times by agreement, the first move swapped each time, and the higher
+    seed goes through; in round two the top seed's match is drawn, and its opponent withdraws
+    during the replay, which the workers resign; the final is played out. Humans make the draws
+    and the withdrawal (a bot declines draws and never leaves)."""
     end = time.monotonic() + 55
 
     def until(predicate):
@@ -195,17 +197,30 @@ def test_a_knockout_runs_to_the_end_with_a_drawn_game_replayed_and_a_withdrawal(
         done = client.post(path, json=body or {}, headers=auth(people[who]["token"]))
         assert done.status_code == 201, done.get_json()
 
-    # round one: seeds 1 to 3 have byes, 4 (ada, first) meets 5 (bob); a draw is agreed
-    first = until(lambda: pairing(1, 1))
-    assert first["seats"] == [ids["ada"], ids["bob"]]
-    act("ada", f"/api/v1/games/{first['game_id']}/draw", {"action": "offer"})
-    act("bob", f"/api/v1/games/{first['game_id']}/draw", {"action": "accept"})
-    replay = until(lambda: pairing(1, 1, replay=1))
-    assert replay["seats"] == [ids["bob"], ids["ada"]]  # the first move swapped
-    act("bob", f"/api/v1/games/{replay['game_id']}/resign")
-    # round two: cyd (seed 1, first) against ada, who withdraws while it runs
+    def drawn(p: dict) -> None:
+        """The game of `p` drawn: its first mover offers on its turn, the other accepts."""
+        first, second = (next(n for n in people if ids[n] == s) for s in p["seats"])
+        act(first, f"/api/v1/games/{p['game_id']}/draw", {"action": "offer"})
+        act(second, f"/api/v1/games/{p['game_id']}/draw", {"action": "accept"})
+
+    # round one: seeds 1 to 3 have byes, 4 (ada, first) meets 5 (bob): drawn, replayed with the
+    # first move swapped, twice; then ada, the higher seed, goes through
+    opening = [until(lambda: pairing(1, 1))]
+    for replay in range(1, events.REPLAYS + 1):
+        drawn(opening[-1])
+        opening.append(until(lambda: pairing(1, 1, replay)))
+    drawn(opening[-1])
+    assert [p["seats"] for p in opening] == [
+        [ids["ada"], ids["bob"]],
+        [ids["bob"], ids["ada"]],
+        [ids["ada"], ids["bob"]],
+    ]
+    # round two: cyd (seed 1, first) against ada, drawn; ada withdraws during the replay
     semi = until(lambda: pairing(2, 0))
     assert semi["seats"] == [ids["cyd"], ids["ada"]]
+    drawn(semi)
+    semi_replay = until(lambda: pairing(2, 0, 1))
+    assert semi_replay["seats"] == [ids["ada"], ids["cyd"]]
     act("ada", f"/api/v1/tournaments/{tid}/leave")
     final = until(lambda: pairing(3, 0))
     assert final["seats"][0] == ids["cyd"]  # the top seed moves first
@@ -229,7 +244,7 @@ def test_a_knockout_runs_to_the_end_with_a_drawn_game_replayed_and_a_withdrawal(
         and (r.event or {}).get("tournament") == tid
     ]
     assert sorted(k.decode().rsplit(":", 1)[1] for k in of_event) == sorted(game_ids)
-    assert len(game_ids) == 5  # the draw, its replay, two semi-finals, the final
+    assert len(game_ids) == 7  # three in round one, the semi-final's two, the other, the final
     for r, matches in enumerate(doc["bracket"], 1):
         for k, match in enumerate(matches):
             games = [p for p in doc["rounds"][r - 1]["pairings"] if p["match"] == k]
@@ -237,23 +252,31 @@ def test_a_knockout_runs_to_the_end_with_a_drawn_game_replayed_and_a_withdrawal(
             if not games:  # a bye
                 assert match["winner"] == match["players"][0] and match["players"][1] is None
                 continue
-            for p in games:
+            for n, p in enumerate(games):
                 record = records[p["game_id"]]
                 assert record.status is Status.FINISHED
                 assert p["result"] == {
                     "winner": record.result.winner,
                     "reason": record.result.reason.value,
                 }
-                assert [
+                seats = [
                     s.account or bot_account_id("factor-multiple", s.bot) for s in record.seats
-                ] == p["seats"]
+                ]
+                # each replay swaps the first move
+                assert seats == p["seats"] == games[0]["seats"][:: (-1) ** n]
+                assert p["replay"] == n
             assert [p["result"]["winner"] for p in games[:-1]] == [None] * (len(games) - 1)
             last = games[-1]
-            assert match["winner"] == last["seats"][last["result"]["winner"]]
-    drawn = records[first["game_id"]].result
-    assert (drawn.winner, drawn.reason) == (None, Reason.AGREEMENT)
-    withdrawn = records[semi["game_id"]].result
-    assert (withdrawn.winner, withdrawn.reason) == (0, Reason.RESIGN)  # ada's, by the workers
+            if last["result"]["winner"] is None:  # drawn every time: the higher seed
+                assert len(games) == 1 + events.REPLAYS
+                assert match["winner"] == min(match["players"], key=seeds.__getitem__)
+            else:
+                assert match["winner"] == last["seats"][last["result"]["winner"]]
+    assert [records[p["game_id"]].result.reason for p in opening] == [Reason.AGREEMENT] * 3
+    assert doc["bracket"][0][1]["winner"] == ids["ada"]
+    withdrawn = records[semi_replay["game_id"]].result
+    assert (withdrawn.winner, withdrawn.reason) == (1, Reason.RESIGN)  # ada's, by the workers
+    assert doc["bracket"][1][0]["winner"] == ids["cyd"]
     assert [p["withdrawn"] for p in doc["players"] if p["id"] == ids["ada"]] == [True]
     assert ids["ada"] not in final["seats"]  # paired no more
     champion = doc["bracket"][2][0]["winner"]
