@@ -103,6 +103,8 @@ def test_joining_refusals_name_the_field_and_change_nothing(client, redis_client
         f"/api/v1/tournaments/{ranged['id']}/join", json={}, headers=auth(bob["token"])
     )
     assert out.status_code == 422 and _field_of(out) == ["rating_range"]
+    unchanged = client.get(f"/api/v1/tournaments/{ranged['id']}").get_json()
+    assert (unchanged["players"], unchanged["version"]) == ([], ranged["version"])
     open_one = _tournament(client, ada["token"], min_players=3)
     client.post(f"/api/v1/tournaments/{open_one['id']}/join", json={}, headers=auth(bob["token"]))
     not_mine = client.post(
