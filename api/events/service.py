@@ -176,9 +176,7 @@ def join(
         doc["updated_ts"] = now
         return Written(
             [["ZADD", keys.account_part_key(entrant["id"], "tournaments"), repr(now), tid]]
-            if entrant["bot"] is None
-            else []
-        )
+        )  # a bot's too: its profile lists the events it played
 
     return _update(tournaments, tid, change)
 

@@ -194,9 +194,10 @@ def test_a_started_swiss_is_paired_on_the_worker_and_its_games_link_back(client,
     assert again["rounds"][0]["pairings"][0]["result"]["winner"] == 0
     top = again["standings"][0]
     assert top["score"] == 1.0 and top["rank"] == 1
-    assert [
-        e["id"] for e in client.get(f"/api/v1/players/{pairing['seats'][0]}/tournaments").get_json()
-    ] == [t["id"]]
+    running = client.get(f"/api/v1/players/{pairing['seats'][0]}/tournaments").get_json()
+    assert [(e["id"], e["status"], e["placing"], e["score"]) for e in running] == [
+        (t["id"], "running", None, 1.0)  # the score so far; a placing once it is over
+    ]
 
 
 def test_a_ladder_challenge_within_three_ranks_and_the_ranks_after_a_win(client):
@@ -384,3 +385,22 @@ def test_ladder_refusals_change_no_rank_and_start_no_game(client):
     refused(eve, 400, "rank", {"rank": 0})
     refused(outsider, 409, "player", {"rank": 1})  # not on the ladder
     refused(ada, 409, "player", path="/join")  # on it already
+
+
+def test_a_server_bots_profile_lists_the_events_it_was_entered_in(client, redis_client):
+    from api.players.ratings import bot_account
+
+    bot = bot_account("factor-multiple", "random", time.time())  # made with its first rating
+    for command in RatingStore.account_writes(bot):
+        redis_client.execute_command(*command)
+    ada = sign_up(client, "ada")
+    t = _tournament(client, ada["token"], name="Bots welcome")
+    entered = client.post(
+        f"/api/v1/tournaments/{t['id']}/join",
+        json={"player": bot["username"]},
+        headers=auth(ada["token"]),
+    )
+    assert entered.status_code == 201, entered.get_json()
+    profile = client.get(f"/api/v1/players/{bot['username']}").get_json()
+    assert profile["bot"] is True
+    assert [(e["id"], e["name"]) for e in profile["events"]] == [(t["id"], "Bots welcome")]
