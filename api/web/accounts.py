@@ -101,7 +101,7 @@ class ProfileSchema(ma.Schema):
         metadata={
             "description": f"The tournaments the player took part in (not those cancelled before "
             f"the start), newest entry first, at most {PROFILE_EVENTS}: each with the player's "
-            f"placing once it is over and score."
+            f"score and, once it is over, placing."
         },
     )
 
