@@ -15,7 +15,7 @@ from typing import Sequence
 
 from api.clocks import iso
 from api.events import pairing
-from api.events.standings import Played, crosstable, standings
+from api.events.standings import Played, crosstable, scores, standings
 from api.games import GAMES, Outcome, Reason
 from api.play import service as play
 from api.play.view import game_view
@@ -80,6 +80,8 @@ def create(
             )
     elif rounds is not None:
         raise BadField("rounds", "Only a Swiss tournament has a number of rounds.")
+    if body.get("double") and fmt != "round-robin":
+        raise BadField("double", "Only a round-robin can be double (each pair playing twice).")
     play.event_game(
         kind,
         options,
@@ -174,9 +176,7 @@ def join(
         doc["updated_ts"] = now
         return Written(
             [["ZADD", keys.account_part_key(entrant["id"], "tournaments"), repr(now), tid]]
-            if entrant["bot"] is None
-            else []
-        )
+        )  # a bot's too: its profile lists the events it played
 
     return _update(tournaments, tid, change)
 
@@ -649,6 +649,39 @@ def placing(doc: dict, account_id: str) -> int | None:
     return next(
         (row["rank"] for row in doc.get("final") or [] if row["player"] == account_id), None
     )
+
+
+def score(doc: dict, account_id: str) -> float:
+    """The player's score in the tournament so far (the final standings' once it is over)."""
+    final = next((row for row in doc.get("final") or [] if row["player"] == account_id), None)
+    if final is not None:
+        return final["score"]
+    games, byes = _played(doc)
+    ids = [p["id"] for p in doc["players"]]
+    counted = [] if doc["format"] == "knockout" else byes  # as the standings count them
+    return scores(ids, games, counted).get(account_id, 0) / 2
+
+
+def of_player(
+    tournaments: TournamentStore, account_id: str, limit: int, cancelled: bool = True
+) -> list[dict]:
+    """The tournaments the player entered, newest entry first, at most `limit`: each with the
+    player's placing once it is over and its score so far (`cancelled` False leaves out those
+    cancelled before they started)."""
+    rows = []
+    for doc in tournaments.of_account(account_id):
+        if doc["status"] == "cancelled" and not cancelled:
+            continue
+        rows.append(
+            {
+                **{k: doc[k] for k in ("id", "name", "kind", "format", "status")},
+                "placing": placing(doc, account_id),
+                "score": score(doc, account_id),
+            }
+        )
+        if len(rows) == limit:
+            break
+    return rows
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -11,16 +11,19 @@ from marshmallow import fields
 from flask.views import MethodView
 
 from api.clocks import iso
+from api.events import service as events
 from api.notify import digests, endpoints, mailboxes
 from api.play import service as play
 from api.play import vacation
 from api.record import Status
+from api.store.tournaments import TournamentStore
 from api.games import GAMES
 from api.players import accounts as players
 from api.players import ratings
 from api.web.auth import account, account_with_games
 from api.web.contract import operation
 from api.web.errors import Blueprint, ErrorSchema
+from api.web.events import PlayerEventSchema
 from api.web.fast_paths import my_games_etag_data
 from api.web.games import GameOfKind, public
 from api.web.schemas import (
@@ -48,6 +51,7 @@ blp = Blueprint(
     "and challenges, profiles.",
 )
 RECENT_GAMES = 20
+PROFILE_EVENTS = 20  # the tournaments a profile lists, newest entry first
 # the answers of the password paths besides their own (api/players/accounts.py, passwords.py)
 HELD_BACK = (
     "Too many failed checks in the last 15 minutes (see the API's rate limiting): the "
@@ -91,6 +95,14 @@ class ProfileSchema(ma.Schema):
     )
     games = fields.List(
         fields.Nested(GameOfKind), metadata={"description": "Recent finished games, newest first."}
+    )
+    events = fields.List(
+        fields.Nested(PlayerEventSchema),
+        metadata={
+            "description": f"The tournaments the player took part in (not those cancelled before "
+            f"the start), newest entry first, at most {PROFILE_EVENTS}: each with the player's "
+            f"score and, once it is over, placing."
+        },
     )
 
 
@@ -310,7 +322,7 @@ class Player(MethodView):
     @operation("getPlayer", refuses=(404,))
     @blp.response(200, ProfileSchema)
     def get(self, username: str):
-        """A player's public profile: ratings and recent finished games"""
+        """A player's public profile: ratings, recent finished games, the events played"""
         accounts, games = _stores()
         found = players.profile(accounts, username)
         finished = [
@@ -329,4 +341,10 @@ class Player(MethodView):
                 _ratings(), found["id"], [k for k in GAMES if k in rated]
             ),
             "games": [public(r) for r in finished[:RECENT_GAMES]],
+            "events": events.of_player(
+                TournamentStore(current_app.extensions["postplay"]["redis"]),
+                found["id"],
+                PROFILE_EVENTS,
+                cancelled=False,
+            ),
         }

@@ -20,6 +20,8 @@ from api.web.errors import Blueprint, abort
 from api.web.games import GameOfKind
 from api.web.schemas import OneOfField, ResultSchema, TimeControlSchema
 
+ENTERED = 100  # the tournaments a player's list shows, newest entry first
+
 blp = Blueprint(
     "events",
     __name__,
@@ -177,9 +179,14 @@ class PlayerEventSchema(ma.Schema):
     id = fields.String()
     name = fields.String()
     kind = fields.String()
-    format = fields.String()
-    status = fields.String()
-    placing = fields.Integer(allow_none=True)
+    format = fields.String(metadata={"enum": list(events.FORMATS)})
+    status = fields.String(metadata={"enum": list(STATUSES)})
+    placing = fields.Integer(
+        allow_none=True, metadata={"description": "The player's rank once it is over; null until."}
+    )
+    score = fields.Float(
+        metadata={"description": "The player's score: final once it is over, so far until then."}
+    )
 
 
 class LadderRankSchema(ma.Schema):
@@ -298,13 +305,7 @@ class PlayerTournaments(MethodView):
         found = _ext()["accounts"].find(username)
         if found is None:
             abort(404, message=f"There is no player {username!r}.")
-        return [
-            {
-                **{k: d[k] for k in ("id", "name", "kind", "format", "status")},
-                "placing": events.placing(d, found["id"]),
-            }
-            for d in _tournaments().of_account(found["id"])
-        ]
+        return events.of_player(_tournaments(), found["id"], ENTERED)
 
 
 @blp.route("/ladders/<kind>")

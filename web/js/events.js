@@ -12,7 +12,7 @@ import { optionsFieldset, timeControlFields } from "./options.js";
 import * as storage from "./storage.js";
 
 const REFRESH_MS = 5000;
-const FORMATS = { "round-robin": "Round-robin", swiss: "Swiss", knockout: "Knockout" };
+export const FORMATS = { "round-robin": "Round-robin", swiss: "Swiss", knockout: "Knockout" };
 const STATUSES = [["open", "Open for entries"], ["running", "Running"], ["finished", "Finished"]];
 const TIEBREAKS = { sonneborn_berger: "SB", buchholz_cut1: "Buchholz −1", direct_encounter: "Direct",
                     wins: "Wins" };

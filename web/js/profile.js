@@ -1,10 +1,12 @@
 // A player's public profile (#/player/<name>): username, member since, the bot flag, ratings
 // with a chart of each one's history, and their recent finished games with each result from
-// their side; on one's own, the vacation switch.
+// their side; the events they took part in, each linked, with their placing and score; on one's
+// own, the vacation switch.
 
 import * as api from "./api.js";
 import { ratingLine } from "./charts.js";
 import { fill, h } from "./dom.js";
+import { FORMATS } from "./events.js";
 import { ago, ratingText, seatName } from "./format.js";
 import { isMe } from "./storage.js";
 import { vacationCard } from "./vacation.js";
@@ -45,7 +47,11 @@ function show(root, profile, kinds) {
     profile.games?.length
       ? h("div", { class: "game-list" },
         h("ul", {}, profile.games.map((game) => gameRow(game, profile.username, title))))
-      : h("p", { class: "muted" }, "No finished games yet.")),
+      : h("p", { class: "muted" }, "No finished games yet."),
+    h("h2", {}, "Events"),
+    profile.events?.length
+      ? h("ul", { class: "profile-events" }, profile.events.map((event) => eventRow(event, title)))
+      : h("p", { class: "muted" }, "No events yet.")),
     isMe(profile.username) ? vacationCard() : null);
 }
 
@@ -72,4 +78,30 @@ function gameRow(game, username, title) {
       opponent ? ` vs ${opponent}` : ""),
     h("span", { class: ["outcome", outcome] }, outcome),
     h("span", { class: "muted" }, ago(game.updated_at)));
+}
+
+const STANDING = { open: "not started", running: "playing", cancelled: "cancelled" };
+
+/** An event the player took part in: its name linked, its format and game, where they placed
+ * (once it is over) and their score. */
+function eventRow(event, title) {
+  const placed = event.placing ? `${ordinal(event.placing)} place` : STANDING[event.status] || event.status;
+  return h("li", { class: "event-row", dataset: { event: event.id, status: event.status } },
+    h("a", { href: `#/event/${event.id}` }, h("strong", {}, event.name)),
+    h("span", { class: "muted" }, `${FORMATS[event.format] || event.format} · ${title(event.kind)}`),
+    h("span", { class: "placing" }, placed),
+    h("span", { class: "score" }, `${points(event.score)} ${event.score === 1 ? "point" : "points"}`));
+}
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd". */
+function ordinal(n) {
+  const tens = n % 100, ones = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[ones] || "th";
+  return `${n}${suffix}`;
+}
+
+/** A score in points, a half as ½ (2.5 → "2½", 0.5 → "½"). */
+function points(score) {
+  const whole = Math.floor(score);
+  return score - whole ? `${whole || ""}½` : String(whole);
 }
