@@ -1,1 +1,1 @@
-"""Postplay: a correspondence server for five small abstract number games."""
+"""Postplay: a correspondence server for small abstract number games."""

@@ -76,9 +76,10 @@ def create_app(test_config: dict | None = None) -> Flask:
             "info": {
                 "license": {"name": "MIT", "url": "https://spdx.org/licenses/MIT.html"},
                 "description": (
-                    "Play five small abstract number games by correspondence: against friends, against "
+                    "Play small abstract number games by correspondence: against friends, against "
                     "bots that think on the workers, or from any client. Every game's moves and states are "
-                    "in this document's schemas and in the project's docs/api.md; errors carry a "
+                    "in this document's schemas (GET /kinds names each game's moves) and in the "
+                    "project's docs/api.md; errors carry a "
                     "`message` a player can read."
                 ),
             },

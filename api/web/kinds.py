@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 from flask import current_app
@@ -22,7 +23,7 @@ blp = Blueprint(
     "kinds",
     __name__,
     url_prefix="/api/v1/kinds",
-    description="The games, their options, bots and time controls, and their rules.",
+    description="The games, their options, moves, bots and time controls, and their rules.",
 )
 
 
@@ -37,6 +38,15 @@ def describe(slug: str) -> dict:
             }
             for kind, variant in clocks.VARIANTS.items()
         },
+        "moves": [
+            {
+                "type": move.move_type,
+                "schema": move.shape().name,
+                "description": inspect.cleandoc(move.__doc__ or ""),
+                "server_only": move.server_only,
+            }
+            for move in game.moves
+        ],
         "reasons": reasons_of(game),
     }
 

@@ -561,6 +561,24 @@ class ScoreWordsSchema(ma.Schema):
     many = fields.String(metadata={"example": "pieces placed"})
 
 
+class KindMoveSchema(ma.Schema):
+    """A move type a game plays, as GET /kinds lists it (from the game's move declarations)."""
+
+    type = fields.String(required=True, metadata={"example": "drop"})
+    schema = fields.String(
+        required=True,
+        metadata={
+            "description": "The move's schema in this document (`#/components/schemas/...`).",
+            "example": "DropMove",
+        },
+    )
+    description = fields.String(required=True, metadata={"description": "What the move does."})
+    server_only = fields.Boolean(
+        required=True,
+        metadata={"description": "Played by the server (a pass), never sent by a player."},
+    )
+
+
 class OptionSchema(ma.Schema):
     """A game option as GET /kinds describes it (api/games/base.py `Option.describe`)."""
 
@@ -597,6 +615,10 @@ class KindSchema(ma.Schema):
         metadata={"description": "Per time control type, the bounds of each of its fields."},
     )
     default_time_control = OneOfField(TimeControlSchema)
+    moves = fields.List(
+        fields.Nested(KindMoveSchema),
+        metadata={"description": "Every move type a game of this kind plays, in its rules' order."},
+    )
     reasons = fields.List(
         fields.Nested(ReasonSchema),
         metadata={

@@ -180,9 +180,11 @@ def test_the_apps_responses_match_the_document(client, kind):
     assert len(history) == game["ply"] > 0
     check(client.get(f"{games}/{game['id']}"), game_path)
 
-    seat = 0 if game["to_move"] is None else game["to_move"]
-    resigned = client.post(f"{games}/{game['id']}/resign", headers=auth(tokens[str(seat)]))
-    assert check(resigned, f"{game_path}/resign", "post", 201)["status"] == "finished"
+    if game["status"] != "finished":  # a short game (Nim's heaps) may be over within six plies
+        resigned = client.post(
+            f"{games}/{game['id']}/resign", headers=auth(tokens[str(game["to_move"])])
+        )
+        assert check(resigned, f"{game_path}/resign", "post", 201)["status"] == "finished"
     over = check(client.get(f"{games}/{game['id']}/legal-moves"), f"{game_path}/legal-moves")
     assert over["moves"] == []
 

@@ -237,6 +237,28 @@ def test_kinds_lists_every_registered_game_with_options_bots_and_time_controls(c
     assert set(fm["time_controls"]) >= {"none", "fischer", "byoyomi", "correspondence"}
 
 
+def test_kinds_lists_each_games_moves_with_their_schemas(client):
+    """What a client needs to play a game it has never seen: its move types, each named as its
+    schema in the OpenAPI document, with the sentence its declaration carries."""
+    from api.games import GAMES
+
+    schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    for kind in client.get("/api/v1/kinds").get_json():
+        game = GAMES[kind["kind"]]
+        assert [m["type"] for m in kind["moves"]] == [m.move_type for m in game.moves]
+        for listed, declared in zip(kind["moves"], game.moves, strict=True):
+            assert schemas[listed["schema"]]["properties"]["type"]["enum"] == [listed["type"]]
+            # the move's own docstring, not the one dataclasses make up from its fields
+            assert listed["description"] and not listed["description"].startswith(
+                f"{declared.__name__}("
+            ), listed
+    ploid = next(k for k in client.get("/api/v1/kinds").get_json() if k["kind"] == "ploid")
+    assert [(m["type"], m["server_only"]) for m in ploid["moves"]] == [
+        ("place", False),
+        ("pass", True),
+    ]
+
+
 def test_rules_page_is_served_from_seeds(client):
     response = client.get("/api/v1/kinds/factor-multiple/rules")
     assert response.status_code == 200

@@ -17,13 +17,15 @@ import requests
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from api.games import GAMES
 from tests.browser.conftest import ARTIFACTS, PHONE, wait_for, wait_until
+from tests.browser.drawn import board_of
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 800}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
-KINDS = ["prime-drop", "partition", "ploid", "factor-multiple", "factor-bingo"]
+KINDS = sorted(GAMES)  # every registered game; its board is driven through its `Board`
 REFUSED = r"status of 4\d\d .* at \S+/api/v1/"
 TOUCH, BOARD_CELL, MINIMUM = 44, 40, 24  # px: controls, board cells (zoomed), anything (2.5.8)
 
@@ -107,23 +109,6 @@ def in_viewport(page, selector: str) -> dict:
     return box
 
 
-# What each kind's board needs before Play is enabled, done on the page (a legal move).
-def pick_legal_move(page, kind: str, move: dict) -> None:
-    if kind == "prime-drop":
-        page.click(f".pd button[data-digit='{move['digit']}']")
-        page.click(f"[data-cell='{move['row']},{move['col']}']")
-    elif kind == "partition":
-        page.click(f"[data-edge='{'-'.join(map(str, sorted(move['edge'])))}']")
-    elif kind == "ploid":
-        page.click(f".ploid button[data-piece='{move['piece']}']")
-        page.click(f"[data-cell='{move['row']},{move['col']}']")
-    elif kind == "factor-multiple":
-        page.click(f".fm-grid button[data-n='{move['number']}']")
-    else:
-        page.click(f".fb [data-value='{move['letter']}']")
-        page.click(f".fb-numbers button[data-n='{move['number']}']")
-
-
 # ---------------------------------------------------------------- 1. refusals in sight
 
 
@@ -140,7 +125,7 @@ def test_a_refusal_shows_next_to_play_and_is_announced(
         page, "!document.querySelector('.board-controls .hint')?.textContent.includes('Loading')"
     )
     move = first_legal(live_server, game)
-    pick_legal_move(page, kind, move)
+    board_of(kind).pick(page, move)
     play = page.locator(".action-bar button:has-text('Play')")
     assert play.is_enabled()
     api_move(live_server, game, move)  # the other device
@@ -275,15 +260,6 @@ def sizes(page) -> dict:
 def under(items, least: float) -> list:
     """The targets smaller than `least` px either way (a hundredth of a pixel for rounding)."""
     return [item for item in items if min(item[1], item[2]) < least - 0.01]
-
-
-DEFAULT_GAMES = {
-    "prime-drop": {},
-    "partition": {},
-    "ploid": {},
-    "factor-multiple": {},
-    "factor-bingo": {},
-}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -596,6 +572,14 @@ def test_a_first_load_of_a_game_page_is_light(kind, viewport, open_page, live_se
     scripts = sorted(set(fetched))
     boards = [s for s in scripts if s.startswith("boards/") and s != "boards/common.js"]
     assert boards == [f"boards/{kind}.js"], boards
+    # its styles come with it, and no other board's (css/boards/<kind>.css, linked by loadBoard)
+    styles = [u.split("/static/css/", 1)[1] for u in urls if "/static/css/boards/" in u]
+    assert styles == [f"boards/{kind}.css"], styles
+    assert page.evaluate(
+        "(href) => [...document.styleSheets].some((sheet) => sheet.href?.endsWith(href) && "
+        "sheet.cssRules.length > 0)",
+        f"/static/css/boards/{kind}.css",
+    )
     # the first modules index.html preloads are fetched once each: the preload is the import's
     first = ["app.js", "api.js", "storage.js", "game.js", "dom.js", "format.js", "boards/common.js"]
     assert [fetched.count(m) for m in first] == [1] * len(first), fetched

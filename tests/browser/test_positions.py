@@ -10,33 +10,22 @@ import time
 import pytest
 import requests
 
-from tests.browser.drawn import assert_replay_matches
+from api.games import GAMES
+from tests.browser.drawn import assert_replay_matches, board_of
 
 pytestmark = pytest.mark.browser
 
-# Options that keep a game between the quickest bots to some 10 to 60 plies. Prime Drop's bots
-# trade challenges back and forth for ever on the full pile; a pile of 1s, 3s and 7s runs out.
-OPTIONS = {
-    "partition": {},
-    "prime-drop": {
-        "size": 9,
-        "tiles": {d: {"1": 5, "3": 3, "7": 4}.get(d, 0) for d in "0123456789"},
-    },
-    "ploid": {"n": 3},
-    "factor-bingo": {},
-    "factor-multiple": {"n": 30},
-}
-
 
 def finished_bot_game(base: str, kind: dict) -> dict:
-    """A game between two of the kind's first-listed (weakest, quickest) bots, played out."""
+    """A game between two of the kind's first-listed (weakest, quickest) bots, played out, with
+    the options its board's module gives to keep it short (`Board.short`)."""
     level = kind["bots"][0]["level"]
     game = requests.post(
         f"{base}/api/v1/games",
         timeout=10,
         json={
             "kind": kind["kind"],
-            "options": OPTIONS[kind["kind"]],
+            "options": board_of(kind["kind"]).short,
             "first": 0,
             "seats": [{"bot": level}, {"bot": level}],
         },
@@ -49,7 +38,7 @@ def finished_bot_game(base: str, kind: dict) -> dict:
     return game
 
 
-@pytest.mark.parametrize("slug", list(OPTIONS))
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_a_replay_draws_every_position(slug, new_page, require_kind, live_server):
     game = finished_bot_game(live_server, require_kind(slug))
     assert game["result"]["reason"] != "aborted", game["result"]

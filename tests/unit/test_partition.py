@@ -426,3 +426,9 @@ def test_legal_moves_are_exactly_the_moves_apply_accepts(seed):
 def test_the_module_examples_hold():
     results = doctest.testmod(partition_module)
     assert results.attempted > 0 and results.failed == 0
+
+
+# a valid layout other than the default, for the test that sweeps every option (test_sweeps.py)
+JSON_OPTION_VALUES = {
+    "layout": [c for c in ("red", "orange", "yellow", "green", "blue", "purple") for _ in range(6)]
+}

@@ -606,3 +606,10 @@ def test_the_rules_page_worked_examples_replay():
         state.apply(Challenge((4, 4), (4, 4), 2))
     failed = position(["107"]).apply(Challenge((0, 2), (0, 0), 7))
     assert failed.last_challenge["value"] == 701 and not failed.last_challenge["success"]
+
+
+# valid values other than the defaults, for the test that sweeps every option (test_sweeps.py)
+JSON_OPTION_VALUES = {
+    "tiles": {"1": 5, "2": 5, "3": 5},
+    "timeout_rule": {"after_s": 60, "streak": 3},
+}

@@ -4,6 +4,7 @@ comparison's maths (the exact sign test, Holm's adjustment, the most balanced va
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import pytest
@@ -13,15 +14,15 @@ from api.games import GAMES, BadOption
 from api.playtests import sweeps
 from api.playtests.sweep_cli import parse_vary
 
-PARTITION_LAYOUT = [
-    c for c in ("red", "orange", "yellow", "green", "blue", "purple") for _ in range(6)
-]
-# a second valid value for each option whose values cannot be read off GET /kinds
-JSON_VALUES = {
-    ("partition", "layout"): PARTITION_LAYOUT,
-    ("prime-drop", "tiles"): {"1": 5, "2": 5, "3": 5},
-    ("prime-drop", "timeout_rule"): {"after_s": 60, "streak": 3},
-}
+
+def json_values(slug: str) -> dict:
+    """A second valid value of each "json" option of the game, which GET /kinds cannot give: its
+    own test module's `JSON_OPTION_VALUES` (tests/unit/test_<engine module>.py), by name."""
+    engine = GAMES[slug].__module__.rsplit(".", 1)[-1]
+    module = importlib.import_module(f"tests.unit.test_{engine}")
+    return getattr(module, "JSON_OPTION_VALUES", {})
+
+
 BAD_VALUES = {"int": "ten", "bool": "yes", "choice": "nope", "json": "not this"}
 
 
@@ -33,7 +34,7 @@ def other_value(slug: str, option) -> object:
         return next(c for c in option.choices if c != option.default)
     if option.kind == "int":
         return option.max if option.default != option.max else option.min
-    return JSON_VALUES[(slug, option.name)]
+    return json_values(slug)[option.name]
 
 
 def bots_of(slug: str) -> list[str]:
@@ -46,9 +47,10 @@ def bots_of(slug: str) -> list[str]:
 OPTIONS = [(slug, option) for slug, game in sorted(GAMES.items()) for option in game.options]
 
 
-def test_every_json_option_has_a_value_here():
+def test_every_json_option_has_a_second_value_in_its_games_tests():
     json_options = {(slug, o.name) for slug, o in OPTIONS if o.kind == "json"}
-    assert json_options == set(JSON_VALUES), "add a value for each new JSON option above"
+    declared = {(slug, name) for slug in GAMES for name in json_values(slug)}
+    assert json_options == declared, "a JSON option needs a value in its game's JSON_OPTION_VALUES"
 
 
 @pytest.mark.parametrize("slug, option", OPTIONS, ids=[f"{s}.{o.name}" for s, o in OPTIONS])

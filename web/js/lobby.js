@@ -33,7 +33,7 @@ class Lobby {
     this.openList = h("div", { class: "game-list" });
     this.incomingList = h("div", { class: "game-list incoming", "aria-live": "polite" });
     this.outgoingList = h("div", { class: "game-list outgoing" });
-    fill(root, h("p", { class: "intro" }, "Postplay: five small games of numbers, played by "
+    fill(root, h("p", { class: "intro" }, "Postplay: small games of numbers, played by "
       + "correspondence against friends, or right now against a bot."),
     this.firstVisit(),
     h("div", { class: "lobby" },
@@ -63,7 +63,7 @@ class Lobby {
     return h("ol", { class: "first-visit card", "aria-label": "New here? Three steps" },
       h("li", {}, h("button", { type: "button", class: "link", onclick: playBot }, "Play a bot now"),
         ": pick a game below and start; no account needed."),
-      h("li", {}, h("a", { href: "#/rules" }, "Learn the rules"), " of the five games, with examples."),
+      h("li", {}, h("a", { href: "#/rules" }, "Learn the rules"), " of every game, with examples."),
       h("li", {}, h("a", { href: "#/signup" }, "Sign up"),
         " to play friends by correspondence, a move a day, on any device."));
   }

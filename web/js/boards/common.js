@@ -17,19 +17,38 @@
 // under the board's Play bar.
 //
 // The game page imports only the board of the game it shows, by a naming convention: the board
-// of kind `k` is boards/k.js (`loadBoard`), so a new board is its own file alone and costs no
-// other page anything.
+// of kind `k` is boards/k.js with its styles in css/boards/k.css (`loadBoard`), so a new board is
+// its own two files alone and costs no other page anything.
 //
 // Besides the map, this module holds what every board shares: the pending-move bar, a keyboard
 // cursor and clicks on grids, board pictures that zoom, and reading the legal-moves listing.
 
 import { h, s, showRefusal } from "../dom.js";
 
-/** The board module of games of `kind` (the API's slug): boards/<kind>.js, or null when this
- *  client has none or it could not be loaded. */
+/** The board module of games of `kind` (the API's slug): boards/<kind>.js, once its stylesheet
+ *  (css/boards/<kind>.css, fetched alongside) is in, or null when this client has none or it
+ *  could not be loaded. */
 export function loadBoard(kind) {
   if (!/^[a-z][a-z-]*$/.test(kind ?? "")) return Promise.resolve(null);
-  return import(`./${kind}.js`).catch(() => null);
+  return Promise.all([import(`./${kind}.js`), boardStyles(kind)]).then(([module]) => module, () => null);
+}
+
+const styled = new Map();
+
+/** Link the stylesheet of the board of `kind`, once a page; resolves when it has loaded (or
+ *  failed: the board then draws unstyled rather than not at all). A <link> from the site's own
+ *  origin, so the Content-Security-Policy (style-src 'self') needs nothing more. */
+function boardStyles(kind) {
+  if (!styled.has(kind)) {
+    const link = h("link", { rel: "stylesheet",
+                             href: new URL(`../../css/boards/${kind}.css`, import.meta.url).href });
+    styled.set(kind, new Promise((resolve) => {
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve);
+    }));
+    document.head.append(link);
+  }
+  return styled.get(kind);
 }
 
 /** Touch targets at least this big (CSS px) need no zoom; the stylesheet's --touch. */
