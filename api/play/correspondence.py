@@ -81,17 +81,23 @@ def drop_tree(store: GameStore, game_id: str, seat: int) -> None:
 
 
 def answer(
-    store: GameStore, record: GameRecord, mover: int, move: Move, now: float
+    store: GameStore,
+    record: GameRecord,
+    mover: int,
+    move: Move,
+    now: float,
+    read: bytes | None = None,
 ) -> tuple[list[dict], dict[str, bytes], list[list]]:
     """Within the change of `mover`'s `move`, already applied to `record`: the opponent's
     conditional reply, if its tree holds one for this move, applied to `record` too. Returns the
     reply's history entries, the key the change read (a guard: an edit of the tree landing first
-    makes the change run again) and its writes (the tree's next branch, or its removal)."""
+    makes the change run again) and its writes (the tree's next branch, or its removal). `read`:
+    the tree as the caller read it with the game (`GameStore.seat_and_read`), else read here."""
     owner = 1 - mover
     if record.seats[owner].bot is not None:
         return [], {}, []  # (a server bot keeps no tree)
     key = keys.conditional_key(record.id, owner)
-    raw = store.seat_part(record.id, keys.conditional_key, owner)
+    raw = store.seat_part(record.id, keys.conditional_key, owner) if read is None else read
     if not raw:
         return [], {key: raw}, []
     stored = json.loads(raw)

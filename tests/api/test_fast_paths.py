@@ -1,8 +1,9 @@
 """The hot requests do the least Redis work that answers them, counted with Redis' own command
 statistics: a poll with a matching ETag reads the version alone (no document leaves Redis), a
 poll of an account's games reads its versions in one script, and a move by seat token is one
-read script (document, token, seat hashes) and one write script. A game's matching poll is
-answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
+read script (document, token, seat hashes, the opponent's conditional moves) and one write
+script. A game's matching poll is answered before Flask (api/web/fast_paths.py), with the
+headers the app's own 304 has."""
 
 from __future__ import annotations
 
@@ -112,11 +113,36 @@ def test_a_move_by_seat_token_is_two_reads_and_one_write(uncopied, redis_client,
         lambda: moved.append(move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})),
     )
     assert moved[0].status_code == 201
-    # one script reads the document, the token's index entry, the seat hashes; one GET reads the
-    # opponent's conditional moves (kept beside the game, never in it: api/play/correspondence);
-    # one script writes
-    assert trips == 3, trips
+    # one script reads the document, the token's index entry, the seat hashes and the opponent's
+    # conditional moves (kept beside the game, never in it: api/play/correspondence); one script
+    # writes
+    assert trips == 2, trips
     assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 1
+
+
+def test_a_move_answered_by_a_conditional_reply_is_still_two_round_trips(
+    uncopied, redis_client, round_trips
+):
+    client = uncopied
+    warm = create(client, first=0)
+    assert move(client, warm, warm["tokens"]["0"], {"type": "say", "number": 4}).status_code == 201
+    game = create(client, first=0)
+    ada, bo = game["tokens"]["0"], game["tokens"]["1"]
+    game = move(client, game, ada, {"type": "say", "number": 4}).get_json()
+    tree = [{"if": {"type": "say", "number": 2}, "then": {"type": "say", "number": 6}}]
+    set_ = client.put(
+        f"/api/v1/games/{game['id']}/conditional",
+        headers=auth(ada),
+        json={"ply": game["ply"], "tree": tree},
+    )
+    assert set_.status_code == 200, set_.get_json()
+    moved = []
+    trips, _ = round_trips(
+        redis_client, lambda: moved.append(move(client, game, bo, {"type": "say", "number": 2}))
+    )
+    assert moved[0].status_code == 201
+    # the opponent's tree came with the read script's answer: the reply costs no trip
+    assert moved[0].get_json()["ply"] == 3 and trips == 2, (moved[0].get_json()["ply"], trips)
 
 
 @pytest.fixture
