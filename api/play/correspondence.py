@@ -68,8 +68,8 @@ def set_tree(store: GameStore, game_id: str, seat: int, ply: int, tree: list[dic
 
 
 def get_tree(store: GameStore, game_id: str, seat: int) -> dict:
-    """`seat`'s conditional moves as they stand: `{"ply", "tree"}` (an empty tree when it has
-    none, or none that still counts)."""
+    """`seat`'s conditional moves as they stand: `{"kind", "ply", "tree"}` (an empty tree when
+    it has none, or none that still counts)."""
     record, _ = _load(store, game_id)
     return _shown(_standing(record, store.seat_part(game_id, keys.conditional_key, seat)), record)
 
@@ -251,6 +251,7 @@ def _standing(record: GameRecord, raw: bytes) -> dict | None:
 
 def _shown(stored: dict | None, record: GameRecord) -> dict:
     return {
+        "kind": record.kind,
         "ply": record.ply if stored is None else stored["ply"],
         "tree": [] if stored is None else stored["tree"],
     }
