@@ -10,7 +10,7 @@ import re
 import pytest
 import requests
 
-from tests.browser.test_accounts import PASSWORD, moves, new_username, say
+from tests.browser.test_accounts import PASSWORD, moves, new_username, say, signed_in_as
 from tests.browser.test_in_game import two_players
 from tests.browser.test_web_client import assert_fits_phone
 
@@ -94,6 +94,8 @@ def test_next_game_and_the_key_n_go_to_the_accounts_next_game_awaiting_its_move(
         "JSON.stringify({ username, token }))",
         [username, token],
     )
+    page.reload()  # the app starts signed in, as after a sign-in
+    signed_in_as(page, username)
     page.goto(f"/#/game/{first['id']}")
     page.wait_for_selector(".status:has-text('Your turn')")
     # the legal moves shown: the number's box plays only a listed move (before, Enter is lost)
