@@ -372,22 +372,22 @@ def seat_of(
 
 def seat_and_read(
     store: GameStore, game_id: str, token: str | None, account: Principal | None = None
-) -> tuple[int, bytes, bytes | None]:
-    """`seat_of`, the game as it was read to find the seat, and (by seat token) the opponent's
-    conditional moves as read with it, None when not read: a change made next (a move) starts
-    from them rather than reading them again."""
+) -> tuple[int, bytes, bytes]:
+    """`seat_of`, the game as it was read to find the seat, and the opponent's conditional
+    moves as read with it: a change made next (a move) starts from them rather than reading
+    them again."""
     if account is not None:
         account.require("play")
-        found = store.load_and_read(game_id)
+        found = store.load_and_read_trees(game_id)
         if found is None:
             raise NotFound(f"There is no game {game_id!r}.")
-        record, read = found
+        record, read, trees = found
         seats = record.seats_of(account.id)
         if not seats:
             raise OtherGamesToken("Your account holds no seat in this game.")
-        if len(seats) == 1:  # (not reading the state: a move's request reads it once, later)
-            return seats[0], read, None
-        return (record.to_move if record.to_move in seats else seats[0]), read, None
+        # (not reading the state: a move's request reads it once, later)
+        seat = seats[0] if len(seats) == 1 or record.to_move not in seats else record.to_move
+        return seat, read, trees[1 - seat]
     if not token:
         raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")
     with _seat_refusals(game_id):

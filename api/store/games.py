@@ -262,6 +262,16 @@ class GameStore:
         raw = data_or_none(self.redis.get(keys.game_key(game_id)))
         return None if raw is None else (_record(raw), raw)
 
+    def load_and_read_trees(self, game_id: str) -> tuple[GameRecord, bytes, list[bytes]] | None:
+        """`load_and_read`, with each seat's conditional moves as `seat_part` reads them, in one
+        round trip: what a move by an account's token reads (its seat known from the record)."""
+        raw, *trees = self.redis.mget(
+            [keys.game_key(game_id), *(keys.conditional_key(game_id, seat) for seat in (0, 1))]
+        )
+        if raw is None:
+            return None
+        return _record(data(raw)), data(raw), [data(tree or b"") for tree in trees]
+
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
             return []
