@@ -21,6 +21,8 @@ def test_an_explored_line_set_as_conditional_is_played_when_the_opponent_moves(
     new_page, live_server, screenshot
 ):
     game_id, ada, bo = two_players(new_page, live_server)
+    # each move once its legal moves are shown: the number's box plays only a listed move
+    ada.wait_for_selector(".fm-grid button.legal")
     say(ada, 2)
     ada.wait_for_selector(".moves li:has-text('Ada: says 2')")
     bo.wait_for_selector(".status:has-text('Your turn')", timeout=30000)
@@ -41,6 +43,7 @@ def test_an_explored_line_set_as_conditional_is_played_when_the_opponent_moves(
     screenshot(ada, "conditional-moves")
     assert_fits_phone(ada)
 
+    bo.wait_for_selector(".fm-grid button.legal")
     say(bo, 4)
     bo.wait_for_selector(".moves li:has-text('Ada: says 8')", timeout=30000)
     assert [e["move"]["number"] for e in moves(live_server, game_id)] == [2, 4, 8]
@@ -98,8 +101,7 @@ def test_next_game_and_the_key_n_go_to_the_accounts_next_game_awaiting_its_move(
     signed_in_as(page, username)
     page.goto(f"/#/game/{first['id']}")
     page.wait_for_selector(".status:has-text('Your turn')")
-    # the legal moves shown: the number's box plays only a listed move (before, Enter is lost)
-    page.wait_for_selector(".fm-grid button.legal")
+    page.wait_for_selector(".fm-grid button.legal")  # (as above)
     next_game = page.locator("a.next-game")
     # the page has asked /me/games as it opened (the link's key is set then): nothing waits
     page.wait_for_selector("a.next-game[aria-keyshortcuts='n']", state="attached")
