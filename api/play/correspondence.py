@@ -68,8 +68,8 @@ def set_tree(store: GameStore, game_id: str, seat: int, ply: int, tree: list[dic
 
 
 def get_tree(store: GameStore, game_id: str, seat: int) -> dict:
-    """`seat`'s conditional moves as they stand: `{"ply", "tree"}` (an empty tree when it has
-    none, or none that still counts)."""
+    """`seat`'s conditional moves as they stand: `{"kind", "ply", "tree"}` (an empty tree when
+    it has none, or none that still counts)."""
     record, _ = _load(store, game_id)
     return _shown(_standing(record, store.seat_part(game_id, keys.conditional_key, seat)), record)
 
@@ -81,17 +81,23 @@ def drop_tree(store: GameStore, game_id: str, seat: int) -> None:
 
 
 def answer(
-    store: GameStore, record: GameRecord, mover: int, move: Move, now: float
+    store: GameStore,
+    record: GameRecord,
+    mover: int,
+    move: Move,
+    now: float,
+    read: bytes | None = None,
 ) -> tuple[list[dict], dict[str, bytes], list[list]]:
     """Within the change of `mover`'s `move`, already applied to `record`: the opponent's
     conditional reply, if its tree holds one for this move, applied to `record` too. Returns the
     reply's history entries, the key the change read (a guard: an edit of the tree landing first
-    makes the change run again) and its writes (the tree's next branch, or its removal)."""
+    makes the change run again) and its writes (the tree's next branch, or its removal). `read`:
+    the tree as the caller read it with the game (`GameStore.seat_and_read`), else read here."""
     owner = 1 - mover
     if record.seats[owner].bot is not None:
         return [], {}, []  # (a server bot keeps no tree)
     key = keys.conditional_key(record.id, owner)
-    raw = store.seat_part(record.id, keys.conditional_key, owner)
+    raw = store.seat_part(record.id, keys.conditional_key, owner) if read is None else read
     if not raw:
         return [], {key: raw}, []
     stored = json.loads(raw)
@@ -245,6 +251,7 @@ def _standing(record: GameRecord, raw: bytes) -> dict | None:
 
 def _shown(stored: dict | None, record: GameRecord) -> dict:
     return {
+        "kind": record.kind,
         "ply": record.ply if stored is None else stored["ply"],
         "tree": [] if stored is None else stored["tree"],
     }

@@ -372,21 +372,22 @@ def seat_of(
 
 def seat_and_read(
     store: GameStore, game_id: str, token: str | None, account: Principal | None = None
-) -> tuple[int, bytes]:
-    """`seat_of`, and the game as it was read to find the seat: a change made next (a move)
-    starts from it rather than reading the game again."""
+) -> tuple[int, bytes, bytes]:
+    """`seat_of`, the game as it was read to find the seat, and the opponent's conditional
+    moves as read with it: a change made next (a move) starts from them rather than reading
+    them again."""
     if account is not None:
         account.require("play")
-        found = store.load_and_read(game_id)
+        found = store.load_and_read_trees(game_id)
         if found is None:
             raise NotFound(f"There is no game {game_id!r}.")
-        record, read = found
+        record, read, trees = found
         seats = record.seats_of(account.id)
         if not seats:
             raise OtherGamesToken("Your account holds no seat in this game.")
-        if len(seats) == 1:  # (not reading the state: a move's request reads it once, later)
-            return seats[0], read
-        return (record.to_move if record.to_move in seats else seats[0]), read
+        # (not reading the state: a move's request reads it once, later)
+        seat = seats[0] if len(seats) == 1 or record.to_move not in seats else record.to_move
+        return seat, read, trees[1 - seat]
     if not token:
         raise NoToken("This needs your seat's token: send 'Authorization: Bearer <token>'.")
     with _seat_refusals(game_id):
@@ -415,14 +416,15 @@ def play_move(
     ply: int,
     now: float | None = None,
     read: bytes | None = None,
+    tree: bytes | None = None,
 ) -> GameRecord:
     """Apply `move` for `seat`, expected at `ply`, then the server's forced moves (passes). A
     move given as the API's JSON object is parsed first, against the game as it is read for the
     update (MalformedMove names the field at fault). A move that arrives after the mover's time
     ran out ends the game on time instead, and is refused with TimeRanOut. `read`: the game as
-    `seat_and_read` just read it."""
+    `seat_and_read` just read it; `tree`: the opponent's conditional moves as read with it."""
     now = time.time() if now is None else now
-    change = _move_change(store, seat, move, ply, now)
+    change = _move_change(store, seat, move, ply, now, tree if read is not None else None)
     return _moved(followups, _update(store, game_id, change, read), ply)
 
 
@@ -438,15 +440,17 @@ def move_by_token(
 ) -> GameRecord:
     """A move (the API's JSON object) by the seat `token` holds, or the signed-in `account`'s
     (`seat_and_read`), made from the game as it was read to find the seat (`play_move`)."""
-    seat, read = seat_and_read(store, game_id, token, account)
-    return play_move(store, followups, game_id, seat, move, ply, now, read=read)
+    seat, read, tree = seat_and_read(store, game_id, token, account)
+    return play_move(store, followups, game_id, seat, move, ply, now, read=read, tree=tree)
 
 
 def _move_change(
-    store: GameStore, seat: int, move: Move | Any, ply: int, now: float
+    store: GameStore, seat: int, move: Move | Any, ply: int, now: float, tree: bytes | None
 ) -> Callable[[GameRecord], Change]:
     """`play_move`'s change to the game, with the opponent's conditional reply to it when its
-    tree holds one (`correspondence.answer`)."""
+    tree holds one (`correspondence.answer`). `tree`, read with the game's document, serves the
+    first try alone (made on that document); a try again reads the tree anew."""
+    first = [tree] if tree is not None else []
 
     def change(record: GameRecord) -> Change:
         typed = move if isinstance(move, Move) else get_game(record.kind).parse_move(move)
@@ -462,7 +466,9 @@ def _move_change(
             record.first_move_ts = now
         record.set_state(after, record.ply + len(entries) + len(forced))
         record.finish_if_over()
-        replies, guards, writes = correspondence.answer(store, record, seat, typed, now)
+        replies, guards, writes = correspondence.answer(
+            store, record, seat, typed, now, first.pop() if first else None
+        )
         return Change(record, entries + forced + replies, guards=guards, writes=writes, at=now)
 
     return change

@@ -129,10 +129,16 @@ return versions_of(KEYS[1], ARGV[1])
 )
 
 
-# what a move by seat token reads, in one script (cheaper than a pipeline of three): the game's
-# document (KEYS[1]), the token's entry (KEYS[2]), the game's seat hashes (KEYS[3], flat)
+# what a move by seat token reads, in one script (cheaper than a pipeline of four): the game's
+# document (KEYS[1]), the token's entry (KEYS[2], "<game>:<seat>"), the game's seat hashes
+# (KEYS[3], flat) and the conditional moves of the token's opponent (KEYS[4] seat 0's, KEYS[5]
+# seat 1's), which the move's change reads
 SEAT_AND_READ = """
-return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('HGETALL', KEYS[3])}
+local entry = redis.call('GET', KEYS[2])
+local seat = entry and tonumber(string.match(entry, ':(%d+)$'))
+local tree = false
+if seat == 0 or seat == 1 then tree = redis.call('GET', KEYS[5 - seat]) end
+return {redis.call('GET', KEYS[1]), entry, redis.call('HGETALL', KEYS[3]), tree}
 """
 
 
@@ -255,6 +261,16 @@ class GameStore:
         """The record and its document as read (which `update` may start from)."""
         raw = data_or_none(self.redis.get(keys.game_key(game_id)))
         return None if raw is None else (_record(raw), raw)
+
+    def load_and_read_trees(self, game_id: str) -> tuple[GameRecord, bytes, list[bytes]] | None:
+        """`load_and_read`, with each seat's conditional moves as `seat_part` reads them, in one
+        round trip: what a move by an account's token reads (its seat known from the record)."""
+        raw, *trees = self.redis.mget(
+            [keys.game_key(game_id), *(keys.conditional_key(game_id, seat) for seat in (0, 1))]
+        )
+        if raw is None:
+            return None
+        return _record(data(raw)), data(raw), [data(tree or b"") for tree in trees]
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord]:
         if not game_ids:
@@ -399,9 +415,10 @@ class GameStore:
         """The seat of `game_id` that `token` belongs to; KeyError when there is no such game."""
         return self.seat_and_read(game_id, token)[0]
 
-    def seat_and_read(self, game_id: str, token: str) -> tuple[int, bytes]:
-        """The seat of `game_id` that `token` belongs to, and the game's document as read with
-        it (for `update`), in one round trip; KeyError when there is no such game."""
+    def seat_and_read(self, game_id: str, token: str) -> tuple[int, bytes, bytes]:
+        """The seat of `game_id` that `token` belongs to, the game's document as read with it
+        (for `update`) and its opponent's conditional moves as `seat_part` reads them (for the
+        move's change), in one round trip; KeyError when there is no such game."""
         token_hash = hash_token(token)
         return self._seat_of(
             game_id,
@@ -411,15 +428,23 @@ class GameStore:
                     keys.game_key(game_id),
                     keys.token_key(token_hash),
                     keys.seat_hashes_key(game_id),
+                    keys.conditional_key(game_id, 0),
+                    keys.conditional_key(game_id, 1),
                 ]
             ),
         )
 
     def _seat_of(
-        self, game_id: str, token_hash: str, raw: bytes | None, owner: bytes | None, flat: list
-    ) -> tuple[int, bytes]:
+        self,
+        game_id: str,
+        token_hash: str,
+        raw: bytes | None,
+        owner: bytes | None,
+        flat: list,
+        tree: bytes | None,
+    ) -> tuple[int, bytes, bytes]:
         """`seat_and_read`'s answer from what SEAT_AND_READ read: the game's document, the
-        token's index entry and the game's seat hashes."""
+        token's index entry, the game's seat hashes and the opponent's conditional moves."""
         seat_hashes = dict(zip(flat[::2], flat[1::2]))
         if raw is None:
             raise KeyError(game_id)
@@ -433,7 +458,7 @@ class GameStore:
         stored = seat_hashes.get(seat.encode())
         if stored is None or not hmac.compare_digest(stored.decode(), token_hash):
             raise TokenUnknown
-        return int(seat), raw
+        return int(seat), raw, data(tree or b"")
 
     def list(
         self, status: str | None, kind: str | None, offset: int, limit: int

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import functools
+from typing import cast
+
 import marshmallow as ma
 from flask import request
 from flask.views import MethodView
 from marshmallow import fields, validate
 
+from api.games import Game
 from api.play import correspondence, explore
 from api.web.contract import operation
 from api.web.errors import Blueprint
-from api.web.game_shapes import MoveField, MovesField
+from api.web.game_shapes import KindsField, MoveField, MovesField, kind_name, per_kind
 from api.web.games import _ctx, _seat
 from api.web.schemas import StrictSchema
 
@@ -32,27 +36,42 @@ def _room_for_a_tree() -> None:
         request.max_content_length = TREE_BODY_BYTES
 
 
-class ConditionalNodeSchema(StrictSchema):
-    if_ = MovesField(
-        "player",
-        data_key="if",
-        attribute="if",
-        required=True,
-        metadata={
-            "description": "Your opponent's move (a list: their whole turn of several actions)."
-        },
-    )
-    then = MovesField(
-        "player",
-        required=True,
-        metadata={
-            "description": "Your answer, played by the server in the same write (a list: your "
-            "whole turn of several actions)."
-        },
-    )
-    next = fields.List(
-        fields.Nested(lambda: ConditionalNodeSchema()),
-        metadata={"description": "The branches that stand for your opponent's move after `then`."},
+@functools.cache
+def node_schema(game: type[Game] | None = None) -> type[StrictSchema]:
+    """A conditional tree's node, its moves of every kind (what the server reads: the game's
+    engine checks them) or, as the document shows it once per kind, of `game` alone."""
+    kind = None if game is None else game.slug
+    name = "ConditionalNodeSchema"
+    declared = {
+        "if_": MovesField(
+            "player",
+            kind,
+            data_key="if",
+            attribute="if",
+            required=True,
+            metadata={
+                "description": "Your opponent's move (a list: their whole turn of several actions)."
+            },
+        ),
+        "then": MovesField(
+            "player",
+            kind,
+            required=True,
+            metadata={
+                "description": "Your answer, played by the server in the same write (a list: "
+                "your whole turn of several actions)."
+            },
+        ),
+        "next": fields.List(
+            fields.Nested(lambda: node_schema(game)()),
+            metadata={
+                "description": "The branches that stand for your opponent's move after `then`."
+            },
+        ),
+    }
+    return cast(
+        "type[StrictSchema]",
+        StrictSchema.from_dict(declared, name=name if game is None else kind_name(game, name)),
     )
 
 
@@ -63,19 +82,29 @@ class ConditionalBodySchema(StrictSchema):
         validate=validate.Range(min=0),
         metadata={"description": "The game's ply as you saw it, after your move."},
     )
-    tree = fields.List(
-        fields.Nested(ConditionalNodeSchema),
+    tree = KindsField(
+        fields.List(fields.Nested(node_schema())),
+        node_schema,
         required=True,
         metadata={
             "description": f"At most {correspondence.MAX_NODES} nodes, "
-            f"{correspondence.MAX_LEVELS} levels deep; [] drops the tree."
+            f"{correspondence.MAX_LEVELS} levels deep, of the game's kind; [] drops the tree."
         },
     )
 
 
 class ConditionalSchema(ma.Schema):
-    ply = fields.Integer(metadata={"description": "The ply the tree's top answers."})
-    tree = fields.List(fields.Nested(ConditionalNodeSchema))
+    kind = fields.String(metadata={"description": "The game's kind."})
+    ply = fields.Integer(required=True, metadata={"description": "The ply the tree's top answers."})
+    tree = fields.List(fields.Nested(node_schema()))
+
+
+def _tree_of_kind(game: type[Game]) -> dict[str, fields.Field]:
+    return {"tree": fields.List(fields.Nested(node_schema(game)), required=True)}
+
+
+# a tree typed per kind (its moves the kind's): a oneOf on `kind` in the document
+ConditionalOfKind = per_kind(ConditionalSchema, _tree_of_kind)
 
 
 class NotesSchema(StrictSchema):
@@ -152,7 +181,7 @@ class ExploreSchema(ma.Schema):
 @blp.route("/games/<id:game_id>/conditional")
 class Conditional(MethodView):
     @operation("getConditionalMoves", auth=("seat", "account:play"), refuses=(401, 403, 404))
-    @blp.response(200, ConditionalSchema)
+    @blp.response(200, ConditionalOfKind)
     def get(self, game_id: str):
         """Your conditional moves in this game (your seat's token): yours alone"""
         return correspondence.get_tree(_ctx()[0], game_id, _seat(game_id))
@@ -161,7 +190,7 @@ class Conditional(MethodView):
         "setConditionalMoves", auth=("seat", "account:play"), refuses=(400, 401, 403, 404, 409, 422)
     )
     @blp.arguments(ConditionalBodySchema)
-    @blp.response(200, ConditionalSchema)
+    @blp.response(200, ConditionalOfKind)
     def put(self, body: dict, game_id: str):
         """Set your conditional moves after your move: if your opponent plays an `if`, the
         server answers its `then` at once; any other move drops them"""

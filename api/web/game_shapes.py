@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
 import apispec_oneofschema
@@ -119,12 +119,12 @@ def _json(kind: Kind) -> dict:
 # --- moves ---
 
 
-def move_schemas(which: str) -> dict[str, type[ShapeSchema]]:
-    """Move schemas by type, from every registered game: what a player sends ("player"; GET
-    /legal-moves lists moves of the same shapes, to be sent back as they are) or what a history
-    holds ("played": the players' moves and the server's passes)."""
+def move_schemas(which: str, kind: str | None = None) -> dict[str, type[ShapeSchema]]:
+    """Move schemas by type, from every registered game (or the game `kind` names alone): what a
+    player sends ("player"; GET /legal-moves lists moves of the same shapes, to be sent back as
+    they are) or what a history holds ("played": the players' moves and the server's passes)."""
     out: dict[str, type[ShapeSchema]] = {}
-    for game in GAMES.values():
+    for game in GAMES.values() if kind is None else [GAMES[kind]]:
         for move in game.moves:
             if move.server_only and which != "played":
                 continue
@@ -136,11 +136,13 @@ def move_schemas(which: str) -> dict[str, type[ShapeSchema]]:
 
 class MoveField(fields.Raw):
     """A move: read as it is (the game's `parse_move` checks it), documented as a `oneOf` of
-    the move schemas `which` names (see `move_schemas`) with a discriminator on `type`."""
+    the move schemas `which` names (see `move_schemas`), of every kind or of `kind` alone, with a
+    discriminator on `type`."""
 
-    def __init__(self, which: str, **kwargs):
+    def __init__(self, which: str, kind: str | None = None, **kwargs):
         super().__init__(**kwargs)
         self.which = which
+        self.kind = kind
 
 
 def move_union_property(self, field: fields.Field, **kwargs) -> dict:
@@ -148,7 +150,8 @@ def move_union_property(self, field: fields.Field, **kwargs) -> dict:
     if not isinstance(field, MoveField):
         return {}
     refs = {
-        name: self.resolve_nested_schema(shape) for name, shape in move_schemas(field.which).items()
+        name: self.resolve_nested_schema(shape)
+        for name, shape in move_schemas(field.which, field.kind).items()
     }
     return {
         "oneOf": list(refs.values()),
@@ -298,13 +301,26 @@ class KindUnionSchema(OneOfSchema):
         return (self.plain_many if (self.many if many is None else many) else self.plain).dump(obj)
 
 
-def per_kind(base: type[ma.Schema]) -> type[KindUnionSchema]:
-    """`base` (a game object schema) once per kind, typed; the union keeps `base`'s name, so
-    the document's `Game` is now the oneOf of `PrimeDropGame`, `PartitionGame`, ..."""
+# the fields of a schema that differ by kind, for one game (`per_kind`)
+Typed = Callable[[type[Game]], dict[str, fields.Field]]
+
+
+def game_object_fields(game: type[Game]) -> dict[str, fields.Field]:
+    """A game object's fields typed for `game`: its state and its options."""
+    return {
+        "state": fields.Nested(state_schema(game.slug), required=True),
+        "options": OneOfField(options_schema(game.slug), required=True),
+    }
+
+
+def per_kind(base: type[ma.Schema], typed: Typed = game_object_fields) -> type[KindUnionSchema]:
+    """`base` (an object with a `kind`, a game object by default) once per kind, its fields
+    `typed` for the kind; the union keeps `base`'s name, so the document's `Game` is now the
+    oneOf of `PrimeDropGame`, `PartitionGame`, ..."""
     return type(
         base.__name__,
         (KindUnionSchema,),
-        {"plain": base(), "plain_many": base(many=True), "type_schemas": PerKind(base)},
+        {"plain": base(), "plain_many": base(many=True), "type_schemas": PerKind(base, typed)},
     )
 
 
@@ -313,11 +329,12 @@ class PerKind(Mapping[str, type[ma.Schema]]):
     when the app is), so a game registered after this module's import, as the test suite's
     sixth game is, is in the document of an app made after it."""
 
-    def __init__(self, base: type[ma.Schema]):
+    def __init__(self, base: type[ma.Schema], typed: Typed = game_object_fields):
         self.base = base
+        self.typed = typed
 
     def __getitem__(self, slug: str) -> type[ma.Schema]:
-        return _of_kind(self.base, GAMES[slug])
+        return _of_kind(self.base, GAMES[slug], self.typed)
 
     def __iter__(self) -> Iterator[str]:
         return iter(list(GAMES))
@@ -327,21 +344,50 @@ class PerKind(Mapping[str, type[ma.Schema]]):
 
 
 @functools.cache
-def _of_kind(base: type[ma.Schema], game: type[Game]) -> type[ma.Schema]:
+def _of_kind(base: type[ma.Schema], game: type[Game], typed: Typed) -> type[ma.Schema]:
     return type(
-        f"{_camel(game.slug)}{base.__name__}",
+        kind_name(game, base.__name__),
         (base,),
         {
             "kind": fields.String(required=True, validate=validate.OneOf([game.slug])),
-            "state": fields.Nested(state_schema(game.slug), required=True),
-            "options": OneOfField(options_schema(game.slug), required=True),
+            **typed(game),
         },
     )
 
 
+def kind_name(game: type[Game], name: str) -> str:
+    """A schema's name typed for `game` (`PrimeDropGameSchema`, the component `PrimeDropGame`)."""
+    return f"{_camel(game.slug)}{name}"
+
+
+class KindsField(fields.Raw):
+    """A value of one kind that the object around it does not name (a request's, the kind being
+    its game's): read by `reader`, documented as an `anyOf` of `typed(game)`'s schema (a list of
+    it, when `reader` is a list) for every kind (a value may fit more than one: [] fits all)."""
+
+    def __init__(
+        self, reader: fields.Field, typed: Callable[[type[Game]], type[ma.Schema]], **kwargs
+    ):
+        super().__init__(**kwargs)
+        self.reader = reader
+        self.typed = typed
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return self.reader.deserialize(value, attr, data, **kwargs)
+
+
+def kinds_property(self, field: fields.Field, **kwargs) -> dict:
+    """apispec attribute function (bound to the converter) documenting a KindsField."""
+    if not isinstance(field, KindsField):
+        return {}
+    many = isinstance(field.reader, fields.List)
+    refs = [self.resolve_nested_schema(field.typed(game)) for game in GAMES.values()]
+    return {"anyOf": [{"type": "array", "items": ref} if many else ref for ref in refs]}
+
+
 class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
     """apispec's marshmallow plugin, with `oneOf`s for KindUnionSchema, MoveField, OneOfField
-    and StateField, and nullable values as OAS 3.0.3 means them (`nullable_as_3_0`)."""
+    and StateField, `anyOf`s for KindsField, and nullable values as OAS 3.0.3 means them (`nullable_as_3_0`)."""
 
     def init_spec(self, spec):
         super().init_spec(spec)
@@ -349,6 +395,7 @@ class ShapesPlugin(apispec_oneofschema.MarshmallowPlugin):
         self.converter.add_attribute_function(moves_property)
         self.converter.add_attribute_function(one_of_property)
         self.converter.add_attribute_function(state_union_property)
+        self.converter.add_attribute_function(kinds_property)
 
     def schema_helper(self, name, _, schema=None, **kwargs):
         return self._shared(

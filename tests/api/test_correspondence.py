@@ -12,6 +12,7 @@ import pytest
 
 from api.games import GAMES
 from tests.api.helpers import auth, create, move
+from tests.api.test_contract import SCHEMAS, check, errors
 
 KINDS = sorted(GAMES)
 
@@ -213,6 +214,29 @@ def test_nobody_but_the_owner_sees_the_tree_or_the_notes(client, after_ada):
     assert mine["notes"] == "Bo always cuts the corner."
 
 
+@pytest.mark.parametrize("after_ada", KINDS, indirect=True)
+def test_the_document_types_a_trees_moves_by_the_games_kind(client, after_ada):
+    game, bo_turn, answer = after_ada
+    ada = game["tokens"]["0"]
+    tree = [{"if": one_or_many(bo_turn), "then": one_or_many(answer)}]
+    path = "/api/v1/games/{game_id}/conditional"
+    # the answer's tree, found through its discriminator on `kind`: this kind's nodes alone
+    of_kind = SCHEMAS["Conditional"]["discriminator"]["mapping"][game["kind"]]
+    node = SCHEMAS[of_kind.rsplit("/", 1)[1]]["properties"]["tree"]["items"]
+    fitting = [
+        branch["items"]
+        for branch in SCHEMAS["ConditionalBody"]["properties"]["tree"]["anyOf"]
+        if not errors(tree, branch)
+    ]
+    assert fitting == [node], fitting  # a body's tree fits its kind's nodes, no other kind's
+    for other in KINDS:
+        if other != game["kind"]:  # (move types are unique across kinds)
+            assert errors({"kind": other, "ply": 1, "tree": tree}, SCHEMAS["Conditional"])
+    shown = check(conditional(client, game, ada, tree), path, "put")
+    assert shown["kind"] == game["kind"] and shown["tree"] == tree
+    assert check(tree_of(client, game, ada), path) == shown
+
+
 def _random_game(client, kind, rng, plies):
     game = create(client, kind, first=rng.randrange(2))
     tokens = game["tokens"]
@@ -339,7 +363,11 @@ def test_a_branch_below_stands_for_the_next_move(client, said):
     assert conditional(client, said, ada, tree).status_code == 200
     after = move(client, game_of(client, said["id"]), bo, SAY[4]).get_json()
     assert after["ply"] == 3 and after["state"]["said"] == [2, 4, 8]
-    assert tree_of(client, said, ada).get_json() == {"ply": 3, "tree": tree[0]["next"]}
+    assert tree_of(client, said, ada).get_json() == {
+        "kind": "factor-multiple",
+        "ply": 3,
+        "tree": tree[0]["next"],
+    }
     after = move(client, after, bo, SAY[16]).get_json()
     assert after["state"]["said"] == [2, 4, 8, 16, 32] and after["to_move"] == 1
 

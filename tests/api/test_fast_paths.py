@@ -1,8 +1,9 @@
 """The hot requests do the least Redis work that answers them, counted with Redis' own command
 statistics: a poll with a matching ETag reads the version alone (no document leaves Redis), a
 poll of an account's games reads its versions in one script, and a move by seat token is one
-read script (document, token, seat hashes) and one write script. A game's matching poll is
-answered before Flask (api/web/fast_paths.py), with the headers the app's own 304 has."""
+read script (document, token, seat hashes, the opponent's conditional moves) and one write
+script. A game's matching poll is answered before Flask (api/web/fast_paths.py), with the
+headers the app's own 304 has."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import flask
 import pytest
 from redis.connection import AbstractConnection
 
+from api.store import keys
 from tests.api.helpers import auth, create, move, requests_counted
 from tests.api.test_accounts import new_game, sign_up
 
@@ -17,7 +19,7 @@ from tests.api.test_accounts import new_game, sign_up
 @pytest.fixture
 def round_trips(monkeypatch):
     """How many round trips to Redis `action` makes (a pipeline sends its commands at once),
-    and how many bytes Redis sent back: (trips, bytes)."""
+    and how many bytes Redis sent back: (trips, bytes); `.sent`, the commands as sent."""
     sent = []
     original = AbstractConnection.send_packed_command
 
@@ -38,6 +40,7 @@ def round_trips(monkeypatch):
         got = received(redis_client, action)
         return len(sent) - 2, got - info_itself  # (less the two INFOs)
 
+    measure.sent = sent
     return measure
 
 
@@ -112,11 +115,65 @@ def test_a_move_by_seat_token_is_two_reads_and_one_write(uncopied, redis_client,
         lambda: moved.append(move(client, game, game["tokens"]["0"], {"type": "say", "number": 4})),
     )
     assert moved[0].status_code == 201
-    # one script reads the document, the token's index entry, the seat hashes; one GET reads the
-    # opponent's conditional moves (kept beside the game, never in it: api/play/correspondence);
-    # one script writes
-    assert trips == 3, trips
+    # one script reads the document, the token's index entry, the seat hashes and the opponent's
+    # conditional moves (kept beside the game, never in it: api/play/correspondence); one script
+    # writes
+    assert trips == 2, trips
     assert client.get(f"/api/v1/games/{game['id']}").get_json()["ply"] == 1
+
+
+def test_a_move_answered_by_a_conditional_reply_is_still_two_round_trips(
+    uncopied, redis_client, round_trips
+):
+    client = uncopied
+    warm = create(client, first=0)
+    assert move(client, warm, warm["tokens"]["0"], {"type": "say", "number": 4}).status_code == 201
+    game = create(client, first=0)
+    ada, bo = game["tokens"]["0"], game["tokens"]["1"]
+    game = move(client, game, ada, {"type": "say", "number": 4}).get_json()
+    tree = [{"if": {"type": "say", "number": 2}, "then": {"type": "say", "number": 6}}]
+    set_ = client.put(
+        f"/api/v1/games/{game['id']}/conditional",
+        headers=auth(ada),
+        json={"ply": game["ply"], "tree": tree},
+    )
+    assert set_.status_code == 200, set_.get_json()
+    moved = []
+    trips, _ = round_trips(
+        redis_client, lambda: moved.append(move(client, game, bo, {"type": "say", "number": 2}))
+    )
+    assert moved[0].status_code == 201
+    # the opponent's tree came with the read script's answer: the reply costs no trip
+    assert moved[0].get_json()["ply"] == 3 and trips == 2, (moved[0].get_json()["ply"], trips)
+
+
+def test_a_move_by_account_token_reads_the_opponents_tree_with_the_game(
+    uncopied, redis_client, round_trips
+):
+    client = uncopied
+    token = sign_up(client, "Fast_Ada")["token"]
+    seats = [{"me": True}, {"human": {"name": "Bo"}}]
+    warm = new_game(client, token, seats)
+    assert move(client, warm, token, {"type": "say", "number": 4}).status_code == 201
+    game = new_game(client, token, seats)
+    moved = []
+    round_trips(
+        redis_client,
+        lambda: moved.append(move(client, game, token, {"type": "say", "number": 4})),
+    )
+    assert moved[0].status_code == 201
+
+    def naming(key: str) -> list[bytes]:  # the commands with `key` as one of their arguments
+        whole = f"\r\n{key}\r\n".encode()
+        return [c for c in map(_packed, round_trips.sent) if whole in c]
+
+    document, tree = keys.game_key(game["id"]), keys.conditional_key(game["id"], 1)
+    # one command reads the document and the tree (the write script names both too, as guards)
+    assert len(naming(tree)) == 2 and naming(tree) == naming(document), naming(tree)
+
+
+def _packed(command) -> bytes:
+    return b"".join(command) if isinstance(command, list) else bytes(command)
 
 
 @pytest.fixture
