@@ -68,6 +68,15 @@ class PostplayWorker(Worker):
             return None
         return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
 
+    def teardown(self):
+        """RQ's, on connections that owe no reply. A stop while idle raises out of RQ's wait
+        for a job, in the middle of reading its BLPOP's reply; redis-py's Sentinel-managed
+        connection (unlike a plain one) is then put back in the pool still connected, and the
+        teardown's next command on it would wait behind that BLPOP, up to `dequeue_timeout`
+        (minutes): a worker asked to stop under Sentinel, as after a failover, lived on."""
+        self.connection.connection_pool.disconnect(inuse_connections=False)
+        super().teardown()
+
     def hand_back(self) -> None:
         """End the job under way (its horse), so that `execute_job` hands it back."""
         if self.horse_pid:
