@@ -4,8 +4,8 @@ the master is killed with SIGKILL. Meanwhile every request is answered 503 with 
 (never 500); moves are accepted again once a sentinel has promoted the replica; no move a
 player was told succeeded (201) is lost, because each such write waited for the replica (WAIT,
 in the write's own round trip); the worker follows the new master by itself and, asked to stop
-just after (SIGTERM), is gone within 10 s. The figures are printed and written to
-test-artifacts/failover.json."""
+just after (SIGTERM), is gone within 10 s, as it is with no Redis to be found at all. The
+figures are printed and written to test-artifacts/failover.json."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from rq.worker import WorkerStatus
 
 from api.followups import QUEUES
 from api.notify.events import GAME_EVENTS
+from api.store.connection import RedisConfig
 from api.store.workers import live_workers
 from api.store.embedded import free_port, redis_argv, wait_for_redis
 from api.store.games import GameStore
@@ -47,6 +48,7 @@ NEW_GAME = {
 PLAY_BEFORE_KILL_S = 1.5
 PLAY_AFTER_RECOVERY_S = 1.0
 RECOVERY_LIMIT_S = 30.0
+AWAY_S = 3.0  # how long every Redis has been gone when the worker is asked to stop
 
 
 @pytest.fixture
@@ -283,3 +285,34 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(
     assert player.statuses.get(503, 0) > 0  # the outage was seen, as 503s
     assert bot_moved, "the worker never moved the bot after the failover"
     assert stopped_s <= STOPS_WITHIN_S, f"the worker took {stopped_s:.1f} s to stop"
+
+
+def test_a_worker_asked_to_stop_with_no_redis_to_be_found_exits_within_10_s(topology, tmp_path):
+    """Every Redis and sentinel killed: the worker's teardown and hand-backs wait in redis-py's
+    retries, and it exits at its stop limit all the same."""
+    sentinels = ",".join(f"{h}:{p}" for h, p in topology["sentinels"])
+    env = {"REDIS_URL": topology["url"], "REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker"],
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "worker.log", "wb"),
+        env={**os.environ, **env},
+    )
+    try:
+        watch = RedisConfig.from_mapping(env).connect(timeout_s=2)
+        assert wait_for(lambda: live_workers(watch) > 0, timeout_s=60), "it never started"
+        for proc in topology["procs"].values():
+            proc.kill()
+            proc.wait()
+        time.sleep(AWAY_S)  # RQ and the threads each in their wait for Redis
+        worker.send_signal(signal.SIGTERM)
+        asked = time.monotonic()
+        worker.wait(timeout=30)  # systemd's wait: a slow stop is measured, not cut short
+        stopped_s = time.monotonic() - asked
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    print(f"\nthe worker stopped {stopped_s:.2f} s after SIGTERM, with no Redis to be found")
+    assert worker.returncode == 0
+    assert stopped_s <= STOPS_WITHIN_S, f"it took {stopped_s:.1f} s to stop"
