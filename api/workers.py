@@ -6,7 +6,9 @@ that sends e-mail (`api.notify.mail`).
 Asked to stop (SIGTERM or SIGINT), it takes no new job; the job under way has STOP_GRACE_S to
 finish, after which its horse is killed and the job handed back to its queue, for another
 worker to run; then the threads hand back what they have claimed, within THREADS_STOP_S. The
-process is gone within 10 s of the signal (systemd and Kubernetes wait 30 s by default)."""
+process is gone within 10 s of the signal (systemd and Kubernetes wait 30 s by default): should
+Redis not answer (away, or a failover not yet settled), it exits STOP_LIMIT_S after the signal
+whatever it still waits for, and what it held is found again as after a kill -9."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ PR_SET_PDEATHSIG = 1
 RESTART_S = 1.0
 STOP_GRACE_S = 5.0  # how long the job under way may go on after a stop was asked for
 THREADS_STOP_S = 3.0  # the threads' share of it, once the job is done or handed back
+STOP_LIMIT_S = 9.0  # after the signal, the process exits whatever it still waits for
 ROLES = {"all": QUEUES, "players": PLAYER_QUEUES}
 
 
@@ -67,6 +70,16 @@ class PostplayWorker(Worker):
         if self.stopping.is_set():
             return None
         return super().dequeue_job_and_maintain_ttl(timeout, max_idle_time)
+
+    def teardown(self):
+        """RQ's, on connections that owe no reply. A stop while idle raises out of RQ's wait
+        for a job, in the middle of reading its BLPOP's reply; redis-py's Sentinel-managed
+        connection (unlike a plain one) is then put back in the pool still connected, and the
+        teardown's next command on it would wait behind that BLPOP, up to `dequeue_timeout`
+        (minutes): a worker asked to stop under Sentinel, as after a failover, lived on."""
+        if not self.is_horse:
+            self.connection.connection_pool.disconnect(inuse_connections=False)
+        super().teardown()
 
     def hand_back(self) -> None:
         """End the job under way (its horse), so that `execute_job` hands it back."""
@@ -135,6 +148,8 @@ def work(config: RedisConfig, role: str = "all", metrics_port: int | None = None
     queues = [Queue(name, connection=client) for name in ROLES[role]]
     stopping = threading.Event()
     _note_stops(stopping)  # until RQ's own handlers are in place, and between two RQ workers
+    limit = threading.Thread(target=_exit_in_time, args=(stopping,), name="stop-limit", daemon=True)
+    limit.start()
     worker = _started(queues, client, stopping)
     if worker is None:
         return
@@ -203,6 +218,18 @@ def keep_puzzles(client: redis.Redis, stop: threading.Event) -> None:
         except redis.RedisError:
             log.warning("the daily puzzles wait for Redis", exc_info=True)
         stop.wait(PUZZLES_TICK_S)
+
+
+def _exit_in_time(stopping: threading.Event) -> None:
+    """Once a stop is asked for, exit STOP_LIMIT_S later if the process still lives: a Redis
+    that does not answer keeps RQ's teardown and the hand-backs in redis-py's retries for longer
+    than systemd waits. Leases then run out for another worker, and the reconciler finds a bot
+    move handed back to no one, as after a kill -9."""
+    stopping.wait()
+    time.sleep(STOP_LIMIT_S)
+    log.warning("stopping: Redis still holds up the stop after %.0f s; exiting", STOP_LIMIT_S)
+    logging.shutdown()
+    os._exit(0)
 
 
 def _note_stops(stopping: threading.Event) -> None:

@@ -94,12 +94,12 @@ def answer(sock: socket.socket) -> tuple[bytes, bytes]:
 
 
 @contextlib.contextmanager
-def live_app(redis_url: str, logs: Path):
-    """The base URL of the app, served by gunicorn with a real RQ worker behind it; their logs
-    go to `logs`."""
+def live_app(redis_url: str, logs: Path, web_processes: int = 1):
+    """The base URL of the app, served by gunicorn (`web_processes` of it) with a real RQ
+    worker behind it; their logs go to `logs`."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, **ENV}
-    web = serve(redis_url, logs / "web.log", port)
+    web = serve(redis_url, logs / "web.log", port, "--workers", str(web_processes))
     worker = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "worker"],
         cwd=ROOT,
@@ -109,7 +109,7 @@ def live_app(redis_url: str, logs: Path):
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a loaded machine starts them slowly
         while True:
             try:
                 if requests.get(f"{base}/api/v1/health", timeout=2).json()["workers"] > 0:

