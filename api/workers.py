@@ -36,8 +36,10 @@ log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
 RESTART_S = 1.0
-STOP_GRACE_S = 5.0  # how long the job under way may go on after a stop was asked for
-THREADS_STOP_S = 3.0  # the threads' share of it, once the job is done or handed back
+STOP_GRACE_S = 4.0  # how long the job under way may go on after a stop was asked for
+THREADS_STOP_S = 2.0  # the threads' share of it, once the job is done or handed back
+# (4 + 2 leave a loaded machine 3 s of STOP_LIMIT_S for the horse's end, the hand-back and
+# RQ's teardown)
 STOP_LIMIT_S = 9.0  # after the signal, the process exits whatever it still waits for
 ROLES = {"all": QUEUES, "players": PLAYER_QUEUES}
 
