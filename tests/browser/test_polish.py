@@ -150,6 +150,25 @@ def play_enabled(page) -> bool:
     return page.locator(".action-bar button:has-text('Play')").is_enabled()
 
 
+def test_a_number_said_before_the_legal_moves_come_is_said_once_they_do(open_page, live_server):
+    game = new_game(live_server, "factor-multiple", {"n": 30})
+    page = open_game(open_page, game, "phone", seats=("1",))
+    held: list = []
+    page.route("**/legal-moves*", lambda route: held.append(route))  # Bo's listing, held back
+    game = api_move(live_server, game, {"type": "say", "number": 10})
+    wait_for(page, lambda: held, "the page asking for Bo's legal moves")
+    box = page.locator("input[aria-label='Number to say']")
+    box.fill("5")
+    box.press("Enter")
+    page.wait_for_timeout(300)  # (what the page does with the keypress, before the listing)
+    moves = f"{live_server}/api/v1/games/{game['id']}/moves"
+    assert len(requests.get(moves, timeout=10).json()) == 1
+    held[0].continue_()
+    page.unroute("**/legal-moves*")
+    wait_for(page, lambda: len(requests.get(moves, timeout=10).json()) == 2, "Bo's 5 said")
+    assert requests.get(moves, timeout=10).json()[1]["move"] == {"type": "say", "number": 5}
+
+
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_play_is_enabled_only_for_moves_the_listing_holds(viewport, open_page, live_server):
     # Ploid: a cell that is not highlighted

@@ -77,10 +77,17 @@ export function create({ root, submit, gameId }) {
     sayRow, analysisBox));
 
   input.addEventListener("input", () => choose(Number(input.value) || null, false));
+  // a number said (Enter) while the legal moves are still on their way is said once they
+  // come, if it is among them: the keypress is not lost
+  let sayOnceListed = null;
   input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && bar.pending) {
+    if (event.key !== "Enter") return;
+    if (bar.pending) {
       event.preventDefault();
       play(bar.pending);
+    } else if (view && !view.legal && chosen !== null && view.seat !== null) {
+      event.preventDefault();
+      sayOnceListed = { ply: view.ply, number: chosen };
     }
   });
   grid.addEventListener("click", (event) => {
@@ -220,6 +227,11 @@ export function create({ root, submit, gameId }) {
     else if (listed(view.legal, { type: "say", number: chosen })) bar.set(`Say ${chosen}`, { type: "say", number: chosen });
     else bar.set(reasonFor(chosen));
     renderAnalysis();
+    if (sayOnceListed && view.legal) {
+      const waiting = sayOnceListed;
+      sayOnceListed = null;
+      if (waiting.ply === view.ply && waiting.number === chosen && bar.pending) play(bar.pending);
+    }
   }
 
   /** Why `k` cannot be said now, in the server's words (asked for once, then remembered). */
