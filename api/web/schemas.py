@@ -724,6 +724,10 @@ class JudgedMoveSchema(ma.Schema):
     best = MoveField(
         "played", metadata={"description": "The best move of the position the move was made in."}
     )
+    best_words = fields.String(
+        allow_none=True,
+        metadata={"description": "That best move's words, in the game's notation (`says 12`)."},
+    )
     verdict = fields.String(
         validate=validate.OneOf(["win", "draw", "loss"]),
         metadata={
