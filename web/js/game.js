@@ -585,7 +585,8 @@ class GameView {
       this.keepFocus();
       return true;
     } catch (err) {
-      showRefusal(bar, err.message);
+      // a refused move is named as the move list would name it
+      showRefusal(bar, err.words ? `Not played: ${err.words}. ${err.message}` : err.message);
       if (err.status === 409) this.poller?.now();
       return false;
     }
