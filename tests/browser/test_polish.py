@@ -344,7 +344,7 @@ def test_move_list_rows_and_header_links_are_a_thumb_high(open_page, live_server
     game = api_move(live_server, game, {"type": "say", "number": 4})
     page = open_game(open_page, game)
     page.wait_for_selector(".moves button.move")
-    for selector in (".moves button.move", "header.site a"):
+    for selector in (".moves button.move", "header.site :is(a, summary):visible"):
         for box in page.locator(selector).evaluate_all(
             "es => es.map(e => e.getBoundingClientRect().height)"
         ):
