@@ -4,11 +4,18 @@ the pages the row has no room for) under the More menu, which opens by touch and
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
-from tests.browser.test_polish import VIEWPORTS, open_page, serious_violations  # noqa: F401
+from tests.browser.test_polish import (  # noqa: F401
+    VIEWPORTS,
+    open_page,
+    serious_violations,
+    signed_in_page,
+)
 
 MENU = "header.site details.site-menu"
 
@@ -44,6 +51,21 @@ def test_the_header_is_one_row_on_the_phone_and_its_menu_opens_by_touch(open_pag
     page.wait_for_url(re.compile(r"#/sweeps$"))
     expect(page.locator(MENU)).not_to_have_attribute("open", "")
     assert one_row(page)
+
+
+def test_a_signed_in_players_header_keeps_every_link_on_the_phones_screen(new_page, live_server):
+    name = f"hdr_{uuid.uuid4().hex[:8]}"
+    account = requests.post(
+        f"{live_server}/api/v1/accounts",
+        timeout=10,
+        json={"username": name, "password": "a long enough password"},
+    ).json()
+    page = signed_in_page(new_page, "/#/", "phone", "light", account)
+    page.wait_for_selector("header.site nav.account button:has-text('Sign out')")
+    rights = page.locator("header.site :is(a, summary, button)").evaluate_all(
+        "es => es.filter((e) => e.checkVisibility()).map((e) => e.getBoundingClientRect().right)"
+    )
+    assert max(rights) <= page.viewport_size["width"]
 
 
 def test_the_menu_opens_and_closes_by_keyboard(open_page):
