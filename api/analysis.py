@@ -196,7 +196,7 @@ def judge_move(
         "seat": seat,
         "move": entry["move"],
         "best": best,
-        "best_words": None if best is None else before.game.words(before, best),
+        "best_words": None if best is None else before.game.words_for(before, best),
     }
     if judged_before["exact"] and judged_after["exact"]:
         out["verdict"] = VERDICTS[round(got)]

@@ -374,7 +374,7 @@ class Game(abc.ABC):
         return by_type[kind].shape().read(data, "move", f"A {kind!r} move", ("type",))
 
     @classmethod
-    def words(cls, before: State, data: dict) -> str:
+    def words_for(cls, before: State, data: dict) -> str:
         """The words of a move given in its JSON form (a stored history entry's), made in
         `before`: a pass is the server's own, read as the forced move."""
         move = before.forced_move() if data.get("type") == "pass" else cls.parse_move(data)

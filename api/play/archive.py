@@ -12,7 +12,7 @@ import uuid
 from api import clocks
 from api.bots.match import PLY_LIMIT
 from api.clocks import iso, parse_iso
-from api.games import Game, Outcome, Reason, State
+from api.games import Game, IllegalMove, MalformedMove, Outcome, Reason, State, UnknownField
 from api.record.errors import BadField, NotFound
 from api.record import GameRecord, Seat, Status
 from api.record.reasons import REASONS
@@ -40,7 +40,10 @@ def export(store: GameStore, game_id: str, seat: int | None = None) -> dict:
         {} if seat is None else {"notes": correspondence.get_notes(store, game_id, seat)["text"]}
     )
     history = store.moves(game_id)
-    told = (words for _, _, _, words in told_positions(record, history, start=1))
+    try:  # the stored history replays, move by move, or the store is corrupt: no refusal
+        told = [words for _, _, _, words in told_positions(record, history, start=1)]
+    except (MalformedMove, UnknownField, IllegalMove) as broken:
+        raise RuntimeError(f"game {game_id}'s history does not replay: {broken}") from None
     return {
         **notes,
         "format": FORMAT,

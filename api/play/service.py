@@ -624,7 +624,9 @@ def told_positions(
     before: State | None = None
     for ply, state, entry in positions(record, history, max(0, start - 1)):
         if ply >= start:
-            told = None if entry is None or before is None else game.words(before, entry["move"])
+            told = (
+                None if entry is None or before is None else game.words_for(before, entry["move"])
+            )
             yield ply, state, entry, told
         before = state
 
