@@ -190,7 +190,14 @@ def judge_move(
     move of the position it was made in, and whether it gave value away."""
     seat = entry["seat"]
     got, could = _value_for(judged_after, after, seat), judged_before["value"]
-    out = {"ply": entry["ply"], "seat": seat, "move": entry["move"], "best": judged_before["best"]}
+    best = judged_before["best"]
+    out = {
+        "ply": entry["ply"],
+        "seat": seat,
+        "move": entry["move"],
+        "best": best,
+        "best_words": None if best is None else before.game.words_for(before, best),
+    }
     if judged_before["exact"] and judged_after["exact"]:
         out["verdict"] = VERDICTS[round(got)]
         out["mistake"] = got < could

@@ -58,11 +58,13 @@ class UnknownField(ValueError):
 
 
 class IllegalMove(ValueError):
-    """The move is well formed but the rules forbid it in this position."""
+    """The move is well formed but the rules forbid it in this position; `words` are the
+    refused move's (`Move.words`), where the caller that tried it names it."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, words: str | None = None):
         super().__init__(message)
         self.message = message
+        self.words = words
 
 
 class BadOption(ValueError):
@@ -188,6 +190,11 @@ class Move(abc.ABC):
     def to_dict(self) -> dict:
         return {"type": self.move_type, **self.shape().write(self)}
 
+    @abc.abstractmethod
+    def words(self, before: "State") -> str:
+        """The move in the notation of the game's rules page, said of its player in `before`
+        (the position it is made in): what every client shows for it (`drops 7 at [4, 3]`)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class Pass(Move):
@@ -195,6 +202,9 @@ class Pass(Move):
 
     move_type = "pass"
     server_only = True
+
+    def words(self, before: "State") -> str:
+        return "passes (no legal move)"
 
 
 class State(abc.ABC):
@@ -256,14 +266,25 @@ class State(abc.ABC):
         return self.outcome() is not None
 
     def legal_moves_listing(self) -> dict:
-        """What `GET /legal-moves` shows: the moves, and whether that list is complete."""
-        return {"moves": [m.to_dict() for m in self.legal_moves()], "complete": True, "note": None}
+        """What `GET /legal-moves` shows: the moves, their words (`Move.words`, in the same
+        order), and whether that list is complete."""
+        return listing(self, self.legal_moves())
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.to_dict() == other.to_dict()
 
     def __hash__(self) -> int:
         return hash(repr(self.to_dict()))
+
+
+def listing(state: State, moves: list[Move], complete: bool = True, note: str | None = None):
+    """A legal-moves listing of `moves` in `state`: each move's JSON form and its words."""
+    return {
+        "moves": [m.to_dict() for m in moves],
+        "words": [m.words(state) for m in moves],
+        "complete": complete,
+        "note": note,
+    }
 
 
 def play_forced(state: State) -> tuple[State, list[tuple[int, Move]]]:
@@ -351,6 +372,14 @@ class Game(abc.ABC):
         if not isinstance(kind, str) or kind not in by_type:
             raise MalformedMove(f"Move type must be one of {_listing(by_type)}.", "move.type")
         return by_type[kind].shape().read(data, "move", f"A {kind!r} move", ("type",))
+
+    @classmethod
+    def words_for(cls, before: State, data: dict) -> str:
+        """The words of a move given in its JSON form (a stored history entry's), made in
+        `before`: a pass is the server's own, read as the forced move."""
+        move = before.forced_move() if data.get("type") == "pass" else cls.parse_move(data)
+        assert move is not None  # a pass in a history was the forced move
+        return move.words(before)
 
     @classmethod
     def describe(cls) -> dict:

@@ -74,6 +74,14 @@ class Fill(Move):
     letter: str = wire(Text(length=1, upper=True), message="'letter' must be a single letter.")
     number: int = wire(Whole())
 
+    def words(self, before: State) -> str:
+        """The move's words.
+
+        >>> Fill("G", 12).words(None)
+        'writes 12 on G'
+        """
+        return f"writes {self.number} on {self.letter}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Start(Move):
@@ -82,6 +90,9 @@ class Start(Move):
     move_type = "start"
     number: int = wire(Whole())
 
+    def words(self, before: State) -> str:
+        return f"starts with {self.number}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Call(Move):
@@ -89,6 +100,9 @@ class Call(Move):
 
     move_type = "call"
     number: int = wire(Whole())
+
+    def words(self, before: State) -> str:
+        return f"calls {self.number}"
 
 
 @register

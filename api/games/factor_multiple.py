@@ -45,6 +45,14 @@ class Say(Move):
     move_type = "say"
     number: int = wire(Whole())
 
+    def words(self, before: State) -> str:
+        """The move's words.
+
+        >>> Say(12).words(None)
+        'says 12'
+        """
+        return f"says {self.number}"
+
 
 @register
 class FactorMultiple(Game):

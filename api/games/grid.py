@@ -7,6 +7,16 @@ from typing import Callable, Iterator
 Cell = tuple[int, int]
 
 
+def cell_name(cell: Cell) -> str:
+    """A cell as the rules pages and the move words name it: `[row, col]`, from 0 at the top
+    left.
+
+    >>> cell_name((4, 3))
+    '[4, 3]'
+    """
+    return f"[{cell[0]}, {cell[1]}]"
+
+
 def orthogonal_neighbours(row: int, col: int, rows: int, cols: int) -> Iterator[Cell]:
     """The up to four cells sharing a side with (row, col), on the board."""
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):

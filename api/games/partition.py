@@ -66,6 +66,7 @@ from api.games.registry import register
 
 ROWS = COLS = 6
 HEXES = ROWS * COLS
+ROW_NAMES = "ABCDEF"  # a hex's name is its row's letter and its column's number (`hex_name`)
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 DISCS_PER_COLOUR = HEXES // len(COLOURS)
 ACTIONS_PER_TURN = 3
@@ -115,6 +116,17 @@ class Stick(Move):
         ),
     )
 
+    def words(self, before: State) -> str:
+        """The move's words.
+
+        >>> Stick((6, 12)).words(None)
+        'places a stick between B1 and C1'
+        >>> Stick((14, 15), close=8).words(None)
+        'places a stick between C3 and C4, closing the part with B3'
+        """
+        closing = "" if self.close is None else f", closing the part with {hex_name(self.close)}"
+        return f"places a stick {between(self.edge)}{closing}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Claim(Move):
@@ -123,6 +135,13 @@ class Claim(Move):
     move_type = "claim"
     hex: int = wire(Whole())
 
+    def words(self, before: State) -> str:
+        """The disc's colour, read in `before`, and its hex."""
+        assert isinstance(before, PartitionState)
+        colour = before.colours[self.hex] if 0 <= self.hex < HEXES else None
+        disc = "the disc" if colour is None else f"the {COLOURS[colour]} disc"
+        return f"claims {disc} on {hex_name(self.hex)}"
+
 
 @dataclasses.dataclass(frozen=True)
 class Subdivide(Move):
@@ -130,6 +149,9 @@ class Subdivide(Move):
 
     move_type = "subdivide"
     edge: Edge = wire(Pair(ordered=True), description="[hex, hex]")
+
+    def words(self, before: State) -> str:
+        return f"subdivides {between(self.edge)}"
 
 
 def _check_layout(value: Any) -> list[str] | None:
@@ -329,7 +351,7 @@ class PartitionState(State):
         a, b = edge = _check_edge(move.edge, self.links)
         if not (self.open >> a & 1 and self.open >> b & 1):
             raise IllegalMove(
-                f"Edge {list(edge)} is not in the open region; "
+                f"The edge {between(edge)} is not in the open region; "
                 "only a subdivision may go inside a closed region."
             )
         side = self.open_edges.bridges.get(edge, 0)
@@ -351,7 +373,7 @@ class PartitionState(State):
                     "name a hex of the part to close in 'close'."
                 )
             if not (0 <= move.close < HEXES and self.open >> move.close & 1):
-                raise IllegalMove(f"Hex {move.close} is in neither part of the split.")
+                raise IllegalMove(f"Hex {hex_name(move.close)} is in neither part of the split.")
             closing = side if side >> move.close & 1 else other
         elif move.close is not None:
             raise IllegalMove(
@@ -392,10 +414,12 @@ class PartitionState(State):
         if not 0 <= hex_id < HEXES:
             raise IllegalMove(f"There is no hex {hex_id}; hexes are numbered 0 to {HEXES - 1}.")
         if self.open >> hex_id & 1:
-            raise IllegalMove(f"Hex {hex_id} is in the open region; claim from a closed region.")
+            raise IllegalMove(
+                f"Hex {hex_name(hex_id)} is in the open region; claim from a closed region."
+            )
         colour = self.colours[hex_id]
         if colour is None:
-            raise IllegalMove(f"The disc on hex {hex_id} has already been claimed.")
+            raise IllegalMove(f"The disc on {hex_name(hex_id)} has already been claimed.")
         mine, theirs = self.claimed[self.turn], self.claimed[1 - self.turn]
         if len(mine) >= MAX_CLAIMS:
             raise IllegalMove(f"You have already claimed {MAX_CLAIMS} colours.")
@@ -414,7 +438,7 @@ class PartitionState(State):
         region = next((r for r in self.closed if r >> a & 1), 0)
         if not region >> b & 1:
             raise IllegalMove(
-                f"Edge {list(edge)} is not inside a closed region; "
+                f"The edge {between(edge)} is not inside a closed region; "
                 "a subdivision splits a closed region."
             )
         if not self.subdivisions_left[self.turn]:
@@ -699,10 +723,33 @@ EDGE_TO = tuple(
 def _check_edge(edge: Edge, links: tuple[int, ...]) -> Edge:
     a, b = edge
     if not (0 <= a < HEXES and 0 <= b < HEXES) or b not in NEIGHBOURS[a]:
-        raise IllegalMove(f"{list(edge)} is not an edge: hexes {a} and {b} are not neighbours.")
+        where = (
+            f"{hex_name(a)} and {hex_name(b)}"
+            if 0 <= a < HEXES and 0 <= b < HEXES
+            else f"hexes {a} and {b}"
+        )
+        raise IllegalMove(f"There is no edge between {where}: they are not neighbours.")
     if not links[a] >> b & 1:
-        raise IllegalMove(f"Edge {list(edge)} already has a stick.")
+        raise IllegalMove(f"The edge {between(edge)} already has a stick.")
     return edge
+
+
+def hex_name(hex_id: int) -> str:
+    """A hex as the rules page and the board's margins name it: its row's letter (A at the
+    top) and its column's number (1 at the left); the API's id is `row * 6 + col`.
+
+    >>> hex_name(0), hex_name(8), hex_name(35)
+    ('A1', 'B3', 'F6')
+    """
+    if not 0 <= hex_id < HEXES:
+        return f"hex {hex_id}"
+    row, col = divmod(hex_id, COLS)
+    return f"{ROW_NAMES[row]}{col + 1}"
+
+
+def between(edge: Edge) -> str:
+    """An edge as the rules page names it: `between B1 and C1`."""
+    return f"between {hex_name(edge[0])} and {hex_name(edge[1])}"
 
 
 def links_after(sticks) -> tuple[int, ...]:

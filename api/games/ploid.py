@@ -44,7 +44,7 @@ from api.games.base import (
     per_seat,
     wire,
 )
-from api.games.grid import orthogonal_neighbours
+from api.games.grid import cell_name, orthogonal_neighbours
 from api.games.registry import register
 
 MIN_N, MAX_N, DEFAULT_N = 2, 8, 5
@@ -62,6 +62,15 @@ class Place(Move):
     piece: int | str = wire(
         PIECE, message=f"'piece' must be a number from 1 to {MAX_N} or \"blank\"."
     )
+
+    def words(self, before: State) -> str:
+        """The move's words.
+
+        >>> Place(1, 5, "blank").words(None), Place(0, 0, 4).words(None)
+        ('places a blank at [1, 5]', 'places a 4 at [0, 0]')
+        """
+        article = "an" if self.piece == 8 else "a"
+        return f"places {article} {self.piece} at {cell_name((self.row, self.col))}"
 
 
 @register

@@ -46,11 +46,12 @@ from api.games.base import (
     Text,
     Whole,
     by_seat,
+    listing,
     per_seat,
     shape_of,
     wire,
 )
-from api.games.grid import orthogonal_neighbours
+from api.games.grid import cell_name, orthogonal_neighbours
 from api.games.registry import register
 
 Cell = tuple[int, int]
@@ -86,6 +87,14 @@ class Drop(Move):
     def cell(self) -> Cell:
         return self.row, self.col
 
+    def words(self, before: State) -> str:
+        """The move's words.
+
+        >>> Drop(4, 3, 7).words(None)
+        'drops 7 at [4, 3]'
+        """
+        return f"drops {self.digit} at {cell_name(self.cell)}"
+
 
 @dataclasses.dataclass(frozen=True)
 class DoubleDown(Move):
@@ -98,6 +107,15 @@ class DoubleDown(Move):
     @property
     def tiles(self) -> tuple[Drop, Drop]:
         return self.first, self.second
+
+    def words(self, before: State) -> str:
+        """The move's words.
+
+        >>> DoubleDown(Drop(4, 4, 4), Drop(5, 4, 2)).words(None)
+        'doubles down 4 at [4, 4], then 2 at [5, 4]'
+        """
+        first, second = (f"{t.digit} at {cell_name(t.cell)}" for t in self.tiles)
+        return f"doubles down {first}, then {second}"
 
     @classmethod
     def shape(cls) -> Shape:
@@ -135,6 +153,26 @@ class Challenge(Move):
         "that number.",
         default=None,
     )
+
+    def words(self, before: State) -> str:
+        """The number by its value and its ends, as the rules page names a challenge.
+
+        >>> state = PrimeDrop.new(PrimeDrop.check_options({"size": 9}), first=0, seed=0)
+        >>> state = state.apply(Drop(4, 4, 2)).apply(Drop(4, 5, 1))
+        >>> Challenge((4, 4), (4, 5), 7).words(state)
+        'challenges 21 from [4, 4] to [4, 5] with factor 7'
+        >>> Challenge((4, 4), (4, 4), 7).words(state)
+        'challenges from [4, 4] to [4, 4] with factor 7'
+        """
+        assert isinstance(before, PrimeDropState)
+        number = before.number(self.frm, self.to)
+        ends = (
+            f"the {number.value} at {cell_name(self.frm)}"
+            if number is not None and self.frm == self.to
+            else f"from {cell_name(self.frm)} to {cell_name(self.to)}"
+        )
+        value = f"{number.value} " if number is not None and self.frm != self.to else ""
+        return f"challenges {value}{ends} with factor {self.factor}"
 
 
 # the factor a listed challenge proposes: the smallest a challenge may (it gives nothing away)
@@ -391,20 +429,23 @@ class PrimeDropState(State):
         return moves
 
     def legal_moves_listing(self) -> dict:
-        moves = (
+        moves: list[Move] = (
             []
             if self.is_over()
-            else [m.to_dict() for m in self.drops()]
-            + [Challenge(n.frm, n.to, LISTED_FACTOR, n.value).to_dict() for n in self.numbers]
+            else [
+                *self.drops(),
+                *(Challenge(n.frm, n.to, LISTED_FACTOR, n.value) for n in self.numbers),
+            ]
         )
-        return {
-            "moves": moves,
-            "complete": False,
-            "note": "Single drops and every number on the board are listed. A challenge entry "
+        return listing(
+            self,
+            moves,
+            complete=False,
+            note="Single drops and every number on the board are listed. A challenge entry "
             f"gives the number's from, to and value, with factor {LISTED_FACTOR}: "
             "propose your own factor in its place. Double downs are not listed; "
             "they are checked when you play one.",
-        }
+        )
 
     def has_move(self) -> bool:
         """Whether the seat to move can drop, double down or challenge (else it passes)."""

@@ -21,7 +21,7 @@ import math
 from typing import Iterable, Iterator
 
 from api.bots import clock
-from api.games import State, get_game
+from api.games import Game, State, get_game
 from api.games.base import IllegalMove, MalformedMove, Move, UnknownField
 from api.jsontext import dumps
 from api.learn import provers
@@ -178,7 +178,8 @@ def attempt(puzzle: dict, moves: list) -> dict:
     line's, played by the server). The answer: `solved`; the `line` as played (the player's
     moves, each reply of the server after them); at a wrong move, `expected` (the line's move
     there) and the whole `solution`; `more` while every move so far was right and the line goes
-    on. MalformedMove or IllegalMove (naming `moves.<i>`) for a move that is not one."""
+    on. Each step of a line carries its move's `words`. MalformedMove or IllegalMove (naming
+    `moves.<i>`) for a move that is not one."""
     game = get_game(puzzle["kind"])
     state = state_of(puzzle)
     solver, line = state.to_move, puzzle["line"]
@@ -192,27 +193,29 @@ def attempt(puzzle: dict, moves: list) -> dict:
             raise MalformedMove(f"Move {i + 1}: {error}", f"moves.{i}") from None
         except IllegalMove as error:
             raise IllegalMove(f"Move {i + 1}: {error}") from None
+        words = move.words(state)
         if move.to_dict() != line[at]["move"]:
-            played.append({"seat": solver, "move": move.to_dict(), "by": "player"})
+            played.append({"seat": solver, "move": move.to_dict(), "by": "player", "words": words})
             return {
                 "solved": False,
                 "more": False,
                 "line": played,
                 "expected": line[at]["move"],
-                "solution": line,
+                "solution": _told(game, state_of(puzzle), line),
                 **_position(state.apply(move)),
             }
-        played.append({**line[at], "by": "player"})
+        played.append({**line[at], "by": "player", "words": words})
         state, at = provers.after(state, move), at + 1
         while at < len(line) and line[at]["seat"] != solver:
-            played.append({**line[at], "by": "server"})
-            state, at = provers.after(state, game.parse_move(line[at]["move"])), at + 1
+            reply = game.parse_move(line[at]["move"])
+            played.append({**line[at], "by": "server", "words": reply.words(state)})
+            state, at = provers.after(state, reply), at + 1
         if at == len(line):
             return {
                 "solved": True,
                 "more": False,
                 "line": played,
-                "solution": line,
+                "solution": _told(game, state_of(puzzle), line),
                 **_position(state),
             }
     return {
@@ -222,6 +225,16 @@ def attempt(puzzle: dict, moves: list) -> dict:
         **_position(state),
         "legal": state.legal_moves_listing(),
     }
+
+
+def _told(game: type[Game], state: State, line: list[dict]) -> list[dict]:
+    """The steps of `line` played from `state`, each with its move's words."""
+    told = []
+    for step in line:
+        move = game.parse_move(step["move"])
+        told.append({**step, "words": move.words(state)})
+        state = provers.after(state, move)
+    return told
 
 
 def _position(state: State) -> dict:

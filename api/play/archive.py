@@ -12,12 +12,12 @@ import uuid
 from api import clocks
 from api.bots.match import PLY_LIMIT
 from api.clocks import iso, parse_iso
-from api.games import Game, Outcome, Reason, State
+from api.games import Game, IllegalMove, MalformedMove, Outcome, Reason, State, UnknownField
 from api.record.errors import BadField, NotFound
 from api.record import GameRecord, Seat, Status
 from api.record.reasons import REASONS
 from api.play import correspondence
-from api.play.service import _check_bots, _game_for
+from api.play.service import _check_bots, _game_for, told_positions
 from api.store.games import GameStore
 
 FORMAT = "postplay-game"
@@ -32,13 +32,18 @@ SERVER_ENDINGS = {
 
 def export(store: GameStore, game_id: str, seat: int | None = None) -> dict:
     """The game as one document that `import_game` reads back once the game is over; for a
-    seat of the game (`seat`), with that seat's private notes."""
+    seat of the game (`seat`), with that seat's private notes; each move with its words."""
     record = store.load(game_id)
     if record is None:
         raise NotFound(f"There is no game {game_id!r}.")
     notes = (
         {} if seat is None else {"notes": correspondence.get_notes(store, game_id, seat)["text"]}
     )
+    history = store.moves(game_id)
+    try:  # the stored history replays, move by move, or the store is corrupt: no refusal
+        told = [words for _, _, _, words in told_positions(record, history, start=1)]
+    except (MalformedMove, UnknownField, IllegalMove) as broken:
+        raise RuntimeError(f"game {game_id}'s history does not replay: {broken}") from None
     return {
         **notes,
         "format": FORMAT,
@@ -55,7 +60,7 @@ def export(store: GameStore, game_id: str, seat: int | None = None) -> dict:
         "imported": record.imported,
         "created_at": iso(record.created_ts),
         "updated_at": iso(record.updated_ts),
-        "moves": store.moves(game_id),
+        "moves": [{**entry, "words": words} for entry, words in zip(history, told)],
     }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.games import GAMES, IllegalMove, MalformedMove, State
+from api.games import GAMES, IllegalMove, MalformedMove, Move, State
 from api.games.base import play_forced
 from api.play.service import position
 from api.record.errors import BadField, NotFound
@@ -38,22 +38,25 @@ def explore(
         )
     game = GAMES[kind]
     start, at = _start(store, game, options, state, game_id, ply)
-    positions = [_position(at, start, None)]
+    positions = [_position(at, start, None, None)]
     current = start
     for _, passed in play_forced(start)[1]:  # as a game plays them at once
         at += 1
-        positions.append(_position(at, current := current.apply(passed), passed.to_dict()))
+        before, current = current, current.apply(passed)
+        positions.append(_position(at, current, passed, before))
     for i, given in enumerate(moves):
         try:
             typed = game.parse_move(given)
         except MalformedMove as malformed:
             raise MalformedMove(malformed.message, f"moves.{i}{malformed.field[4:]}") from None
+        before = current
         current, forced = _apply(current, typed, i)
         at += 1
-        positions.append(_position(at, current, typed.to_dict()))
+        positions.append(_position(at, current, typed, before))
         for _, passed in forced:
             at += 1
-            positions.append(_position(at, current := current.apply(passed), passed.to_dict()))
+            before, current = current, current.apply(passed)
+            positions.append(_position(at, current, passed, before))
     listing = (
         current.legal_moves_listing()
         if not current.is_over()
@@ -116,5 +119,13 @@ def _read_state(game, data: dict) -> State:
     return state
 
 
-def _position(ply: int, state: State, move: dict | None) -> dict:
-    return {"ply": ply, "state": state.view(), "to_move": state.to_move, "move": move}
+def _position(ply: int, state: State, move: Move | None, before: State | None) -> dict:
+    """A position as a game's `/positions` shows it: the move that led there (made in
+    `before`) and its words."""
+    return {
+        "ply": ply,
+        "state": state.view(),
+        "to_move": state.to_move,
+        "move": None if move is None else move.to_dict(),
+        "words": None if move is None or before is None else move.words(before),
+    }

@@ -22,7 +22,7 @@ from api.bots import unavailable as bot_unavailable
 from api.bots.match import PLY_LIMIT
 from api.clocks import parse_iso
 from api.games import GAMES, BadOption, Game, IllegalMove, Move, Outcome, Reason, State, get_game
-from api.games.base import play_forced
+from api.games.base import listing, play_forced
 from api.play import correspondence
 from api.record.errors import (
     Busy,
@@ -458,7 +458,12 @@ def _move_change(
         if record.flagged(now):
             record.end_on_time()
             return Change(record, at=now)
-        after = record.state().apply(typed)
+        before = record.state()
+        try:
+            after = before.apply(typed)
+        except IllegalMove as refusal:
+            refusal.words = typed.words(before)
+            raise
         entries = [history_entry(record.ply, seat, typed, now)]
         after, forced = _forced_moves(after, record.ply + 1, now)
         record.end_turn(seat, after.to_move, now)
@@ -488,11 +493,12 @@ def check_move(record: GameRecord, move: Any) -> dict:
     listing leaves that kind of move out: `moves` holds the move when the rules allow it now,
     else nothing, and `note` says why not. Nothing is stored (MalformedMove names the field)."""
     typed = get_game(record.kind).parse_move(move)
+    state = record.state()
     try:
-        record.state().apply(typed)
+        state.apply(typed)
     except IllegalMove as refusal:
-        return {"moves": [], "complete": True, "note": refusal.message}
-    return {"moves": [typed.to_dict()], "complete": True, "note": None}
+        return {**listing(state, []), "note": refusal.message}
+    return listing(state, [typed])
 
 
 def resign(
@@ -613,6 +619,22 @@ def play_bot_move(
 def replay(record: GameRecord, history: list[dict]) -> Iterator[State]:
     """The game's state after each entry of `history`, replayed from its start."""
     return (state for _, state, _ in positions(record, history, start=1))
+
+
+def told_positions(
+    record: GameRecord, history: list[dict], start: int = 0
+) -> Iterator[tuple[int, State, dict | None, str | None]]:
+    """`positions`, each with the words of the move that led there (`Move.words`, said in the
+    position before it; None at ply 0)."""
+    game = get_game(record.kind)
+    before: State | None = None
+    for ply, state, entry in positions(record, history, max(0, start - 1)):
+        if ply >= start:
+            told = (
+                None if entry is None or before is None else game.words_for(before, entry["move"])
+            )
+            yield ply, state, entry, told
+        before = state
 
 
 def positions(

@@ -154,6 +154,10 @@ class ExplorePositionSchema(ma.Schema):
         allow_none=True,
         metadata={"description": "The move that led here; null at the start."},
     )
+    words = fields.String(
+        allow_none=True,
+        metadata={"description": "That move in the game's notation; null at the start."},
+    )
 
 
 class ExploreOutcomeSchema(ma.Schema):

@@ -132,6 +132,12 @@ class ErrorSchema(ma.Schema):
     message = ma.fields.String(
         required=True, metadata={"description": "A sentence a player can read."}
     )
+    words = ma.fields.String(
+        metadata={
+            "description": "On a refused move (422): the move in the game's notation, as the "
+            "move list would show it (`places a stick between B1 and C1`)."
+        }
+    )
     errors = ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.List(ma.fields.String())),
@@ -174,6 +180,9 @@ class PostplayApi(flask_smorest.Api):
             payload["errors"] = {where: _flatten(tree) for where, tree in payload["errors"].items()}
         if "message" not in payload:
             payload["message"] = _first_message(payload.get("errors")) or error.description
+        words = getattr(error, "data", {}).get("words")
+        if words:  # a refused move's words (`refuse`)
+            payload["words"] = words
         if code == 429:
             if not getattr(error, "data", {}).get("message"):  # the rate limiter's own
                 payload["message"] = "Too many requests: slow down and try again shortly."
@@ -217,7 +226,7 @@ def refuse(exc: Exception):
         if isinstance(exc, classes):
             abort(status, message=exc.message, errors={"json": {exc.field: [exc.message]}})
     if isinstance(exc, IllegalMove):
-        abort(422, message=exc.message)
+        abort(422, message=exc.message, **({"words": exc.words} if exc.words else {}))
     for cls, status in STATUS_OF:
         if isinstance(exc, cls):
             retry = getattr(exc, "retry_after_s", None)

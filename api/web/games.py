@@ -227,8 +227,11 @@ class Positions(MethodView):
                 "state": state.view(),
                 "to_move": state.to_move,
                 "move": None if entry is None else entry["move"],
+                "words": words,
             }
-            for ply, state, entry in play.positions(record, store.moves(game_id), args["from_"])
+            for ply, state, entry, words in play.told_positions(
+                record, store.moves(game_id), args["from_"]
+            )
         ]
 
 
@@ -246,6 +249,7 @@ class LegalMoves(MethodView):
                 "seat": None,
                 "ply": record.ply,
                 "moves": [],
+                "words": [],
                 "complete": True,
                 "note": "Nobody is to move."
                 if record.status is Status.FINISHED

@@ -90,6 +90,13 @@ class ExportEntrySchema(StrictSchema):
     seat = fields.Integer(required=True, strict=True, validate=validate.OneOf([0, 1]))
     move = MoveField("played", required=True)
     at = fields.String(required=True, validate=validate.Length(max=40))
+    words = fields.String(
+        validate=validate.Length(max=200),
+        metadata={
+            "description": "The move in the game's notation, as the move list shows it (an "
+            "import does not read it: the move is the record)."
+        },
+    )
 
 
 class ExportSchema(StrictSchema):

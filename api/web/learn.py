@@ -93,6 +93,9 @@ class PuzzleLineStepSchema(ma.Schema):
     seat = fields.Integer()
     move = fields.Dict()
     by = fields.String(metadata={"description": "`player` or `server`."})
+    words = fields.String(
+        metadata={"description": "The move in the game's notation, as the move list shows it."}
+    )
 
 
 class PuzzleVerdictSchema(ma.Schema):

@@ -510,6 +510,13 @@ class PositionSchema(ma.Schema):
         allow_none=True,
         metadata={"description": "The move that led here (history entry ply - 1); null at ply 0."},
     )
+    words = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "That move in the game's notation, as its rules page writes it and "
+            "every client shows it (`drops 7 at [4, 3]`); null at ply 0."
+        },
+    )
 
 
 class LegalMovesSchema(ma.Schema):
@@ -519,6 +526,14 @@ class LegalMovesSchema(ma.Schema):
         MoveField("player"),
         required=True,
         metadata={"description": "Moves to send back as they are (POST /games/{id}/moves)."},
+    )
+    words = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Each listed move in the game's notation, in the order of `moves` "
+            "(`drops 7 at [4, 3]`)."
+        },
     )
     complete = fields.Boolean(
         required=True, metadata={"description": "False when some moves are not listed."}
@@ -730,6 +745,10 @@ class JudgedMoveSchema(ma.Schema):
     move = MoveField("played")
     best = MoveField(
         "played", metadata={"description": "The best move of the position the move was made in."}
+    )
+    best_words = fields.String(
+        allow_none=True,
+        metadata={"description": "That best move's words, in the game's notation (`says 12`)."},
     )
     verdict = fields.String(
         validate=validate.OneOf(["win", "draw", "loss"]),

@@ -41,7 +41,9 @@ def test_export_holds_the_setup_the_history_and_the_result(client, finished):
     assert document["kind"] == "factor-multiple" and document["result"] == finished["result"]
     assert document["seats"] == [{"name": "Ada", "bot": None}, {"name": "Bo", "bot": None}]
     assert [m["move"]["number"] for m in document["moves"]] == list(SEED_GAME)
-    assert document["moves"] == client.get(f"/api/v1/games/{finished['id']}/moves").get_json()
+    history = client.get(f"/api/v1/games/{finished['id']}/moves").get_json()
+    # each entry as the history has it, with the move's words as the move list shows them
+    assert document["moves"] == [{**e, "words": f"says {e['move']['number']}"} for e in history]
 
 
 def test_an_exported_game_imports_as_a_finished_imported_game(client, finished, redis_client):

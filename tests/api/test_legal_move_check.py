@@ -24,7 +24,14 @@ def test_a_legal_double_down_is_listed_alone(client):
         "tiles": [{"row": 4, "col": 5, "digit": 1}, {"row": 4, "col": 6, "digit": 0}],
     }
     listing = ask(client, game, double).get_json()
-    assert listing == {"seat": 1, "ply": 1, "moves": [double], "complete": True, "note": None}
+    assert listing == {
+        "seat": 1,
+        "ply": 1,
+        "moves": [double],
+        "words": ["doubles down 1 at [4, 5], then 0 at [4, 6]"],
+        "complete": True,
+        "note": None,
+    }
 
 
 def test_an_illegal_move_lists_nothing_and_says_why_and_changes_nothing(client):

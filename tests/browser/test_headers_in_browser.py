@@ -13,7 +13,7 @@ def test_the_client_runs_under_its_content_security_policy(new_page, live_server
     csp = requests.get(live_server, timeout=10).headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
     page = new_page()
-    page.wait_for_selector("header nav a:has-text('Playtests')")
+    page.wait_for_selector("header nav a:has-text('Lobby')")
     page.wait_for_selector("main#view form")  # the lobby's new-game form: the modules ran
 
 

@@ -25,6 +25,7 @@ def stat(scope, name: str) -> int:
 
 def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     page = new_page()
+    page.click("header .site-menu summary")  # the designers' tools are under the menu
     page.click("header nav a:has-text('Playtests')")
     page.wait_for_url(re.compile(r"#/playtests$"))
 
@@ -123,6 +124,7 @@ def test_a_playtest_from_the_page(new_page, live_server, screenshot):
     assert page.locator(".fm-grid button.said").count() == 0
 
     # and the playtest is listed
+    page.click("header .site-menu summary")  # the designers' tools are under the menu
     page.click("header nav a:has-text('Playtests')")
     row = page.locator(f".playtest-list li[data-playtest='{playtest_id}']")
     row.wait_for()

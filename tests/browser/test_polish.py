@@ -230,7 +230,7 @@ def test_play_is_enabled_only_for_moves_the_listing_holds(viewport, open_page, l
     wait_until(page, "!document.querySelector('.action-bar button.primary').disabled")
     assert (
         page.locator(".pd .action-bar .pending").inner_text()
-        == "Double down: 2 at [4, 5], then 7 at [3, 5]"
+        == "Doubles down 2 at [4, 5], then 7 at [3, 5]"
     )
     shot(page, f"legal-only-{viewport}")
 
@@ -339,7 +339,7 @@ def test_move_list_rows_and_header_links_are_a_thumb_high(open_page, live_server
     game = api_move(live_server, game, {"type": "say", "number": 4})
     page = open_game(open_page, game)
     page.wait_for_selector(".moves button.move")
-    for selector in (".moves button.move", "header.site a"):
+    for selector in (".moves button.move", "header.site :is(a, summary):visible"):
         for box in page.locator(selector).evaluate_all(
             "es => es.map(e => e.getBoundingClientRect().height)"
         ):
@@ -361,9 +361,9 @@ def test_partition_names_hexes_as_its_margins_do_and_marks_the_whole_last_turn(
     page.wait_for_selector(".moves li >> nth=2")
     moves = page.locator(".moves li").all_inner_texts()
     assert [m.split(": ", 1)[1] for m in moves] == [
-        "stick between A1 and B1",
-        "stick between C3 and C4",
-        "stick between E5 and E6",
+        "places a stick between A1 and B1",
+        "places a stick between C3 and C4",
+        "places a stick between E5 and E6",
     ]
     assert not any(re.search(r"\d+–\d+|hex \d", m) for m in moves)
     margins = page.locator(".pt svg .pd-axis").all_text_contents()

@@ -23,6 +23,7 @@ SWEEP_TIMEOUT_MS = 120000  # twelve short games on a shared, loaded machine
 
 def test_a_sweep_from_the_page(new_page, live_server, console, screenshot):
     page = new_page()
+    page.click("header .site-menu summary")  # the designers' tools are under the menu
     page.click("header nav a:has-text('Sweeps')")
     page.wait_for_url(re.compile(r"#/sweeps$"))
     page.select_option("select[name=kind]", "factor-multiple")

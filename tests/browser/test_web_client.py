@@ -165,7 +165,7 @@ def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot, live_
     page.focus(".pd svg.board")
     for key in ["ArrowDown"] * 5 + ["ArrowRight"] * 5 + ["4", "Enter"]:
         page.keyboard.press(key)
-    assert page.locator(".pd .action-bar .pending").inner_text() == "Drop 4 at [5, 5]"
+    assert page.locator(".pd .action-bar .pending").inner_text() == "Drops 4 at [5, 5]"
     play(page)
     wait_for_moves(page, 1)
 
@@ -174,7 +174,15 @@ def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot, live_
     page.click("[data-cell='5,5']")
     page.click("[data-cell='5,5']")
     page.fill("input[aria-label='Proposed factor']", "2")
-    assert page.locator(".pd .action-bar .pending").inner_text() == "Challenge 4 with 2"
+    # a challenge names its own factor, so the server checks it and words it for the bar
+    wait_for(
+        page,
+        lambda: (
+            page.locator(".pd .action-bar .pending").inner_text()
+            == "Challenges the 4 at [5, 5] with factor 2"
+        ),
+        "the challenge checked",
+    )
     play(page)
     page.wait_for_selector(".pd .note:has-text('challenged 4 with 2: success')")
     assert page.locator(".pd .panel[data-seat='0'] h2").inner_text().strip() == "Ada: 37 tiles"
@@ -208,7 +216,7 @@ def test_prime_drop_double_down(new_page, require_kind, live_server):
         page,
         lambda: (
             page.locator(".pd .action-bar .pending").inner_text()
-            == "Double down: 1 at [5, 6], then 3 at [5, 7]"
+            == "Doubles down 1 at [5, 6], then 3 at [5, 7]"
         ),
         "the double down checked",
     )
@@ -224,7 +232,9 @@ def test_partition_sticks(new_page, require_kind, screenshot, live_server):
     game_id = start_game(page, "partition", "local")
 
     page.click("[data-edge='0-6']")
-    assert page.locator(".pt .action-bar .pending").inner_text() == "Stick between A1 and B1"
+    assert (
+        page.locator(".pt .action-bar .pending").inner_text() == "Places a stick between A1 and B1"
+    )
     play(page)
     wait_for_moves(page, 1)
     page.wait_for_selector(".board-info:has-text('2 of 3 actions left')")
@@ -233,7 +243,9 @@ def test_partition_sticks(new_page, require_kind, screenshot, live_server):
     page.focus(".pt svg.board")
     for key in ["ArrowDown", "Enter", "ArrowRight", "Enter"]:
         page.keyboard.press(key)
-    assert page.locator(".pt .action-bar .pending").inner_text() == "Stick between B1 and B2"
+    assert (
+        page.locator(".pt .action-bar .pending").inner_text() == "Places a stick between B1 and B2"
+    )
     play(page)
     wait_for_moves(page, 2)
     assert page.locator(".pt-stick").count() == 2
@@ -264,7 +276,7 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
     page.click("button:has-text('the part with D1 (18 hexes)')")
     assert (
         page.locator(".pt .action-bar .pending").inner_text()
-        == "Stick between C6 and D6, closing D1's part"
+        == "Places a stick between C6 and D6, closing the part with D1"
     )
     play(page)
     wait_for_moves(page, len(cut) + 1)
@@ -309,7 +321,7 @@ def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
     page = open_with_tokens(new_page(), game["id"], "partition", tokens)
 
     page.click("[data-hex='0']")
-    assert page.locator(".pt .action-bar .pending").inner_text() == "Claim red (A1)"
+    assert page.locator(".pt .action-bar .pending").inner_text() == "Claims the red disc on A1"
     play(page)
     wait_for_moves(page, len(sticks) + 1)
     page.wait_for_selector(".panel:has-text('Ada') :text('red')")
@@ -318,7 +330,7 @@ def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
     # Playwright will not click: its line has no width until stroked)
     page.click("[data-hex='0']")
     page.click("[data-hex='1']")
-    assert page.locator(".pt .action-bar .pending").inner_text() == "Subdivide between A1 and A2"
+    assert page.locator(".pt .action-bar .pending").inner_text() == "Subdivides between A1 and A2"
     play(page)
     wait_for_moves(page, len(sticks) + 2)
     state = requests.get(f"{live_server}/api/v1/games/{game['id']}").json()["state"]
@@ -334,7 +346,7 @@ def test_ploid_piece(new_page, require_kind, screenshot, live_server):
 
     page.tap(".ploid button[data-piece='1']")  # by touch
     page.locator(".pl-cell.legal").first.tap()
-    assert page.locator(".ploid .action-bar .pending").inner_text().startswith("Place 1 at")
+    assert page.locator(".ploid .action-bar .pending").inner_text().startswith("Places a 1 at")
     play(page)
     wait_for_moves(page, 2)  # the bot answers on the worker
     assert page.locator(".pl-piece.seat0").count() == 1
@@ -359,7 +371,7 @@ def test_factor_bingo_letter_fill(new_page, require_kind, screenshot, live_serve
     page.keyboard.press("c")
     assert page.locator(".fb-cell.letter-pick").count() == 2  # C, on both boards
     page.click(".fb-numbers button[data-n='48']")
-    assert page.locator(".fb .action-bar .pending").inner_text() == "Write 48 on C"
+    assert page.locator(".fb .action-bar .pending").inner_text() == "Writes 48 on C"
     play(page)
     wait_for_moves(page, 2)
     assert page.locator(".fb-text.number:text-is('48')").count() == 2

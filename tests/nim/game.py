@@ -38,6 +38,9 @@ class Take(Move):
     heap: int = wire(Whole(0, MAX_HEAPS - 1))
     count: int = wire(Whole(1, MAX_SIZE))
 
+    def words(self, before) -> str:
+        return f"takes {self.count} from heap {self.heap}"
+
 
 @register
 class Nim(Game):

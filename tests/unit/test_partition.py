@@ -120,9 +120,9 @@ def test_a_turn_is_three_actions_and_the_same_action_may_repeat():
 
 def test_a_stick_needs_a_free_edge_of_the_open_region():
     state = position(around(0, 1, 2), open_at=3)
-    with pytest.raises(IllegalMove, match="not an edge"):
+    with pytest.raises(IllegalMove, match="no edge between A1 and A3"):
         state.apply(Stick((0, 2)))
-    with pytest.raises(IllegalMove, match="already has a stick"):
+    with pytest.raises(IllegalMove, match="edge between A3 and A4 already has a stick"):
         state.apply(Stick((2, 3)))
     with pytest.raises(IllegalMove, match="not in the open region"):
         state.apply(Stick((0, 1)))

@@ -6,10 +6,12 @@ const BASE = "/api/v1";
 
 /** A refusal from the API; `message` is the sentence the API wrote for the player. */
 export class ApiError extends Error {
-  constructor(status, message, retryAfter = null) {
+  /** `words`: a refused move's, as the server says it (the move list's notation), or null. */
+  constructor(status, message, retryAfter = null, words = null) {
     super(message);
     this.status = status;
     this.retryAfter = retryAfter;
+    this.words = words;
   }
 }
 
@@ -34,7 +36,7 @@ async function request(method, path, { body, token, etag } = {}) {
   if (!response.ok) {
     const retry = Number(response.headers.get("Retry-After")) || null;
     throw new ApiError(response.status, data?.message || `${response.status} ${response.statusText}`,
-                       retry);
+                       retry, data?.words || null);
   }
   return { status: response.status, data, etag: response.headers.get("ETag"),
            headers: response.headers };

@@ -136,4 +136,18 @@ window.addEventListener(ACCOUNT_EVENT, () => {
   if (follows) route();
 });
 window.addEventListener("hashchange", route);
+
+// the header's More menu closes when a page is chosen, on Escape (focus back on its summary),
+// and on a tap or click outside it
+const siteMenu = document.querySelector("details.site-menu");
+window.addEventListener("hashchange", () => { siteMenu.open = false; });
+siteMenu.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !siteMenu.open) return;
+  siteMenu.open = false;
+  siteMenu.querySelector("summary").focus();
+});
+document.addEventListener("click", (event) => {
+  if (siteMenu.open && !siteMenu.contains(event.target)) siteMenu.open = false;
+});
+
 route().then(startChrome).catch(() => {});  // (offline, their modules not cached: nothing more to show)

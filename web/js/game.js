@@ -167,7 +167,7 @@ class GameView {
   attachPanels([history, analysis, clocks, offers, chat, poller, corr], module, etag) {
     this.offersModule = offers;  // botAnswers and offerStands, for nextDelay
     this.historyPanel = new history.HistoryPanel({
-      describe: module.describe, seatName,
+      seatName,
       onView: (ply) => { this.viewPly = ply; this.renderBoard(); },
     });
     this.analysisPanel = new analysis.AnalysisPanel({
@@ -273,11 +273,12 @@ class GameView {
     this.showMoves();
   }
 
-  /** The move list up to the game's ply: each position's move, by the seat to move before it. */
+  /** The move list up to the game's ply: each position's move and its words (the server's), by
+   *  the seat to move before it. */
   showMoves() {
     const upto = Math.min(this.positions.length - 1, this.game.ply);
     this.moves = this.positions.slice(1, upto + 1)
-      .map(({ ply, move }) => ({ seat: this.positions[ply - 1].to_move, move }));
+      .map(({ ply, move, words }) => ({ seat: this.positions[ply - 1].to_move, move, words }));
     this.showHistory();
     this.renderInGame();
     this.renderBoard();
@@ -584,7 +585,8 @@ class GameView {
       this.keepFocus();
       return true;
     } catch (err) {
-      showRefusal(bar, err.message);
+      // a refused move is named as the move list would name it
+      showRefusal(bar, err.words ? `Not played: ${err.words}. ${err.message}` : err.message);
       if (err.status === 409) this.poller?.now();
       return false;
     }

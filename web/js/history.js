@@ -1,12 +1,13 @@
-// The move list with step-through replay: « ‹ › », a click on any move, or the arrow keys.
+// The move list with step-through replay: « ‹ › », a click on any move, or the arrow keys. Each
+// move reads as the server words it (`words`, in the notation of the game's rules page).
 
 import { h, fill } from "./dom.js";
 import { seatMark } from "./format.js";
 
 export class HistoryPanel {
   /** `onView(ply)` shows the position after `ply` moves, or the live game for null. */
-  constructor({ describe, seatName, onView }) {
-    Object.assign(this, { describe, seatName, onView });
+  constructor({ seatName, onView }) {
+    Object.assign(this, { seatName, onView });
     this.entries = [];
     this.viewPly = null;
     const button = (label, text, go) => h("button", {
@@ -44,13 +45,13 @@ export class HistoryPanel {
   }
 
   /** The analysis's judgement of each move (GET /analysis/plies `plies`, by history index):
-   *  mistakes are marked in the list, with the best move in their title. */
+   *  mistakes are marked in the list, with the best move's words in their title. */
   setJudged(plies) {
     this.judged = plies;
     this.render();
   }
 
-  /** `entries`: the moves so far, each {seat, move}. */
+  /** `entries`: the moves so far, each {seat, move, words}. */
   update(entries, game) {
     this.entries = entries;
     this.game = game;
@@ -67,15 +68,15 @@ export class HistoryPanel {
     this.next.disabled = this.last.disabled = at === n;
     fill(this.list, this.entries.map((entry, i) => {
       const judged = this.judged?.[i];
-      const mistake = judged?.mistake && judged.best;
+      const mistake = judged?.mistake && judged.best_words;
       return h("li", {},
         h("button", {
           type: "button", class: ["move", i + 1 === at && "current", mistake && "mistake"],
           "aria-current": i + 1 === at ? "step" : null,
-          title: mistake ? `A mistake: the best move was ${this.describe(judged.best, this.game)}` : null,
+          title: mistake ? `A mistake: the best move was “${judged.best_words}”` : null,
           onclick: () => this.go(i + 1),
         }, seatMark(entry.seat), " ",
-           `${this.seatName(this.game, entry.seat)}: ${this.describe(entry.move, this.game)}`,
+           `${this.seatName(this.game, entry.seat)}: ${entry.words}`,
            mistake ? h("span", { class: "mistake-mark", "aria-label": "mistake" }, " ?") : null));
     }));
     // scroll the list only (never the page) to keep the shown move in view

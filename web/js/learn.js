@@ -140,7 +140,7 @@ function mountPuzzle(root, kind, load, heading) {
   function lineOf(line) {
     return h("ol", { class: "line" }, line.map((step) => h("li", {},
       `${step.by === "server" || step.seat !== puzzle.to_move ? "Server" : "You"}: `
-      + drawn.module.describe(step.move, puzzle))));
+      + step.words)));
   }
 
   function showMine() {

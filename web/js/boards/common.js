@@ -3,7 +3,6 @@
 // itself, nor decides from its own copy of the rules what is legal: Play is enabled only for a
 // move the legal-moves listing holds (`listed` below), or that the server said is legal
 // (`api.checkMove`). What little it computes from a state serves the drawing. Each exports:
-//   describe(move, game) -> a line for the move list
 //   create({root, submit, gameId}) -> {update(view)}, where view is
 //     {game, state, seat, mine, legal, last, recent, ply, live}: `seat` is the seat this browser
 //     moves for (null when it may not move now), `mine` every seat it holds, `legal` the
@@ -88,8 +87,20 @@ export function actionBar(onPlay, onClear) {
  * a board never decides that from its own copy of the rules.
  */
 export function listed(legal, move, fields = Object.keys(move)) {
-  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   return Boolean(legal?.moves.some((entry) => fields.every((f) => same(entry[f], move[f]))));
+}
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The server's words for `move` (the listing's entry equal to it: `legal.words`, in the
+ *  notation of the game's rules page), as the Play bar shows them; null when it is not listed.
+ *  Boards never word a move themselves, so the bar, the move list and a refusal say it alike. */
+export function wordsOf(legal, move) {
+  const fields = Object.keys(move);
+  const at = legal?.moves.findIndex((entry) => Object.keys(entry).length === fields.length
+    && fields.every((f) => same(entry[f], move[f]))) ?? -1;
+  const words = at >= 0 ? legal.words?.[at] : null;
+  return words ? words[0].toUpperCase() + words.slice(1) : null;
 }
 
 /** The hint while the legal moves of this turn are on their way (Play stays disabled). */

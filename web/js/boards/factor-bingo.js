@@ -4,21 +4,12 @@
 
 import { fill, h, s } from "../dom.js";
 import { seatName } from "../format.js";
-import { actionBar, boardSvg, listed, LOADING_LEGAL, seatDot, zoomFrame } from "./common.js";
+import { actionBar, boardSvg, listed, LOADING_LEGAL, seatDot, wordsOf, zoomFrame } from "./common.js";
 
 const SIDE = 5;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 const GAP = 1;
 const TOP = 0.9;
-
-export function describe(move) {
-  switch (move.type) {
-    case "fill": return `writes ${move.number} on ${move.letter}`;
-    case "start": return `starts with ${move.number}`;
-    case "call": return `calls ${move.number}`;
-    default: return move.type;
-  }
-}
 
 export function create({ root, submit }) {
   let view = null;
@@ -167,8 +158,7 @@ export function create({ root, submit }) {
     const result = pendingMove();
     hint.textContent = typeof result === "string" ? result : "";
     if (typeof result === "object") {
-      bar.set(result.type === "fill" ? `Write ${number} on ${letter}` : result.type === "start"
-        ? `Start with ${number}` : `Call ${number}`, result);
+      bar.set(wordsOf(view.legal, result), result);
     } else {
       bar.set(state.phase === "filling" ? [letter, number].filter((v) => v !== null).join(" = ") : "");
     }

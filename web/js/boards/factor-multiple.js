@@ -4,15 +4,11 @@
 import * as api from "../api.js";
 import { fill, h, s } from "../dom.js";
 import { seatName } from "../format.js";
-import { actionBar, listed, LOADING_LEGAL } from "./common.js";
+import { actionBar, listed, LOADING_LEGAL, wordsOf } from "./common.js";
 
 // Above this many numbers, drawing every factor-multiple edge turns the circle into a grey disc:
 // the circle then shows only the edges of the number last said (and of the one picked).
 const ALL_EDGES_UP_TO = 60;
-
-export function describe(move) {
-  return move.type === "say" ? `says ${move.number}` : move.type;
-}
 
 const R = 1;  // the circle's radius in SVG units
 
@@ -224,7 +220,10 @@ export function create({ root, submit, gameId }) {
     if (!playing) bar.set(sayRow.hidden ? "" : "Waiting for the other side's move.");
     else if (!view.legal) bar.set(LOADING_LEGAL);
     else if (chosen === null) bar.set("Pick a highlighted number.");
-    else if (listed(view.legal, { type: "say", number: chosen })) bar.set(`Say ${chosen}`, { type: "say", number: chosen });
+    else if (listed(view.legal, { type: "say", number: chosen })) {
+      const say = { type: "say", number: chosen };
+      bar.set(wordsOf(view.legal, say), say);
+    }
     else bar.set(reasonFor(chosen));
     renderAnalysis();
     if (sayOnceListed && view.legal) {

@@ -4,7 +4,7 @@
 
 import { fill, h, s } from "../dom.js";
 import { seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, LOADING_LEGAL, seatDot, zoomFrame } from "./common.js";
+import { actionBar, boardSvg, LOADING_LEGAL, seatDot, wordsOf, zoomFrame } from "./common.js";
 
 const ROWS = 6;
 const COLS = 6;
@@ -59,15 +59,6 @@ function side(a, b) {
   const len = Math.hypot(xb - xa, yb - ya);
   const [px, py] = [-(yb - ya) / len / 2, (xb - xa) / len / 2];
   return { x1: mx + px, y1: my + py, x2: mx - px, y2: my - py };
-}
-
-export function describe(move) {
-  switch (move.type) {
-    case "stick": return `stick between ${between(move.edge)}${move.close !== undefined ? `, closing the part with ${hexName(move.close)}` : ""}`;
-    case "claim": return `claims the disc on ${hexName(move.hex)}`;
-    case "subdivide": return `subdivides between ${between(move.edge)}`;
-    default: return move.type;
-  }
 }
 
 export function create({ root, submit }) {
@@ -182,12 +173,6 @@ export function create({ root, submit }) {
     return "Tap an edge for a stick or a subdivision, or a disc in a closed region to claim its colour.";
   }
 
-  function moveText(move) {
-    if (move.type === "claim") return `Claim ${view.state.colours[move.hex]} (${hexName(move.hex)})`;
-    if (move.type === "subdivide") return `Subdivide between ${between(move.edge)}`;
-    return `Stick between ${between(move.edge)}${move.close !== undefined ? `, closing ${hexName(move.close)}'s part` : ""}`;
-  }
-
   function renderChoice() {
     const options = edge ? edgeMoves(edge) : [];
     choice.hidden = options.length < 2;
@@ -292,7 +277,7 @@ export function create({ root, submit }) {
     renderChoice();
     const result = pendingMove();
     hint.textContent = typeof result === "string" ? result : "";
-    if (result && typeof result === "object") bar.set(moveText(result), result);
+    if (result && typeof result === "object") bar.set(wordsOf(view.legal, result), result);
     else bar.set("");
   }
 

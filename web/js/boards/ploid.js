@@ -3,12 +3,7 @@
 
 import { fill, h, s } from "../dom.js";
 import { cellName, SEAT_COLOUR, seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, cellClicks, gridKeys, listed, LOADING_LEGAL, zoomFrame } from "./common.js";
-
-export function describe(move) {
-  if (move.type === "pass") return "passes (no legal placement)";
-  return `places ${move.piece === "blank" ? "a blank" : move.piece} at ${cellName(move.row, move.col)}`;
-}
+import { actionBar, boardSvg, cellClicks, gridKeys, listed, LOADING_LEGAL, wordsOf, zoomFrame } from "./common.js";
 
 export function create({ root, submit }) {
   let view = null;
@@ -177,7 +172,7 @@ export function create({ root, submit }) {
     if (!playing) return;
     const result = pendingMove();
     hint.textContent = typeof result === "string" ? result : "";
-    if (typeof result === "object") bar.set(`Place ${piece === "blank" ? "a blank" : piece} at ${cellName(...target)}`, result);
+    if (typeof result === "object") bar.set(wordsOf(view.legal, result), result);
     else bar.set("");
   }
 

@@ -5,19 +5,9 @@
 import * as api from "../api.js";
 import { fill, h, s } from "../dom.js";
 import { cellName, seatMark, seatName } from "../format.js";
-import { actionBar, boardSvg, cellClicks, gridKeys, lineCells, listed, LOADING_LEGAL, zoomFrame } from "./common.js";
+import { actionBar, boardSvg, cellClicks, gridKeys, lineCells, listed, LOADING_LEGAL, wordsOf, zoomFrame } from "./common.js";
 
 const DIGITS = "0123456789";
-
-export function describe(move) {
-  switch (move.type) {
-    case "drop": return `drops ${move.digit} at ${cellName(move.row, move.col)}`;
-    case "double": return `doubles down ${move.tiles.map((t) => `${t.digit} at ${cellName(t.row, t.col)}`).join(", then ")}`;
-    case "challenge": return `challenges ${cellName(...move.from)}→${cellName(...move.to)} with ${move.factor}`;
-    case "pass": return "passes";
-    default: return move.type;
-  }
-}
 
 /** The number on the board read from `from` to `to` (an entry of the state's `numbers`), or
  *  undefined when those are not the two ends of one. */
@@ -32,8 +22,9 @@ export function create({ root, submit, gameId }) {
   let digit = null;
   let pending = [];       // tiles {row, col, digit|null} of a drop or double down
   let ends = [];          // the challenge's [from] or [from, to]
-  // the listing leaves double downs out: the server's answer for each one asked about, by its JSON
-  const doubles = new Map();
+  // the listing leaves double downs out, and names each number with one factor: the server's
+  // answer for each double down or challenge asked about (its words too), by ply and JSON
+  const checks = new Map();
 
   const svg = boardSvg("0 0 1 1", "Prime Drop board",
     "Arrow keys move, a digit key picks a tile, Enter places it or marks a challenge end, Escape clears.");
@@ -133,8 +124,9 @@ export function create({ root, submit, gameId }) {
     }
   }
 
-  /** The move the selection makes when the server lists it (or, for a double down, says it is
-   *  legal), or a sentence saying what is missing. */
+  /** The move the selection makes when the server lists it, or, for a double down or a
+   *  challenge, the server's listing of it once it said it is legal; else a sentence saying what
+   *  is missing. */
   function pendingMove() {
     const { legal } = view;
     if (!legal) return LOADING_LEGAL;
@@ -146,7 +138,7 @@ export function create({ root, submit, gameId }) {
       }
       const f = Number(factor.value);
       if (!factor.value || !Number.isInteger(f)) return "Type the factor you propose.";
-      return { type: "challenge", from: ends[0], to: ends[1], factor: f };
+      return checked({ type: "challenge", from: ends[0], to: ends[1], factor: f }, "challenge");
     }
     const need = mode === "drop" ? 1 : 2;
     if (pending.length < need) {
@@ -158,27 +150,26 @@ export function create({ root, submit, gameId }) {
       const move = { type: "drop", ...pending[0] };
       return listed(legal, move) ? move : `Your ${move.digit} cannot go on ${cellName(move.row, move.col)} now.`;
     }
-    return checkedDouble({ type: "double", tiles: pending.map((t) => ({ ...t })) });
+    return checked({ type: "double", tiles: pending.map((t) => ({ ...t })) }, "double down");
   }
 
-  /** A double down the server said is legal, else why not (asked once per double down). */
-  function checkedDouble(move) {
+  /** A move the listing leaves out: the server's one-move listing of it when it is legal (its
+   *  `moves` and `words` are the Play bar's), else why not (asked once per move and ply). */
+  function checked(move, noun) {
     const key = `${view.ply}:${JSON.stringify(move)}`;
-    const answer = doubles.get(key);
-    if (answer) return answer.moves ? (answer.moves.length ? move : answer.note) : "Checking this double down…";
-    doubles.set(key, {});
-    api.checkMove(gameId, move).then((listing) => doubles.set(key, listing))
-      .catch((err) => doubles.set(key, { moves: [], note: err.message }))
+    const answer = checks.get(key);
+    const waiting = `Checking this ${noun}…`;
+    if (answer) return answer.moves ? (answer.moves.length ? answer : answer.note) : waiting;
+    checks.set(key, {});
+    api.checkMove(gameId, move).then((listing) => checks.set(key, listing))
+      .catch((err) => checks.set(key, { moves: [], note: err.message }))
       .finally(() => render());
-    return "Checking this double down…";
+    return waiting;
   }
 
-  function moveText(move) {
-    if (move.type === "challenge") {
-      return `Challenge ${numberAt(view.state, move.from, move.to)?.value ?? "?"} with ${move.factor}`;
-    }
-    if (move.type === "drop") return `Drop ${move.digit} at ${cellName(move.row, move.col)}`;
-    return `Double down: ${move.tiles.map((t) => `${t.digit} at ${cellName(t.row, t.col)}`).join(", then ")}`;
+  /** The Play bar's words and move for `result`: a listed drop, or a checked move's listing. */
+  function pendingWords(result) {
+    return result.type ? [wordsOf(view.legal, result), result] : [wordsOf(result, result.moves[0]), result.moves[0]];
   }
 
   function renderPiles() {
@@ -270,7 +261,7 @@ export function create({ root, submit, gameId }) {
     const chosen = JSON.stringify(ends);
     fill(numberPick, h("option", { value: "" }, numbers.length ? "Pick or tap on the board" : "Tap on the board"),
       numbers.map((m) => h("option", { value: JSON.stringify([m.from, m.to]), selected: JSON.stringify([m.from, m.to]) === chosen },
-        `${m.value} (${cellName(...m.from)}→${cellName(...m.to)})`)));
+        `${m.value} from ${cellName(...m.from)} to ${cellName(...m.to)}`)));
     if (ends.length === 2 && !numberAt(view.state, ...ends)) {
       numberPick.append(h("option", { value: chosen, selected: true }, "not a number on the board"));
     }
@@ -291,7 +282,7 @@ export function create({ root, submit, gameId }) {
     challengeForm.hidden = mode !== "challenge";
     if (playing && mode === "challenge") renderChallengeForm();
     hint.textContent = typeof result === "string" ? result : "";
-    if (typeof result === "object") bar.set(moveText(result), result);
+    if (typeof result === "object") bar.set(...pendingWords(result));
     else bar.set("");
   }
 
