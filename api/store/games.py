@@ -223,20 +223,10 @@ class GameStore:
     ) -> None:
         """Store a new game (version 1) with its seat tokens (kept only as hashes); with
         `bot_games_of`, counted among that client's running bot games."""
-        change = Change(record, list(moves), tokens)
-        notices = self._notices(None, change)
-        finished = None
-        if record.status is Status.FINISHED:  # a playtest's sample game: archived at once
-            writes, finished = _archived(
-                _writes(None, Change(record, tokens=tokens), notices), change, [], {}
-            )
-        else:
-            writes = _writes(None, change, notices)
+        writes = self.creation_writes(record, tokens, moves)
         with self.redis.pipeline(transaction=True) as pipe:
             for command in writes:
                 pipe.execute_command(*command)
-            if finished is not None:
-                pipe.set(keys.game_key(record.id), finished)
             if bot_games_of is not None:
                 pipe.sadd(keys.client_bot_games_key(hash_token(bot_games_of)), record.id)
             pipe.execute()
@@ -353,6 +343,20 @@ class GameStore:
         )
         change.guards.update(read)
         change.writes += self.events.writes(was, change.record, read)
+
+    def creation_writes(
+        self, record: GameRecord, tokens: dict[int, str], moves: Sequence[dict] = ()
+    ) -> list[list]:
+        """The writes `create` makes, in order, for a caller that pipelines many (a finished
+        game, a playtest's sample, is archived at once)."""
+        change = Change(record, list(moves), tokens)
+        notices = self._notices(None, change)
+        if record.status is not Status.FINISHED:
+            return _writes(None, change, notices)
+        writes, finished = _archived(
+            _writes(None, Change(record, tokens=tokens), notices), change, [], {}
+        )
+        return [*writes, ["SET", keys.game_key(record.id), finished]]
 
     def new_game_writes(self, record: GameRecord, moves: Sequence[dict] = ()) -> list[list]:
         """The writes that store a new game (no seat tokens: its seats are accounts' or bots'),

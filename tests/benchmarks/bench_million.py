@@ -41,9 +41,8 @@ from api.games.base import play_forced
 from api.notify.events import GAME_EVENTS
 from api.record import GameRecord, Seat, history_entry
 from api.notify.delivery import Notifier
-from api.store import keys
 from api.store.embedded import start_redis
-from api.store.games import Change, GameStore, _archived, _writes
+from api.store.games import Change, GameStore
 from api.store.webhooks import WebhookStore
 
 SAMPLES_PER_KIND = 6
@@ -204,16 +203,14 @@ _KINDS: dict = {}
 def _store_batch(job: tuple[str, int, int]) -> None:
     url, start, stop = job
     rng, slugs = random.Random(start), list(_KINDS)
-    with redis.Redis.from_url(url).pipeline(transaction=False) as pipe:
+    client = redis.Redis.from_url(url)
+    store = GameStore(client, GAME_EVENTS)
+    with client.pipeline(transaction=False) as pipe:
         for n in range(start, stop):
             change = variant(rng, n, rng.choice(_KINDS[slugs[n % len(slugs)]]))
             # the writes GameStore.create makes of a finished game (its history archived)
-            writes, finished = _archived(
-                _writes(None, Change(change.record, tokens=change.tokens)), change, [], {}
-            )
-            for command in writes:
+            for command in store.creation_writes(change.record, change.tokens, change.moves):
                 pipe.execute_command(*command)
-            pipe.set(keys.game_key(change.record.id), finished)
         pipe.execute()
 
 
