@@ -221,13 +221,13 @@ def node_bin():
     return _node_tools()
 
 
-def typescript_types(node_bin: Path, out: Path) -> subprocess.CompletedProcess:
-    """openapi-typescript's types of the document; a field with a default is optional in a
-    request, as the server reads it (not openapi-typescript's default)."""
+def typescript_types(node_bin: Path, out: Path, doc: Path = DOC) -> subprocess.CompletedProcess:
+    """openapi-typescript's types of the document (`doc`); a field with a default is optional in
+    a request, as the server reads it (not openapi-typescript's default)."""
     return subprocess.run(
         [
             str(node_bin / "openapi-typescript"),
-            str(DOC),
+            str(doc),
             "--output",
             str(out),
             "--default-non-nullable=false",
