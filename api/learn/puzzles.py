@@ -238,5 +238,5 @@ def _told(game: type[Game], state: State, line: list[dict]) -> list[dict]:
 
 
 def _position(state: State) -> dict:
-    """The position a try has reached, for a board to draw."""
-    return {"state": state.to_dict(), "to_move": state.to_move}
+    """The position a try has reached, as a game object shows it (with the facts a board draws)."""
+    return {"state": state.view(), "to_move": state.to_move}

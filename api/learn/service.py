@@ -14,6 +14,7 @@ import random
 import time
 from pathlib import Path
 
+from api.games import get_game
 from api.learn import provers, puzzles
 from api.players.ratings import Rating, rate
 from api.record import Status
@@ -171,7 +172,8 @@ def puzzle_view(puzzle: dict) -> dict:
     return {
         "id": puzzle["id"],
         "kind": puzzle["kind"],
-        "options": puzzle["options"],
+        # every option filled in, as a game object holds them (a puzzle stores what it was mined with)
+        "options": get_game(puzzle["kind"]).check_options(puzzle["options"]),
         "state": state.view(),
         "to_move": puzzle["to_move"],
         "rating": round(puzzle["rating"]["rating"]),

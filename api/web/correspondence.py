@@ -14,7 +14,14 @@ from api.games import Game
 from api.play import correspondence, explore
 from api.web.contract import operation
 from api.web.errors import Blueprint
-from api.web.game_shapes import KindsField, MoveField, MovesField, kind_name, per_kind
+from api.web.game_shapes import (
+    KindsField,
+    MoveField,
+    MovesField,
+    StateField,
+    kind_name,
+    per_kind,
+)
 from api.web.games import _ctx, _seat
 from api.web.schemas import StrictSchema
 
@@ -121,7 +128,7 @@ class ExploreBodySchema(StrictSchema):
             "description": "Starting from a new game's position: its options (seat 0 first)."
         },
     )
-    state = fields.Dict(
+    state = StateField(
         load_default=None,
         metadata={"description": "Starting from this state, as a game object's `state` shows it."},
     )
@@ -147,7 +154,7 @@ class ExploreBodySchema(StrictSchema):
 
 class ExplorePositionSchema(ma.Schema):
     ply = fields.Integer()
-    state = fields.Dict()
+    state = StateField(metadata={"description": "The state, as the game object's `state`."})
     to_move = fields.Integer(allow_none=True)
     move = MoveField(
         "played",

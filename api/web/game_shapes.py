@@ -201,7 +201,13 @@ def one_of_property(self, field: fields.Field, **kwargs) -> dict:
 
 class StateField(fields.Raw):
     """A state written as it is, of a kind the object does not say: documented as a `oneOf` of
-    every kind's state schema (each closed, so a state matches its own kind's alone)."""
+    every kind's state schema (each closed, so a state matches its own kind's alone). Read as
+    it is too, once it is an object (the game reads it, naming the field at fault)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ma.ValidationError("A state must be a JSON object.")
+        return value
 
 
 def state_union_property(self, field: fields.Field, **kwargs) -> dict:

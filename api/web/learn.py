@@ -16,6 +16,7 @@ from api.learn import lessons, service
 from api.web.contract import operation
 from api.web import auth
 from api.web.errors import Blueprint, abort, refuse
+from api.web.game_shapes import MoveField, StateField, per_kind
 
 blp = Blueprint(
     "learn",
@@ -50,7 +51,7 @@ class PuzzleSourceSchema(ma.Schema):
 
 
 class LegalListingSchema(ma.Schema):
-    moves = fields.List(fields.Dict())
+    moves = fields.List(MoveField("player"))
     complete = fields.Boolean()
     note = fields.String(allow_none=True)
 
@@ -77,9 +78,13 @@ class DailyPuzzleSchema(PuzzleSchema):
     day = fields.String(metadata={"description": "The day (UTC), YYYY-MM-DD."})
 
 
+# puzzles typed per kind, their state and options too: a oneOf on `kind` in the document
+PuzzleOfKind, DailyPuzzleOfKind = per_kind(PuzzleSchema), per_kind(DailyPuzzleSchema)
+
+
 class PuzzleAttemptSchema(ma.Schema):
     moves = fields.List(
-        fields.Dict(),
+        MoveField("player"),
         required=True,
         validate=validate.Length(min=1, max=8),
         metadata={
@@ -91,7 +96,7 @@ class PuzzleAttemptSchema(ma.Schema):
 
 class PuzzleLineStepSchema(ma.Schema):
     seat = fields.Integer()
-    move = fields.Dict()
+    move = MoveField("played")
     by = fields.String(metadata={"description": "`player` or `server`."})
     words = fields.String(
         metadata={"description": "The move in the game's notation, as the move list shows it."}
@@ -99,13 +104,23 @@ class PuzzleLineStepSchema(ma.Schema):
 
 
 class PuzzleVerdictSchema(ma.Schema):
-    move = fields.Dict()
+    move = MoveField("player")
     wins = fields.Boolean()
 
 
 class PuzzleRatingChangeSchema(ma.Schema):
     before = fields.Integer()
     after = fields.Integer()
+
+
+class PuzzleFirstTrySchema(ma.Schema):
+    """An account's first decided try of a puzzle, as rated."""
+
+    kind = fields.String()
+    solved = fields.Boolean()
+    at = fields.Float(metadata={"description": "When, in seconds since the epoch."})
+    before = fields.Integer(metadata={"description": "The account's puzzle rating before it."})
+    after = fields.Integer(metadata={"description": "The account's puzzle rating after it."})
 
 
 class PuzzleAttemptResultSchema(ma.Schema):
@@ -117,7 +132,7 @@ class PuzzleAttemptResultSchema(ma.Schema):
         fields.Nested(PuzzleLineStepSchema),
         metadata={"description": "The moves played: yours and the server's replies."},
     )
-    expected = fields.Dict(metadata={"description": "At a wrong move: the move that wins."})
+    expected = MoveField("player", metadata={"description": "At a wrong move: the move that wins."})
     solution = fields.List(
         fields.Nested(PuzzleLineStepSchema),
         metadata={"description": "Once the try is over: the whole line."},
@@ -135,8 +150,13 @@ class PuzzleAttemptResultSchema(ma.Schema):
         }
     )
     rating = fields.Nested(PuzzleRatingChangeSchema)
-    first_try = fields.Dict(metadata={"description": "A repeat: the first try, as rated."})
-    state = fields.Dict(metadata={"description": "The position the try reached."})
+    first_try = fields.Nested(
+        PuzzleFirstTrySchema,
+        metadata={"description": "A repeat: the first try, as rated."},
+    )
+    state = StateField(
+        metadata={"description": "The position the try reached, as the game object's `state`."}
+    )
     to_move = fields.Integer(allow_none=True)
     legal = fields.Nested(LegalListingSchema, metadata=LEGAL)
 
@@ -149,13 +169,8 @@ class PuzzleRatingSchema(ma.Schema):
     provisional = fields.Boolean()
 
 
-class PuzzleTrySchema(ma.Schema):
+class PuzzleTrySchema(PuzzleFirstTrySchema):
     puzzle_id = fields.String()
-    kind = fields.String()
-    solved = fields.Boolean()
-    at = fields.Float()
-    before = fields.Integer()
-    after = fields.Integer()
 
 
 class MyPuzzlesSchema(ma.Schema):
@@ -175,13 +190,16 @@ class LessonSchema(ma.Schema):
     legal = fields.Nested(LegalListingSchema, metadata=LEGAL)
 
 
+LessonOfKind = per_kind(LessonSchema)  # typed per kind, as puzzles are
+
+
 class LessonsSchema(ma.Schema):
     kind = fields.String()
-    lessons = fields.List(fields.Nested(LessonSchema))
+    lessons = fields.List(fields.Nested(LessonOfKind))
 
 
 class LessonTrySchema(ma.Schema):
-    move = fields.Dict(required=True, metadata={"description": "One move, as in a game."})
+    move = MoveField("player", required=True, metadata={"description": "One move, as in a game."})
 
 
 class LessonVerdictSchema(ma.Schema):
@@ -214,7 +232,7 @@ class NextPuzzle(MethodView):
         "nextPuzzle", auth=("account:read",), anonymous=True, refuses=(400, 401, 403, 404, 422)
     )
     @blp.arguments(PuzzleKindArgsSchema, location="query")
-    @blp.response(200, PuzzleSchema)
+    @blp.response(200, PuzzleOfKind)
     def get(self, args: dict):
         """A puzzle near your puzzle rating (1500 anonymous), never one your account has seen"""
         kind = _puzzle_kind(args["kind"])
@@ -228,7 +246,7 @@ class NextPuzzle(MethodView):
 class DailyPuzzle(MethodView):
     @operation("dailyPuzzle", refuses=(400, 404, 422))
     @blp.arguments(PuzzleKindArgsSchema, location="query")
-    @blp.response(200, DailyPuzzleSchema)
+    @blp.response(200, DailyPuzzleOfKind)
     def get(self, args: dict):
         """The day's puzzle of a game (UTC), the same for everybody"""
         kind = _puzzle_kind(args["kind"])
@@ -241,8 +259,8 @@ class DailyPuzzle(MethodView):
 
 @blp.route("/puzzles/<puzzle_id>")
 class Puzzle(MethodView):
-    @operation("getPuzzle", refuses=(404,))
-    @blp.response(200, PuzzleSchema)
+    @operation("getPuzzle", refuses=(404, 422))
+    @blp.response(200, PuzzleOfKind)
     def get(self, puzzle_id: str):
         """One puzzle's position"""
         return service.puzzle_view(_puzzle(puzzle_id))
@@ -308,7 +326,7 @@ class Lessons(MethodView):
 @blp.route("/kinds/<kind>/lessons/<int:n>")
 class Lesson(MethodView):
     @operation("getLesson", refuses=(404, 422))
-    @blp.response(200, LessonSchema)
+    @blp.response(200, LessonOfKind)
     def get(self, kind: str, n: int):
         """One lesson: its position and task"""
         return _lesson(kind, n).shown(n)

@@ -44,10 +44,13 @@ class PushSubscriptionSchema(StrictSchema):
         validate=validate.Length(min=1, max=2000),
         metadata={"description": "https:// on a public address."},
     )
-    expirationTime = fields.Raw(
+    expirationTime = fields.Float(
         allow_none=True,
         load_default=None,
-        metadata={"description": "As PushSubscription.toJSON() gives it (ignored)."},
+        metadata={
+            "description": "As PushSubscription.toJSON() gives it: when the subscription "
+            "expires, in milliseconds since the epoch, or null (ignored)."
+        },
     )
     keys = fields.Nested(PushKeysSchema, required=True)
 

@@ -16,7 +16,10 @@ from api.bots import levels
 from api.bots.match import play_game
 from api.games import GAMES, Game, MalformedMove, Pass, State
 from api.games.base import play_forced
+from api.learn import service
+from api.store.puzzles import PuzzleStore
 from tests.api.helpers import auth, create, move
+from tests.api.test_accounts import sign_up
 
 DOC = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
 SCHEMAS = DOC["components"]["schemas"]
@@ -199,3 +202,47 @@ def test_the_apps_responses_match_the_document(client, kind):
 def test_kinds_match_the_document(client):
     kinds = check(client.get("/api/v1/kinds"), "/api/v1/kinds")
     assert {k["kind"] for k in kinds} == set(GAMES)
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_the_learn_and_explore_responses_match_the_document(client, redis_client, kind):
+    """Puzzles (read, tried wrong, tried again, tried a move at a time), lessons and the explore
+    board answer as the document types them: states and options per kind, moves as the unions."""
+    store = PuzzleStore(redis_client)
+    service.load_seeds(store)
+    if store.ids(kind):  # the kinds the shipped seeds hold puzzles of
+        puzzle = store.get(store.ids(kind)[0])
+        path, url = "/api/v1/puzzles/{puzzle_id}", f"/api/v1/puzzles/{puzzle['id']}"
+        shown = check(client.get(url), path)
+        assert shown["kind"] == kind and shown["legal"]["moves"]
+        check(
+            client.get("/api/v1/puzzles/daily", query_string={"kind": kind}),
+            "/api/v1/puzzles/daily",
+        )
+        check(
+            client.get("/api/v1/puzzles/next", query_string={"kind": kind}), "/api/v1/puzzles/next"
+        )
+        token = sign_up(client, "solver")["token"]
+        mine = [s["move"] for s in puzzle["line"] if s["seat"] == puzzle["to_move"]]
+        wrong = next(v["move"] for v in puzzle["verdicts"] if not v["wins"])
+        for moves, said in (([wrong], "expected"), (mine, "first_try"), (mine[:1], None)):
+            tried = client.post(f"{url}/attempt", headers=auth(token), json={"moves": moves})
+            answer = check(tried, f"{path}/attempt", "post")
+            assert said is None or said in answer, answer
+    listed = check(client.get(f"/api/v1/kinds/{kind}/lessons"), "/api/v1/kinds/{kind}/lessons")
+    lesson = check(
+        client.get(f"/api/v1/kinds/{kind}/lessons/1"), "/api/v1/kinds/{kind}/lessons/{n}"
+    )
+    assert listed["lessons"][0] == lesson and lesson["kind"] == kind
+    tried = client.post(
+        f"/api/v1/kinds/{kind}/lessons/1/check", json={"move": lesson["legal"]["moves"][0]}
+    )
+    check(tried, "/api/v1/kinds/{kind}/lessons/{n}/check", "post")
+    start = client.post(f"/api/v1/kinds/{kind}/explore", json={"moves": []})
+    explored = check(start, "/api/v1/kinds/{kind}/explore", "post")
+    move = next(m for m in explored["legal_moves"] if "value" not in m)  # (a challenge's factor)
+    after = client.post(
+        f"/api/v1/kinds/{kind}/explore",
+        json={"state": explored["positions"][0]["state"], "moves": [move]},
+    )
+    assert len(check(after, "/api/v1/kinds/{kind}/explore", "post")["positions"]) >= 2

@@ -346,6 +346,9 @@ def test_explore_refuses_too_many_moves_an_unknown_kind_and_illegal_moves(client
     assert illegal.status_code == 422 and "moves.1" in illegal.get_json()["errors"]["json"]
     broken = explore(client, "factor-multiple", state={"n": "many"}, moves=[])
     assert broken.status_code == 422 and "state" in broken.get_json()["errors"]["json"]
+    for malformed in ("many", [1]):  # not an object at all: malformed, named
+        refused = explore(client, "factor-multiple", state=malformed, moves=[])
+        assert refused.status_code == 400 and "state" in refused.get_json()["errors"]["json"]
     other = explore(client, "partition", game_id=said["id"], moves=[])
     assert other.status_code == 422 and "game_id" in other.get_json()["errors"]["json"]
     fresh = explore(client, "factor-multiple", options={"n": 20}, moves=[SAY[2]]).get_json()

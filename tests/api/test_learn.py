@@ -115,6 +115,8 @@ def test_bad_moves_are_refused_naming_the_move_and_rate_nothing(client, seeded):
     assert client.get("/api/v1/puzzles/daily?kind=prime-drop").status_code == 404
     assert client.get("/api/v1/kinds/chess/lessons").status_code == 404
     assert client.get("/api/v1/kinds/ploid/lessons/99").status_code == 404
+    not_a_move = client.post("/api/v1/kinds/ploid/lessons/1/check", json={"move": "place"})
+    assert not_a_move.status_code == 400 and "move" in not_a_move.get_json()["errors"]["json"]
 
 
 def test_the_daily_puzzle_is_the_same_for_two_callers(client, seeded):

@@ -132,6 +132,18 @@ def test_a_missing_key_is_named(client):
     refused(answer, "subscription.keys.auth", 400)
 
 
+def test_an_expiration_time_is_a_number_or_null(client, public_host):
+    """The document's nullable number: a browser's milliseconds or null are taken, words are not."""
+    bob = sign_up(client, "bob")["token"]
+    for taken in (None, 1767225600000):
+        body = {"subscription": {**subscription(), "expirationTime": taken}, "device": "x"}
+        answer = client.post("/api/v1/me/push", headers=auth(bob), json=body)
+        assert answer.status_code == 201, answer.get_json()
+    body = {"subscription": {**subscription(), "expirationTime": "soon"}}
+    answer = client.post("/api/v1/me/push", headers=auth(bob), json=body)
+    assert "number" in refused(answer, "subscription.expirationTime", 400)
+
+
 def test_settings_choose_channels_per_event_and_quiet_when_present(client):
     bob = sign_up(client, "bob")["token"]
     me = client.get("/api/v1/me", headers=auth(bob)).get_json()
