@@ -7,6 +7,7 @@ form's words. Screenshots land in test-artifacts/meet-*.png."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 import requests
 
 from tests.browser.conftest import ARTIFACTS, wait_until
@@ -103,7 +104,7 @@ def test_factor_multiples_grid_is_whole_and_every_lit_dot_plays(viewport, open_p
     assert lit.count() == page.locator(".fm-grid button.legal").count()
     lit.first.dispatch_event("click")
     number = lit.first.get_attribute("data-n")
-    assert page.locator(".fm .action-bar .pending").inner_text() == f"Says {number}"
+    expect(page.locator(".fm .action-bar .pending")).to_have_text(f"Says {number}")
     assert page.locator(".action-bar button.primary").is_enabled()
 
 
@@ -151,7 +152,7 @@ def test_a_whole_factor_multiple_game_by_keyboard_alone(open_page, live_server):
             page.keyboard.press("ArrowRight" if target > here else "ArrowLeft")
         assert page.evaluate("document.activeElement.dataset.n") == str(target)
         page.keyboard.press("Enter")  # picks it
-        assert page.locator(".fm .action-bar .pending").inner_text() == f"Says {target}"
+        expect(page.locator(".fm .action-bar .pending")).to_have_text(f"Says {target}")
         page.keyboard.press("Enter")  # says it
         moves += 1
         wait_until(

@@ -228,9 +228,8 @@ def test_play_is_enabled_only_for_moves_the_listing_holds(viewport, open_page, l
     page.click(".pd button[data-digit='7']")
     page.click("[data-cell='3,5']")
     wait_until(page, "!document.querySelector('.action-bar button.primary').disabled")
-    assert (
-        page.locator(".pd .action-bar .pending").inner_text()
-        == "Doubles down 2 at [4, 5], then 7 at [3, 5]"
+    expect(page.locator(".pd .action-bar .pending")).to_have_text(
+        "Doubles down 2 at [4, 5], then 7 at [3, 5]"
     )
     shot(page, f"legal-only-{viewport}")
 

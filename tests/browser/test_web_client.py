@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 import requests
 
 from tests.browser.conftest import wait_for, wait_until
@@ -165,7 +166,7 @@ def test_prime_drop_drop_and_challenge(new_page, require_kind, screenshot, live_
     page.focus(".pd svg.board")
     for key in ["ArrowDown"] * 5 + ["ArrowRight"] * 5 + ["4", "Enter"]:
         page.keyboard.press(key)
-    assert page.locator(".pd .action-bar .pending").inner_text() == "Drops 4 at [5, 5]"
+    expect(page.locator(".pd .action-bar .pending")).to_have_text("Drops 4 at [5, 5]")
     play(page)
     wait_for_moves(page, 1)
 
@@ -232,8 +233,8 @@ def test_partition_sticks(new_page, require_kind, screenshot, live_server):
     game_id = start_game(page, "partition", "local")
 
     page.click("[data-edge='0-6']")
-    assert (
-        page.locator(".pt .action-bar .pending").inner_text() == "Places a stick between A1 and B1"
+    expect(page.locator(".pt .action-bar .pending")).to_have_text(
+        "Places a stick between A1 and B1"
     )
     play(page)
     wait_for_moves(page, 1)
@@ -243,8 +244,8 @@ def test_partition_sticks(new_page, require_kind, screenshot, live_server):
     page.focus(".pt svg.board")
     for key in ["ArrowDown", "Enter", "ArrowRight", "Enter"]:
         page.keyboard.press(key)
-    assert (
-        page.locator(".pt .action-bar .pending").inner_text() == "Places a stick between B1 and B2"
+    expect(page.locator(".pt .action-bar .pending")).to_have_text(
+        "Places a stick between B1 and B2"
     )
     play(page)
     wait_for_moves(page, 2)
@@ -274,9 +275,8 @@ def test_partition_equal_split_choice(new_page, require_kind, live_server):
     page.click("[data-edge='17-23']")
     page.wait_for_selector(".hint:has-text('choose the part to close')")
     page.click("button:has-text('the part with D1 (18 hexes)')")
-    assert (
-        page.locator(".pt .action-bar .pending").inner_text()
-        == "Places a stick between C6 and D6, closing the part with D1"
+    expect(page.locator(".pt .action-bar .pending")).to_have_text(
+        "Places a stick between C6 and D6, closing the part with D1"
     )
     play(page)
     wait_for_moves(page, len(cut) + 1)
@@ -321,7 +321,7 @@ def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
     page = open_with_tokens(new_page(), game["id"], "partition", tokens)
 
     page.click("[data-hex='0']")
-    assert page.locator(".pt .action-bar .pending").inner_text() == "Claims the red disc on A1"
+    expect(page.locator(".pt .action-bar .pending")).to_have_text("Claims the red disc on A1")
     play(page)
     wait_for_moves(page, len(sticks) + 1)
     page.wait_for_selector(".panel:has-text('Ada') :text('red')")
@@ -330,7 +330,7 @@ def test_partition_claim_and_subdivision(new_page, require_kind, live_server):
     # Playwright will not click: its line has no width until stroked)
     page.click("[data-hex='0']")
     page.click("[data-hex='1']")
-    assert page.locator(".pt .action-bar .pending").inner_text() == "Subdivides between A1 and A2"
+    expect(page.locator(".pt .action-bar .pending")).to_have_text("Subdivides between A1 and A2")
     play(page)
     wait_for_moves(page, len(sticks) + 2)
     state = requests.get(f"{live_server}/api/v1/games/{game['id']}").json()["state"]
@@ -346,7 +346,9 @@ def test_ploid_piece(new_page, require_kind, screenshot, live_server):
 
     page.tap(".ploid button[data-piece='1']")  # by touch
     page.locator(".pl-cell.legal").first.tap()
-    assert page.locator(".ploid .action-bar .pending").inner_text().startswith("Places a 1 at")
+    expect(page.locator(".ploid .action-bar .pending")).to_have_text(
+        re.compile("^" + re.escape("Places a 1 at"))
+    )
     play(page)
     wait_for_moves(page, 2)  # the bot answers on the worker
     assert page.locator(".pl-piece.seat0").count() == 1
@@ -371,7 +373,7 @@ def test_factor_bingo_letter_fill(new_page, require_kind, screenshot, live_serve
     page.keyboard.press("c")
     assert page.locator(".fb-cell.letter-pick").count() == 2  # C, on both boards
     page.click(".fb-numbers button[data-n='48']")
-    assert page.locator(".fb .action-bar .pending").inner_text() == "Writes 48 on C"
+    expect(page.locator(".fb .action-bar .pending")).to_have_text("Writes 48 on C")
     play(page)
     wait_for_moves(page, 2)
     assert page.locator(".fb-text.number:text-is('48')").count() == 2
