@@ -30,6 +30,7 @@ def mine_game(games: GameStore, store: PuzzleStore, game_id: str) -> int:
     record = games.load(game_id)
     source = f"game:{game_id}"
     if record is None or record.status is not Status.FINISHED or store.mined(source):
+        store.mining_done(game_id)
         return 0
     added = mine_into(
         store,
@@ -41,6 +42,7 @@ def mine_game(games: GameStore, store: PuzzleStore, game_id: str) -> int:
         {"game_id": game_id},
     )
     store.mark_mined(source)
+    store.mining_done(game_id)
     return added
 
 
