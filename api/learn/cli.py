@@ -23,7 +23,7 @@ MINING = {
     "factor-multiple": ({}, ("random", "greedy")),
     "ploid": ({"n": 3}, ("beginner", "medium")),
     "factor-bingo": ({}, ("beginner", "medium")),
-    "partition": ({}, ("beginner", "medium")),
+    "partition": ({}, ("medium", "advanced")),
 }
 
 
