@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 
 import redis
 from rq import Queue, Retry
 
 from api.record import GameRecord, Status
 from api.store import keys
+from api.store.puzzles import PuzzleStore
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,10 @@ def bot_job_id(record: GameRecord) -> str:
 
 def ratings_job_id(game_id: str) -> str:
     return f"ratings-{game_id}"
+
+
+def mining_job_id(game_id: str) -> str:
+    return f"mine-{game_id}"
 
 
 class RQFollowups:
@@ -107,13 +113,17 @@ class RQFollowups:
             failure_ttl=86400,
         )
 
-    def enqueue_mining(self, game_id: str) -> None:
+    def enqueue_mining(self, game_id: str, again: bool = False) -> None:
         """Mine a finished game's puzzles on the playtest queue (`worker.learn`), once: the job
-        itself skips a game mined already, so a repeat does nothing."""
+        itself skips a game mined already, so a repeat does nothing. The game is noted as owed
+        its mining until the job ends, so that the reconciler enqueues it `again` if the job
+        dies with its worker."""
         if not mining_on():
             return
-        job_id = f"mine-{game_id}"
-        if self.queue.connection.set(keys.pending_key(job_id), 1, nx=True, ex=MINING_WAIT_S):
+        job_id = mining_job_id(game_id)
+        connection = self.queue.connection
+        PuzzleStore(connection).owe_mining(game_id, time.time())
+        if again or connection.set(keys.pending_key(job_id), 1, nx=True, ex=MINING_WAIT_S):
             Queue(PLAYTEST_QUEUE, connection=self.queue.connection).enqueue(
                 "worker.learn.mine_game",
                 game_id,

@@ -236,6 +236,44 @@ class Card:
 
         return search(used, current, mover)
 
+    def calls_to_win(
+        self, used: int, current: int, mover: int, deadline: float | None = None
+    ) -> int | None:
+        """The fewest calls of its own with which the mover forces its win from here, whatever
+        the opponent calls (the length of its win), or None where it does not win. Raises
+        TimeoutError once `deadline` (a `clock.now()` time) has passed."""
+        if not self.wins(used, current, mover, deadline):
+            return None
+        known: dict[tuple[int, int, int], bool] = {}
+        ticks = itertools.count()
+
+        def within(used: int, current: int, calls: int) -> bool:
+            options = self.choices(used, current)
+            key = (used, options, calls)  # the current number matters only through the options
+            if key in known:
+                return known[key]
+            if deadline is not None and next(ticks) % 256 == 0 and clock.now() > deadline:
+                raise TimeoutError
+            known[key] = any(
+                self.winner_after(used | 1 << i, i, mover) == mover
+                or (calls > 1 and self._holds(used | 1 << i, i, mover, calls - 1, within))
+                for i in _bits(options)
+            )
+            return known[key]
+
+        return next(k for k in itertools.count(1) if within(used, current, k))
+
+    def _holds(self, used: int, current: int, mover: int, calls: int, within) -> bool:
+        """After the mover's call that ended nothing: every reply of the opponent leaves the
+        mover a win within `calls` more of its calls."""
+        if self.winner_after(used, current, mover) is not None:
+            return False
+        for j in _bits(self.choices(used, current)):  # (none left: a win, as `wins` counts it)
+            result = self.winner_after(used | 1 << j, j, 1 - mover)
+            if result == 1 - mover or (result is None and not within(used | 1 << j, j, calls)):
+                return False
+        return True
+
     def solve(
         self, used: int, current: int, mover: int, rng: random.Random, deadline: float | None = None
     ) -> int:

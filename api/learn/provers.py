@@ -5,7 +5,13 @@ solver: it gets lessons only.
 
 A prover answers one question, `wins(state, seat, deadline)`: whether `seat` wins from `state`
 with best play by both (a draw is not a win). It raises TimeoutError past `deadline` (a time of
-the bots' clock, `api.bots.clock.now()`) and Undecided where the position is outside what its solver decides.
+the bots' clock, `api.bots.clock.now()`) and Undecided where the position is outside what its
+solver decides.
+
+Where the solver can also tell the length of a win, `moves_to_win` gives it: Factor Bingo's
+calling search does (deepened a call at a time). The others cannot: maximum matching
+(Factor/Multiple) and the C search (Partition) prove who wins and nothing of how soon, and
+Ploid's solver gives the margin of pieces, not the moves to the end.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ class Undecided(Exception):
 class Prover:
     decides: Callable[[State], bool]  # whether the solver decides this position (cheap)
     mover_wins: Callable[[State, float | None], bool]  # the seat to move wins (not over)
+    # the fewest moves of its own with which the seat to move forces its win (None: it does not
+    # win), where the solver can tell
+    moves_to_win: Callable[[State, float | None], int | None] | None = None
 
 
 def _fm_wins(state, deadline):
@@ -48,8 +57,9 @@ def _ploid_wins(state, deadline):
 
 
 # Factor Bingo's calling phase with at most this many numbers left to call: its exact search
-# answers within the mining's budget (the analyser's bound is 12)
-BINGO_LEFT = 16
+# answers within the mining's budget there, as the miner proves a game's later positions first
+# and the card keeps those proofs (the analyser's bound is 12)
+BINGO_LEFT = 24
 
 
 def _bingo_decides(state) -> bool:
@@ -63,8 +73,15 @@ def _bingo_wins(state, deadline):
     return card.wins(used, NUMBERS.index(state.current), state.mover, deadline)
 
 
-# Partition from this many open hexes: the C search decides each action in tens of milliseconds
-PARTITION_OPEN = 11
+def _bingo_calls_to_win(state, deadline):
+    card = card_for(state.letters, state.fills)
+    used = number_mask((state.start,) + state.called)
+    return card.calls_to_win(used, NUMBERS.index(state.current), state.mover, deadline)
+
+
+# Partition from this many open hexes: the C search decides each action in well under a second
+# (in tens of milliseconds from 13 down), its table kept from the game's later positions
+PARTITION_OPEN = 17
 
 
 def _partition_decides(state) -> bool:
@@ -84,7 +101,7 @@ UNBOUNDED_S = 3600.0  # "no deadline" for a search that must be given one
 PROVERS: dict[str, Prover] = {
     "factor-multiple": Prover(lambda state: True, _fm_wins),
     "ploid": Prover(_ploid_decides, _ploid_wins),
-    "factor-bingo": Prover(_bingo_decides, _bingo_wins),
+    "factor-bingo": Prover(_bingo_decides, _bingo_wins, _bingo_calls_to_win),
     "partition": Prover(_partition_decides, _partition_wins),
 }
 
@@ -105,6 +122,21 @@ def wins(state: State, seat: int, deadline: float | None = None) -> bool:
     if prover is None or not prover.decides(state):
         raise Undecided(state.game.slug)
     return prover.mover_wins(state, deadline) == (state.to_move == seat)
+
+
+def tells_length(kind: str) -> bool:
+    """Whether the kind's solver tells the length of a win (`moves_to_win`)."""
+    prover = PROVERS.get(kind)
+    return prover is not None and prover.moves_to_win is not None
+
+
+def moves_to_win(state: State, deadline: float | None = None) -> int | None:
+    """The fewest moves of its own with which the seat to move forces its win (None where it
+    does not win), for a kind whose solver `tells_length`; Undecided where it does not."""
+    prover = PROVERS.get(state.game.slug)
+    if prover is None or prover.moves_to_win is None or not prover.decides(state):
+        raise Undecided(state.game.slug)
+    return prover.moves_to_win(state, deadline)
 
 
 def after(state: State, move: Move) -> State:

@@ -5,9 +5,11 @@ A puzzle's line starts with that move. While the game goes on and the solver has
 than `MAX_SOLVER_MOVES`, the defender replies with its longest resistance and the solver's next
 move must again be the only one that wins; the line stops before a defender's reply after which
 the solver would have no single answer (its win is proven there). The longest resistance is the
-reply that leaves the solver the fewest winning answers, then the most legal moves: the solvers
-prove who wins, not in how many moves, so the reply that keeps the loss hardest to find stands
-for the one that delays it most.
+reply after which the solver needs the most moves to force its win, where the kind's solver tells
+the length of a win (Factor Bingo: `provers.moves_to_win`); ties go to the reply that leaves the
+solver the fewest winning answers, then the most legal moves. Where the solver proves only who
+wins (Factor/Multiple, Ploid, Partition), that tie-break alone stands for the reply that delays
+the loss most, among the replies that leave the solver a single answer.
 
 A puzzle is JSON: `{"id", "kind", "options", "state", "to_move", "line": [{"seat", "move"}],
 "verdicts": [{"move", "wins"}], "rating", "source"}`. Its id is a digest of the kind, options
@@ -64,14 +66,16 @@ def mine(
     if kind not in provers.PROVERS:
         return []
     found, seen = [], set()
-    for ply, state in positions(kind, options, first, seed, moves):
+    # the last positions first: the solvers keep what they proved (Factor Bingo's card, the
+    # Partition search's table), and a later position's proofs are part of an earlier one's
+    for ply, state in reversed(list(positions(kind, options, first, seed, moves))):
         if not provers.decides(state) or len(state.legal_moves()) < MIN_LEGAL_MOVES:
             continue
         puzzle = make(kind, options, state, {**(source or {}), "ply": ply}, budget_s)
         if puzzle is not None and puzzle["id"] not in seen and check(puzzle):
             seen.add(puzzle["id"])
             found.append(puzzle)
-    return found
+    return found[::-1]
 
 
 def make(
@@ -105,6 +109,7 @@ def _line(state: State, first: Move, deadline: float) -> list[dict]:
     """The whole line from `state`: see the module docstring."""
     solver = state.to_move
     assert solver is not None  # a running position: a seat to move
+    longest = provers.tells_length(state.game.slug)
     line = [{"seat": solver, "move": first.to_dict()}]
     state = provers.after(state, first)
     solver_moves = 1
@@ -123,12 +128,16 @@ def _line(state: State, first: Move, deadline: float) -> list[dict]:
             if answer.is_over() or answer.to_move != solver:
                 continue
             won, rest = provers.winning_moves(answer, deadline)
-            key = (len(won), -(len(won) + len(rest)))
-            if len(won) == 1 and (best is None or key < best[0]):
-                best = key, reply, won[0], answer
-        if best is None:
+            key: tuple[int, ...] = (len(won), -(len(won) + len(rest)))
+            if longest:  # the reply after which the solver needs the most moves comes first
+                key = (-(provers.moves_to_win(answer, deadline) or 0), *key)
+            elif len(won) != 1:
+                continue
+            if best is None or key < best[0]:
+                best = key, reply, won, answer
+        if best is None or len(best[2]) != 1:  # (the solver's win is proven: no single answer)
             break
-        _, reply, answer_move, answer = best
+        _, reply, (answer_move,), answer = best
         line += [
             {"seat": 1 - solver, "move": reply.to_dict()},
             {"seat": solver, "move": answer_move.to_dict()},

@@ -31,6 +31,7 @@ def mine_game(games: GameStore, store: PuzzleStore, game_id: str) -> int:
     record = games.load(game_id)
     source = f"game:{game_id}"
     if record is None or record.status is not Status.FINISHED or store.mined(source):
+        store.mining_done(game_id)
         return 0
     added = mine_into(
         store,
@@ -42,6 +43,7 @@ def mine_game(games: GameStore, store: PuzzleStore, game_id: str) -> int:
         {"game_id": game_id},
     )
     store.mark_mined(source)
+    store.mining_done(game_id)
     return added
 
 
@@ -75,15 +77,17 @@ def mine_into(
     return sum(store.add(p) for p in puzzles.mine(kind, options, first, seed, moves, source))
 
 
+def read_seeds(path: Path = SEEDS) -> list[dict]:
+    """The shipped seed set's puzzles, in the file's order."""
+    with gzip.open(path, "rt") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
 def load_seeds(store: PuzzleStore, path: Path = SEEDS) -> int:
     """Load the shipped seed set once (the first start); how many puzzles were added."""
     if store.seeded() or not path.exists():
         return 0
-    added = 0
-    with gzip.open(path, "rt") as lines:
-        for line in lines:
-            if line.strip():
-                added += store.add(json.loads(line))
+    added = sum(store.add(puzzle) for puzzle in read_seeds(path))
     store.mark_seeded()
     return added
 

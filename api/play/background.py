@@ -10,8 +10,8 @@ owed is lost when a process dies:
 - **the reconciler**, run by one elected worker at a time: it finds the games where a bot is to
   move and no job will move it (its job failed, or died with its worker, or was never enqueued
   because Redis failed after the write) and enqueues that bot's move again; likewise the rated
-  games that ended and whose rating job will not run, and the tournaments with a step owed and
-  no check due to make it.
+  games that ended and whose rating job will not run, the finished games whose puzzle mining
+  will not run, and the tournaments with a step owed and no check due to make it.
 
 Checks and jobs carry what they expect (the deadline, the ply), so one run twice acts once.
 """
@@ -28,7 +28,7 @@ from rq import Queue
 from rq.job import Job, JobStatus
 
 from api import metrics
-from api.followups import RQFollowups, bot_job_id, ratings_job_id
+from api.followups import RQFollowups, bot_job_id, mining_job_id, mining_on, ratings_job_id
 from api.events import service as events
 from api.notify import digests
 from api.notify.events import GAME_EVENTS
@@ -39,6 +39,7 @@ from api.store import keys
 from api.store.games import DueCheck, GameStore
 from api.store.mail import MailStore
 from api.store.playtests import PlaytestStore
+from api.store.puzzles import PuzzleStore
 from api.store.ratings import RatingStore
 from api.store.sweeps import SweepStore
 from api.store.tournaments import TournamentStore
@@ -159,8 +160,8 @@ class Background:
         return False
 
     def reconcile(self, now: float) -> list[str]:
-        """Enqueue again every bot move and every rating job that no job will make; the games
-        it did that for."""
+        """Enqueue again every bot move, rating job and finished game's mining that no job will
+        make; the games it did that for."""
         again = []
         for record in self.store.load_many(self.store.bots_to_move(now - GRACE_S)):
             if record.bot_to_act is not None and self.lost("bot move", bot_job_id(record)):
@@ -170,6 +171,11 @@ class Background:
             if self.lost("rating job", ratings_job_id(game_id)):
                 self.followups.enqueue_ratings(game_id)
                 again.append(game_id)
+        if mining_on():
+            for game_id in PuzzleStore(self.redis).mining_owed(now - GRACE_S):
+                if self.lost("mining job", mining_job_id(game_id)):
+                    self.followups.enqueue_mining(game_id, again=True)
+                    again.append(game_id)
         again += events.stalled(self.tournaments, self.store, now)
         return again
 

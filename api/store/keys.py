@@ -353,6 +353,12 @@ def puzzles_mined_key() -> str:
     return f"{PREFIX}:puzzles:mined"
 
 
+def puzzles_owed_key() -> str:
+    """Sorted set of the finished games whose mining was enqueued and has not ended, by when it
+    was: the reconciler enqueues again the ones whose job died with its worker."""
+    return f"{PREFIX}:puzzles:owed"
+
+
 def daily_puzzle_key(kind: str, day: str) -> str:
     """The puzzle id of a kind's daily puzzle on `day` (YYYY-MM-DD, UTC), set once."""
     return f"{PREFIX}:puzzles:daily:{kind}:{day}"

@@ -142,6 +142,17 @@ class PuzzleStore:
         """Whether `source` (a game or playtest game) is newly marked mined."""
         return bool(self.redis.sadd(keys.puzzles_mined_key(), source))
 
+    def owe_mining(self, game_id: str, now: float) -> None:
+        """Note that a finished game's mining is enqueued (the first time counts)."""
+        self.redis.zadd(keys.puzzles_owed_key(), {game_id: now}, nx=True)
+
+    def mining_done(self, game_id: str) -> None:
+        self.redis.zrem(keys.puzzles_owed_key(), game_id)
+
+    def mining_owed(self, before: float) -> list[str]:
+        """The games whose mining was enqueued before `before` and has not ended."""
+        return [text(m) for m in self.redis.zrangebyscore(keys.puzzles_owed_key(), "-inf", before)]
+
     def mined(self, source: str) -> bool:
         return bool(self.redis.sismember(keys.puzzles_mined_key(), source))
 

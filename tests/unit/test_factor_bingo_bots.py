@@ -88,6 +88,47 @@ def test_the_exact_solve_agrees_with_plain_minimax():
     assert checked >= 3
 
 
+def test_the_length_of_a_win_agrees_with_plain_minimax():
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = FactorBingo.new({"layout": "random"}, seed % 2, seed)
+        while not state.is_over() and (state.phase != "calling" or len(_uncalled(state)) > 11):
+            state = state.apply(bots.medium(state, rng, 0))
+        if state.is_over():
+            continue
+        card, used, current = bots._position(state)
+        calls = card.calls_to_win(used, current, state.mover)
+        if not _mover_wins(state):
+            assert calls is None
+            continue
+        assert _wins_within(state, calls) and not _wins_within(state, calls - 1), seed
+        checked += 1
+    assert checked >= 3
+
+
+@functools.lru_cache(maxsize=None)
+def _wins_within(state, calls):
+    """Plain minimax over engine states: the mover wins with at most `calls` calls of its own."""
+    if calls < 1:
+        return False
+    for move in state.legal_moves():
+        after = state.apply(move)
+        if after.is_over():
+            if after.outcome().winner == state.mover:
+                return True
+            continue
+        if all(
+            (reply := after.apply(answer)).is_over()
+            and reply.outcome().winner == state.mover
+            or not reply.is_over()
+            and _wins_within(reply, calls - 1)
+            for answer in after.legal_moves()
+        ):
+            return True
+    return False
+
+
 def _uncalled(state):
     return [n for n in NUMBERS if n != state.start and n not in state.called]
 

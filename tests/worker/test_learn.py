@@ -1,17 +1,23 @@
 """Puzzles mined on the workers: each game of a fixed playtest mined in a job of its own on the
 playtest queue, giving the stated set of puzzles with none twice, and the same jobs run again
-adding nothing; a finished game mined after its last move."""
+adding nothing; a finished game mined after its last move; a mining worker killed with -9 half-way,
+and the game's puzzles all stored once by the worker that takes the job over."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from rq import Queue
+from rq.job import Job, JobStatus
 
-from api.followups import PLAYTEST_QUEUE
+from api.bots.match import play_game
+from api.followups import PLAYTEST_QUEUE, mining_job_id
 from api.learn import puzzles
 from api.store import keys
 from api.store.puzzles import PuzzleStore
 from tests.api.helpers import create, move
+from tests.worker.conftest import alive, children, wait_for
 
 # the playtest below (random against greedy, Factor/Multiple to 40, seed 7, 12 games) holds
 # these puzzles, found by `api.learn.puzzles.mine` over its games
@@ -95,3 +101,58 @@ def test_a_finished_game_is_mined_after_its_last_move(client, run_jobs, mining, 
     assert ids == ["a1be62a55c2e25bd"]
     assert PuzzleStore(redis_client).get(ids[0])["source"] == {"game_id": game["id"], "ply": 1}
     assert redis_client.sismember(keys.puzzles_mined_key(), f"game:{game['id']}")
+
+
+# a game of random play to 400 whose mining takes its worker a couple of seconds (each position
+# a tenth of one: far inside the mining's budget, so that every run finds the same puzzles)
+KILLED_GAME = {"n": 400}, 2
+
+
+def test_a_worker_killed_mid_mining_leaves_every_puzzle_to_be_stored_once(
+    client, store, redis_client, mining, start_worker
+):
+    options, seed = KILLED_GAME
+    played = [
+        m.to_dict()
+        for _, m in play_game(
+            "factor-multiple", options, ("random",) * 2, seed, first=0, budget_s=0.01
+        ).history
+    ]
+    doomed = start_worker()
+    game = create(client, options=options, first=0)
+    tokens = game.pop("tokens")
+    for ply, data in enumerate(played):
+        game = move(client, game, tokens[str(ply % 2)], data).get_json()
+    assert game["status"] == "finished"
+    record = store.load(game["id"])
+    expected = puzzles.mine(
+        "factor-multiple",
+        record.options,
+        record.first,
+        record.seed,
+        played,
+        {"game_id": game["id"]},
+        budget_s=3600.0,
+    )
+    assert expected, "the game holds no puzzle to lose"
+
+    def mining_started():
+        job = Job.fetch(mining_job_id(game["id"]), connection=redis_client)
+        return job.get_status(refresh=True) == JobStatus.STARTED and children(doomed.pid)
+
+    horses = wait_for(mining_started, timeout_s=30, step_s=0.02)
+    assert horses, "the worker never started mining the game"
+    doomed.send_signal(signal.SIGKILL)
+    doomed.wait(timeout=5)
+    assert wait_for(lambda: not any(alive(h) for h in horses), timeout_s=5)
+    puzzle_store = PuzzleStore(redis_client)
+    assert not puzzle_store.mined(f"game:{game['id']}"), "killed after the mining had ended"
+    start_worker()  # the reconciler finds the mining lost with its worker and enqueues it again
+    assert wait_for(lambda: puzzle_store.mined(f"game:{game['id']}"), timeout_s=60, step_s=0.2)
+    stored = [puzzle_store.get(i) for i in _mined_ids(redis_client)]  # (the seeds' among them)
+    of_game = sorted(p["id"] for p in stored if p["source"].get("game_id") == game["id"])
+    assert of_game == sorted(p["id"] for p in expected)
+    for puzzle in expected:
+        again = puzzle_store.get(puzzle["id"])
+        assert again["source"] == puzzle["source"] and again["line"] == puzzle["line"]
+    assert puzzle_store.mining_owed(float("inf")) == []
