@@ -34,23 +34,25 @@ def signed_in(new_page, live_server, username: str, token: str, path: str = "/")
 
 
 def registration_id(page) -> str:
-    """The service worker's registration id, as CDP names it, once it is active."""
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    """The service worker's registration id, as CDP names it, once its worker is activated (a
+    push to a worker still activating, or to a registration CDP reported before it was
+    replaced, is dropped without a word)."""
+    wait_until(page, "navigator.serviceWorker.ready.then((r) => r.active.state === 'activated')")
     cdp = page.context.new_cdp_session(page)
-    found: list[str] = []
-    cdp.on(
-        "ServiceWorker.workerRegistrationUpdated",
-        lambda event: found.extend(
-            r["registrationId"]
-            for r in event["registrations"]
-            if r["scopeURL"].rstrip("/") == page.url.split("#")[0].rstrip("/")
-            and not r["isDeleted"]
-        ),
-    )
+    live: dict[str, bool] = {}  # registration id -> not deleted, as of CDP's latest report
+
+    def updated(event) -> None:
+        scope = page.url.split("#")[0].rstrip("/")
+        for r in event["registrations"]:
+            if r["scopeURL"].rstrip("/") == scope:
+                live[r["registrationId"]] = not r["isDeleted"]
+
+    cdp.on("ServiceWorker.workerRegistrationUpdated", updated)
     cdp.send("ServiceWorker.enable")
-    wait_for(page, lambda: found, "the service worker's registration")
+    wait_for(page, lambda: [k for k, v in live.items() if v], "the service worker's registration")
     page.__cdp = cdp
-    return found[0]
+    (found,) = [k for k, v in live.items() if v]
+    return found
 
 
 def test_a_push_is_shown_and_its_click_opens_the_game(new_page, live_server):
@@ -112,7 +114,8 @@ def test_a_push_is_shown_and_its_click_opens_the_game(new_page, live_server):
 def test_the_settings_page_saves_channels_and_quiet_when_present(new_page, live_server, screenshot):
     bob, bob_token = account(live_server, "bob")
     page = signed_in(new_page, live_server, bob, bob_token)
-    page.click("#account > a[href='#/notifications']")  # the header links to the page
+    page.click("#account summary.me")  # the player's menu in the header links to the page
+    page.click("#account .account-menu-panel a[href='#/notifications']")
     page.wait_for_selector("input[name='chat.push']")
     assert page.is_checked("input[name='turn.push']")
     assert page.is_checked("input[name='turn.email']")
