@@ -48,7 +48,13 @@ def sign_in(page, username: str, password: str = PASSWORD) -> None:
 
 
 def signed_in_as(page, username: str) -> None:
-    page.wait_for_selector(f"header nav.account a.me:text-is('{username}')")
+    page.wait_for_selector(f"header nav.account .me-name:text-is('{username}')")
+
+
+def from_account_menu(page, item: str) -> None:
+    """Open the header's menu under the player's name and click `item` in it."""
+    page.click("header nav.account summary.me")
+    page.click(f"header nav.account .account-menu-panel :is(a, button):text-is('{item}')")
 
 
 def say(page, number: int) -> None:
@@ -116,7 +122,7 @@ def test_sign_up_refuses_a_password_easy_to_guess_saying_why(new_page, console):
         .strip()
         .startswith('This password is too easy to guess. Repeats like "aaa" are easy to guess.')
     )
-    assert page.locator("header nav.account a.me").count() == 0
+    assert page.locator("header nav.account .me").count() == 0
 
 
 def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
@@ -129,9 +135,9 @@ def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
     assert len(codes) == 10 and len(set(codes)) == 10 and all(c.strip() for c in codes)
     signed_in_as(page, bo)
 
-    page.click("header nav.account button:has-text('Sign out')")
+    from_account_menu(page, "Sign out")
     page.wait_for_selector("header nav.account a:has-text('Sign up')")
-    assert page.locator("header nav.account a.me").count() == 0
+    assert page.locator("header nav.account .me").count() == 0
     assert page.evaluate("localStorage.getItem('postplay.account')") is None
 
     console.allow(REFUSED + r"session$")
@@ -139,7 +145,7 @@ def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
     alert = page.locator("section.account-page > .alert")
     alert.wait_for()
     assert alert.inner_text().strip() == "Wrong username or password."
-    assert page.locator("header nav.account a.me").count() == 0
+    assert page.locator("header nav.account .me").count() == 0
     screenshot(page, "sign-in")
     assert_fits_phone(page)
 
@@ -152,7 +158,7 @@ def test_sign_up_shows_ten_recovery_codes_and_sign_in_refuses_a_wrong_password(
     form.locator("button[type=submit]").click()
     signed_in_as(page, bo)
     page.wait_for_selector("section.mine")
-    page.click("header nav.account button:has-text('Sign out')")
+    from_account_menu(page, "Sign out")
     sign_in(page, bo, "a brand new passphrase")
     signed_in_as(page, bo)
 
@@ -205,7 +211,7 @@ def test_the_profile_lists_a_finished_game_and_a_rematch_follows(new_page, live_
     page.click("button:has-text('Yes, resign')")
     page.wait_for_selector(".banner:has-text('Greedy bot wins — you lose')")
 
-    page.click("header nav.account a.me")
+    from_account_menu(page, "Profile")
     page.wait_for_url(re.compile(f"#/player/{cy}$"))
     page.wait_for_selector(f".profile h1:has-text('{cy}')")
     assert "Member since" in page.locator(".profile .since").inner_text()

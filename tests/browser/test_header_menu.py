@@ -53,19 +53,27 @@ def test_the_header_is_one_row_on_the_phone_and_its_menu_opens_by_touch(open_pag
     assert one_row(page)
 
 
-def test_a_signed_in_players_header_keeps_every_link_on_the_phones_screen(new_page, live_server):
-    name = f"hdr_{uuid.uuid4().hex[:8]}"
+def test_a_signed_in_players_header_is_one_row_on_the_phone_whatever_the_name(
+    new_page, live_server
+):
+    name = f"hdr_{uuid.uuid4().hex[:16]}"  # 20 characters, the longest a username may be
     account = requests.post(
         f"{live_server}/api/v1/accounts",
         timeout=10,
         json={"username": name, "password": "a long enough password"},
     ).json()
     page = signed_in_page(new_page, "/#/", "phone", "light", account)
-    page.wait_for_selector("header.site nav.account button:has-text('Sign out')")
-    rights = page.locator("header.site :is(a, summary, button)").evaluate_all(
-        "es => es.filter((e) => e.checkVisibility()).map((e) => e.getBoundingClientRect().right)"
-    )
-    assert max(rights) <= page.viewport_size["width"]
+    me = page.locator("header.site nav.account summary.me")
+    expect(me).to_have_attribute("title", name)
+    expect(page.locator("header.site nav.account .bell summary")).to_be_visible()
+    assert one_row(page)
+    me.tap()
+    panel = page.locator("header.site .account-menu-panel")
+    expect(panel.locator("a:text-is('Profile')")).to_be_in_viewport(ratio=1)
+    expect(panel.locator("button:text-is('Sign out')")).to_be_in_viewport(ratio=1)
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(me).to_be_focused()
 
 
 def test_the_menu_opens_and_closes_by_keyboard(open_page):

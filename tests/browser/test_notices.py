@@ -96,6 +96,7 @@ def test_a_hidden_tab_counts_the_games_waiting_after_the_opponents_move(
         signed_in_as(page, ada)
         page.goto("/#/rules")  # any page: the rules index polls nothing of its own
         page.wait_for_selector("h1")
+        page.click("header nav.account summary.me")
         page.click("summary:has-text('Notices')")
         page.check("input[name=notify]")
         assert page.evaluate("JSON.parse(localStorage['postplay.notices']).notify") is True
@@ -181,6 +182,7 @@ def test_the_tab_counts_what_the_game_page_says_and_the_pop_up_closes_on_leaving
     page.wait_for_selector("h1")
     wait_until(page, "document.title === '(1) Postplay'")  # the game waits for Ada's move
 
+    page.click("header nav.account summary.me")
     page.click("summary:has-text('Notices')")
     assert page.locator("details.notices-menu:not(.bell)").evaluate("d => d.open") is True
     page.goto(f"/#/game/{game['id']}")

@@ -1,4 +1,4 @@
-// Accounts in the browser: the header's sign-in links (or the username and Sign out), the sign-up
+// Accounts in the browser: the header's sign-in links (or the player's menu), the sign-up
 // page that shows the recovery codes once, the sign-in page with recovery by code, and claiming
 // the games this browser holds seat tokens for when it signs in.
 
@@ -10,7 +10,8 @@ import * as storage from "./storage.js";
 const USERNAME_HINT = "3 to 20 letters, digits, _ or -";
 const PASSWORD_HINT = "At least 10 characters, not easy to guess: a few uncommon words do well";
 
-/** Fill the header's account links: Sign in / Sign up, or the username, Notices and Sign out. */
+/** Fill the header's account links: Sign in / Sign up, or the bell and the player's menu under
+ *  their name (Profile, Notifications, Notices, Sign out). */
 export function renderAccountNav(nav, onSignedOut) {
   const me = storage.account();
   if (!me) {
@@ -28,10 +29,16 @@ export function renderAccountNav(nav, onSignedOut) {
   };
   const bellSlot = h("span", { class: "bell-slot" });
   import("./notifications.js").then((m) => bellSlot.replaceChildren(m.bell()), () => {});
-  fill(nav, h("a", { href: `#/player/${encodeURIComponent(me.username)}`, class: "me" }, me.username),
-    bellSlot, h("a", { href: "#/notifications" }, "Notifications"),
-    noticesMenu(),
-    h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"));
+  // the bell beside the player's name, and the rest under the name, as Lichess's header has it:
+  // the header stays one row on a phone whatever the name's length
+  fill(nav, bellSlot,
+    h("details", { class: "account-menu" },
+      h("summary", { class: "me", title: me.username }, h("span", { class: "me-name" }, me.username)),
+      h("div", { class: "account-menu-panel" },
+        h("a", { href: `#/player/${encodeURIComponent(me.username)}`, class: "profile" }, "Profile"),
+        h("a", { href: "#/notifications" }, "Notifications"),
+        noticesMenu(),
+        h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"))));
 }
 
 /**

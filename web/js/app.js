@@ -137,17 +137,22 @@ window.addEventListener(ACCOUNT_EVENT, () => {
 });
 window.addEventListener("hashchange", route);
 
-// the header's More menu closes when a page is chosen, on Escape (focus back on its summary),
-// and on a tap or click outside it
-const siteMenu = document.querySelector("details.site-menu");
-window.addEventListener("hashchange", () => { siteMenu.open = false; });
-siteMenu.addEventListener("keydown", (event) => {
-  if (event.key !== "Escape" || !siteMenu.open) return;
-  siteMenu.open = false;
-  siteMenu.querySelector("summary").focus();
+// the header's menus (More, and the player's under their name) close when a page is chosen, on
+// Escape (focus back on the menu's summary), and on a tap or click outside them
+const HEADER_MENUS = "header.site details.site-menu, header.site details.account-menu";
+window.addEventListener("hashchange", () => {
+  for (const menu of document.querySelectorAll(HEADER_MENUS)) menu.open = false;
+});
+document.addEventListener("keydown", (event) => {
+  const menu = event.target.closest?.(HEADER_MENUS);
+  if (event.key !== "Escape" || !menu?.open) return;
+  menu.open = false;
+  menu.querySelector("summary").focus();
 });
 document.addEventListener("click", (event) => {
-  if (siteMenu.open && !siteMenu.contains(event.target)) siteMenu.open = false;
+  for (const menu of document.querySelectorAll(`:is(${HEADER_MENUS})[open]`)) {
+    if (!menu.contains(event.target)) menu.open = false;
+  }
 });
 
 route().then(startChrome).catch(() => {});  // (offline, their modules not cached: nothing more to show)
