@@ -11,7 +11,15 @@ from playwright.sync_api import expect
 import requests
 
 from tests.browser.conftest import ARTIFACTS, wait_until
-from tests.browser.test_polish import KINDS, VIEWPORTS, api_move, new_game, open_game, open_page  # noqa: F401
+from tests.browser.test_polish import (  # noqa: F401
+    KINDS,
+    VIEWPORTS,
+    api_move,
+    first_legal,
+    new_game,
+    open_game,
+    open_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -71,20 +79,56 @@ def test_the_forms_words_name_the_missing_name_and_the_options(open_page):
 # ---------------------------------------------------------------- 2. the board in view
 
 
+def played_into(base: str, game: dict, plies: int) -> dict:
+    """`game` after at least `plies` first-listed moves through the API, stopped where seat 0
+    is to move (a board mid-game: Prime Drop's tiles down, Partition's sticks...)."""
+    while game["ply"] < plies or game["to_move"] != 0:
+        assert game["status"] == "active" and game["ply"] < plies + 6, game
+        game = api_move(base, game, first_legal(base, game))
+    return game
+
+
+@pytest.mark.parametrize("plies", [0, 8], ids=["start", "mid-game"])
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_whole_board_and_play_are_in_view_together(kind, viewport, open_page, live_server):
-    game = new_game(live_server, kind)
+def test_the_whole_board_and_play_are_in_view_together(
+    kind, viewport, plies, open_page, live_server
+):
+    game = played_into(live_server, new_game(live_server, kind), plies)
     page = open_game(open_page, game, viewport, seats=("0",))
     wait_until(page, LEGAL_LOADED)
     page.wait_for_timeout(300)  # the board fitted to what its controls leave
+    assert_board_and_play_in_view(page)
+    shot(page, f"in-view-{kind}-{viewport}-{plies}")
+
+
+def assert_board_and_play_in_view(page) -> None:
+    """The board and Play inside the screen, and none of the board under the controls that
+    stick to its bottom."""
     height, width = page.viewport_size["height"], page.viewport_size["width"]
     board = box_of(page, "[data-board]")
     play = box_of(page, ".action-bar button.primary")
     for name, box in (("board", board), ("Play", play)):
         assert box["top"] >= 0 and box["bottom"] <= height + 0.5, (name, box, height)
         assert box["left"] >= 0 and box["right"] <= width + 0.5, (name, box, width)
-    shot(page, f"in-view-{kind}-{viewport}")
+    controls = box_of(page, ".board-controls")
+    assert board["bottom"] <= controls["top"] + 0.5, (board, controls)
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_prime_drops_challenge_fields_leave_the_whole_board_in_view(
+    viewport, open_page, live_server
+):
+    """Challenge mode's fields make the sticky controls taller once the page has opened: the
+    picture gives up that height, and no row slides under them."""
+    game = played_into(live_server, new_game(live_server, "prime-drop"), 8)
+    page = open_game(open_page, game, viewport, seats=("0",))
+    wait_until(page, LEGAL_LOADED)
+    page.click("button:has-text('Challenge')")
+    expect(page.locator(".board-controls input, .board-controls select").first).to_be_visible()
+    page.wait_for_timeout(300)  # the board fitted to the taller controls
+    assert_board_and_play_in_view(page)
+    shot(page, f"in-view-prime-drop-challenge-{viewport}")
 
 
 # ---------------------------------------------------------------- 3. Factor/Multiple's grid

@@ -130,26 +130,31 @@ class GameView {
   }
 
   /** Keep the whole board and its controls on one screen: the picture gives up the height the
-   *  rest of the board's part of the page takes (its "chrome", re-measured as that changes), and
-   *  once the page has opened it is scrolled so that the board and Play are in view together. */
+   *  rest of the board's part of the page takes (its "chrome", re-measured as that changes: a
+   *  challenge's fields, a longer hint), and once the page has opened it is scrolled so that the
+   *  board and Play are in view together. */
   fitBoard() {
     const root = this.boardRoot;
+    // in a timed game the players' clocks and the clock's note stay in sight too (a clock must
+    // not run out unnoticed): what lies between their top and the board's is chrome as well
+    const head = () => (this.clockNote.hidden ? root : this.players);
     const measure = () => {
       const picture = root.querySelector(".board-frame:not(.zoomed) > svg.board");
       if (!picture) return;
-      const chrome = root.getBoundingClientRect().height - picture.getBoundingClientRect().height;
+      const above = Math.max(0, root.getBoundingClientRect().top - head().getBoundingClientRect().top);
+      const chrome = root.getBoundingClientRect().height - picture.getBoundingClientRect().height + above;
       root.style.setProperty("--board-chrome", `${Math.ceil(chrome)}px`);
     };
     measure();
     this.fitObserver = new ResizeObserver(() => requestAnimationFrame(measure));
     this.fitObserver.observe(root);
     requestAnimationFrame(() => {
+      if (window.scrollY !== 0) return;  // the player has scrolled already: theirs to keep
       const { bottom } = root.getBoundingClientRect();
-      // in a timed game the players' clocks and the clock's note stay in sight too (a clock
-      // must not run out unnoticed)
-      const { top } = (this.clockNote.hidden ? root : this.players).getBoundingClientRect();
-      // the board's part bottom at the screen's bottom, as much as fits of the head above it
-      if (bottom > innerHeight && window.scrollY === 0) window.scrollBy(0, Math.min(top, bottom - innerHeight + 8));
+      const { top } = head().getBoundingClientRect();
+      // its head to the screen's top: when the controls grow later (they stick to the bottom)
+      // the picture gives up the height, and nothing slides under the Play bar
+      if (bottom > innerHeight) window.scrollBy(0, top);
     });
   }
 
