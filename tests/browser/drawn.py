@@ -18,7 +18,7 @@ from tests.browser.conftest import wait_until
 @dataclasses.dataclass(frozen=True)
 class Board:
     """What the browser tests over every game need of one game's board, declared as `BOARD` by
-    the game's own module, tests/browser/test_<engine module>_board.py (`board_of`)."""
+    the game's own tests, tests/unit/test_<engine module>.py (`board_of`)."""
 
     # a function of the page returning what the board on show draws (JSON-able), read from its
     # data- attributes
@@ -33,9 +33,9 @@ class Board:
 
 def board_of(kind: str) -> Board:
     """The `BOARD` of the registered game `kind`, from the module named for its engine's:
-    api/games/prime_drop.py's is tests/browser/test_prime_drop_board.py."""
+    api/games/prime_drop.py's is in tests/unit/test_prime_drop.py."""
     engine = GAMES[kind].__module__.rsplit(".", 1)[-1]
-    return importlib.import_module(f"tests.browser.test_{engine}_board").BOARD
+    return importlib.import_module(f"tests.unit.test_{engine}").BOARD
 
 
 def assert_replay_matches(page, base: str, game_id: str) -> int:

@@ -595,14 +595,12 @@ def test_a_first_load_of_a_game_page_is_light(kind, viewport, open_page, live_se
     scripts = sorted(set(fetched))
     boards = [s for s in scripts if s.startswith("boards/") and s != "boards/common.js"]
     assert boards == [f"boards/{kind}.js"], boards
-    # its styles come with it, and no other board's (css/boards/<kind>.css, linked by loadBoard)
-    styles = [u.split("/static/css/", 1)[1] for u in urls if "/static/css/boards/" in u]
-    assert styles == [f"boards/{kind}.css"], styles
-    assert page.evaluate(
-        "(href) => [...document.styleSheets].some((sheet) => sheet.href?.endsWith(href) && "
-        "sheet.cssRules.length > 0)",
-        f"/static/css/boards/{kind}.css",
+    # its styles come with it (its STYLES, adopted by loadBoard), in no request of their own
+    assert not [u for u in urls if u.endswith(".css") and "/static/css/app.css" not in u], urls
+    adopted = page.evaluate(
+        "() => document.adoptedStyleSheets.map((sheet) => sheet.cssRules.length)"
     )
+    assert len(adopted) == 1 and adopted[0] > 0, adopted
     # the first modules index.html preloads are fetched once each: the preload is the import's
     first = ["app.js", "api.js", "storage.js", "game.js", "dom.js", "format.js", "boards/common.js"]
     assert [fetched.count(m) for m in first] == [1] * len(first), fetched

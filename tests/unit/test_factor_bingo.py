@@ -29,6 +29,7 @@ from api.games.factor_bingo import (
     shares_a_line,
 )
 from api.games.registry import get_game
+from tests.browser.drawn import Board
 
 
 def new(starter=0, layout="default", seed=0):
@@ -297,3 +298,37 @@ def test_every_line_is_five_cells():
 
 def test_the_module_examples_hold():
     assert doctest.testmod(factor_bingo).failed == 0
+
+
+# ---------------------------------------------------------------- the board
+# Factor Bingo's board as the browser tests over every game drive it (tests/browser/drawn.py's
+# `Board`): what it draws read back from the page, the same worked out from a server state, a legal
+# move picked on the page, and options that keep a bot game short. Its moves made by hand are tested
+# in test_web_client.py.
+
+
+def drawn_for(state: dict) -> dict:
+    values = [v for board in state["boards"] for row in board for v in row]
+    return {
+        "values": [str(v) for v in values],
+        "stamped": sorted(set(state["called"]) & set(values)),
+        "called": [n for n in state["numbers"] if n in state["called"]],
+    }
+
+
+def pick_on_page(page, move: dict) -> None:
+    page.click(f".fb [data-value='{move['letter']}']")
+    page.click(f".fb-numbers button[data-n='{move['number']}']")
+
+
+BOARD = Board(
+    read="""() => ({
+        values: [...document.querySelectorAll(".fb [data-value]")].map((g) => g.dataset.value),
+        stamped: [...new Set([...document.querySelectorAll(".fb [data-value][data-called]")]
+            .map((g) => Number(g.dataset.value)))].sort((a, b) => a - b),
+        called: [...document.querySelectorAll(".fb-numbers button.called")]
+            .map((b) => Number(b.dataset.n)),
+    })""",
+    expected=drawn_for,
+    pick=pick_on_page,
+)

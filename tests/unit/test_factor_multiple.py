@@ -5,6 +5,7 @@ import pytest
 
 from api.games.base import BadOption, IllegalMove, MalformedMove, Pass
 from api.games.factor_multiple import FactorMultiple, Say
+from tests.browser.drawn import Board
 
 
 def start(n=100, even_start=True, first=0):
@@ -147,3 +148,28 @@ def test_divisibility_neighbours_are_every_factor_and_multiple_in_increasing_ord
         for k in range(1, n + 1):
             expected = [d for d in range(1, k) if k % d == 0] + list(range(2 * k, n + 1, k))
             assert divisibility_neighbours(k, n) == expected, (k, n)
+
+
+# ---------------------------------------------------------------- the board
+# Factor/Multiple's board as the browser tests over every game drive it (tests/browser/drawn.py's
+# `Board`): what it draws read back from the page, the same worked out from a server state, a legal
+# move picked on the page, and options that keep a bot game short. Its moves made by hand are tested
+# in test_web_client.py.
+
+
+def drawn_for(state: dict) -> list:
+    return state["said"]
+
+
+def pick_on_page(page, move: dict) -> None:
+    page.click(f".fm-grid button[data-n='{move['number']}']")
+
+
+BOARD = Board(
+    read="""() => [...document.querySelectorAll(".fm-grid button[data-said]")]
+        .sort((a, b) => a.dataset.said - b.dataset.said)
+        .map((button) => Number(button.dataset.n))""",
+    expected=drawn_for,
+    pick=pick_on_page,
+    short={"n": 30},
+)

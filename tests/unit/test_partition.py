@@ -27,6 +27,7 @@ from api.games.partition import (
     links_after,
     region_edges,
 )
+from tests.browser.drawn import Board
 
 COLUMNS = list(COLOURS) * 6  # hex h holds COLOURS[h % 6]: red in column 0, orange in 1, ...
 ROW_2_TO_3 = [(a, b) for a, b in EDGES if a // 6 == 2 and b // 6 == 3]  # cuts the board in halves
@@ -432,3 +433,40 @@ def test_the_module_examples_hold():
 JSON_OPTION_VALUES = {
     "layout": [c for c in ("red", "orange", "yellow", "green", "blue", "purple") for _ in range(6)]
 }
+
+# ---------------------------------------------------------------- the board
+# Partition's board as the browser tests over every game drive it (tests/browser/drawn.py's
+# `Board`): what it draws read back from the page, the same worked out from a server state, a legal
+# move picked on the page, and options that keep a bot game short. Its moves made by hand are tested
+# in test_web_client.py.
+
+
+def drawn_for(state: dict) -> dict:
+    return {
+        "colours": state["colours"],
+        "closed": sorted(
+            x for region in state["regions"] if region["closed"] for x in region["hexes"]
+        ),
+        "sticks": sorted("-".join(map(str, sorted(edge))) for edge in state["sticks"]),
+        "seats": [[state["subdivisions_left"][seat], state["points"][seat]] for seat in (0, 1)],
+    }
+
+
+def pick_on_page(page, move: dict) -> None:
+    page.click(f"[data-edge='{'-'.join(map(str, sorted(move['edge'])))}']")
+
+
+BOARD = Board(
+    read="""() => ({
+        colours: [...document.querySelectorAll(".pt [data-hex]")]
+            .map((hex) => hex.dataset.colour ?? null),
+        closed: [...document.querySelectorAll(".pt [data-hex][data-closed]")]
+            .map((hex) => Number(hex.dataset.hex)),
+        sticks: [...document.querySelectorAll(".pt [data-stick]")]
+            .map((line) => line.dataset.stick).sort(),
+        seats: [...document.querySelectorAll(".pt .panel[data-seat]")].map((panel) =>
+            [...panel.querySelectorAll(".stats b")].slice(0, 2).map((b) => Number(b.textContent))),
+    })""",
+    expected=drawn_for,
+    pick=pick_on_page,
+)

@@ -12,6 +12,7 @@ from api.bots.search import step
 from api.games.base import BadOption, IllegalMove, MalformedMove, Pass
 from api.games.grid import flood_fill
 from api.games.ploid import BLANK, Place, Ploid, PloidState, groups, owner, placements
+from tests.browser.drawn import Board
 
 # The seed's example, White to move: White must pass, Black's blank at [1, 5] is its last
 # placement, and Black wins 13 to 12.
@@ -361,3 +362,33 @@ def test_docstring_examples_run():
     for module in (api.games.ploid, api.bots.ploid_solver):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
+
+
+# ---------------------------------------------------------------- the board
+# Ploid's board as the browser tests over every game drive it (tests/browser/drawn.py's
+# `Board`): what it draws read back from the page, the same worked out from a server state, a legal
+# move picked on the page, and options that keep a bot game short. Its moves made by hand are tested
+# in test_web_client.py.
+
+
+def drawn_for(state: dict) -> list:
+    return [
+        [f"{r},{c}", cell and {"seat": cell["seat"], "piece": str(cell["piece"])}]
+        for r, row in enumerate(state["board"])
+        for c, cell in enumerate(row)
+    ]
+
+
+def pick_on_page(page, move: dict) -> None:
+    page.click(f".ploid button[data-piece='{move['piece']}']")
+    page.click(f"[data-cell='{move['row']},{move['col']}']")
+
+
+BOARD = Board(
+    read="""() => [...document.querySelectorAll(".ploid [data-cell]")].map((cell) => [
+        cell.dataset.cell, cell.dataset.seat === undefined ? null
+            : { seat: Number(cell.dataset.seat), piece: cell.dataset.piece }])""",
+    expected=drawn_for,
+    pick=pick_on_page,
+    short={"n": 3},
+)

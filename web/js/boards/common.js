@@ -16,38 +16,33 @@
 // under the board's Play bar.
 //
 // The game page imports only the board of the game it shows, by a naming convention: the board
-// of kind `k` is boards/k.js with its styles in css/boards/k.css (`loadBoard`), so a new board is
-// its own two files alone and costs no other page anything.
+// of kind `k` is boards/k.js, its styles its `STYLES` (`loadBoard`), so a new board is its own
+// one file alone and costs no other page anything.
 //
 // Besides the map, this module holds what every board shares: the pending-move bar, a keyboard
 // cursor and clicks on grids, board pictures that zoom, and reading the legal-moves listing.
 
 import { h, s, showRefusal } from "../dom.js";
 
-/** The board module of games of `kind` (the API's slug): boards/<kind>.js, once its stylesheet
- *  (css/boards/<kind>.css, fetched alongside) is in, or null when this client has none or it
- *  could not be loaded. */
+/** The board module of games of `kind` (the API's slug): boards/<kind>.js, with its styles (its
+ *  `STYLES`) adopted by the page, or null when this client has none or it could not be loaded. */
 export function loadBoard(kind) {
   if (!/^[a-z][a-z-]*$/.test(kind ?? "")) return Promise.resolve(null);
-  return Promise.all([import(`./${kind}.js`), boardStyles(kind)]).then(([module]) => module, () => null);
+  return import(`./${kind}.js`).then((module) => { adopt(kind, module.STYLES); return module; }, () => null);
 }
 
-const styled = new Map();
+const adopted = new Set();
 
-/** Link the stylesheet of the board of `kind`, once a page; resolves when it has loaded (or
- *  failed: the board then draws unstyled rather than not at all). A <link> from the site's own
- *  origin, so the Content-Security-Policy (style-src 'self') needs nothing more. */
-function boardStyles(kind) {
-  if (!styled.has(kind)) {
-    const link = h("link", { rel: "stylesheet",
-                             href: new URL(`../../css/boards/${kind}.css`, import.meta.url).href });
-    styled.set(kind, new Promise((resolve) => {
-      link.addEventListener("load", resolve);
-      link.addEventListener("error", resolve);
-    }));
-    document.head.append(link);
-  }
-  return styled.get(kind);
+/** Add a board's styles to the page's, once a page. A constructed stylesheet is CSSOM, as
+ *  `insertRule` is: the Content-Security-Policy's style-src 'self' governs <style> and style
+ *  attributes in markup, not the page's own scripts, so it needs nothing more. The board is then
+ *  one file, and its styles come in the one request that brings it. */
+function adopt(kind, styles) {
+  if (!styles || adopted.has(kind)) return;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(styles);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  adopted.add(kind);
 }
 
 /** Touch targets at least this big (CSS px) need no zoom; the stylesheet's --touch. */

@@ -6,6 +6,30 @@ import { fill, h, s } from "../dom.js";
 import { seatName } from "../format.js";
 import { actionBar, boardSvg, listed, LOADING_LEGAL, seatDot, wordsOf, zoomFrame } from "./common.js";
 
+/** The board's styles, adopted by boards/common.js's loadBoard with the board; the tokens
+ *  (--accent, --card, the pieces' colours...) are app.css's. */
+export const STYLES = `
+.fb-cell { fill: var(--card); stroke: var(--line); stroke-width: .03; }
+.fb-cell.gray { fill: var(--gray-cell); }
+.fb-cell.letter-pick { fill: var(--accent-soft); stroke: var(--accent); stroke-width: .08; }
+.fb-cell.callable { stroke: var(--accent); stroke-width: .08; }
+.fb-text { font-size: .36px; text-anchor: middle; dominant-baseline: central; fill: var(--ink); }
+.fb-text.letter { fill: var(--muted); font-size: .42px; }
+.fb-text.number { font-weight: 700; }
+.fb-stamp { fill: var(--good-soft); stroke: var(--good); stroke-width: .05; }
+.fb-stamp.current { stroke: var(--last); stroke-width: .1; }
+.fb-line { stroke: var(--good); stroke-width: .12; stroke-linecap: round; opacity: .8; }
+.fb-title { font-size: .34px; text-anchor: start; fill: var(--ink); font-weight: 600; }
+.fb-numbers { display: grid; grid-template-columns: repeat(6, minmax(0, 1fr)); gap: 3px; margin: .4rem 0; }
+.fb-numbers button { padding: 0; min-height: var(--touch); min-width: 0; font-variant-numeric: tabular-nums; background: var(--card); }
+.fb-numbers button.used { color: var(--muted); text-decoration: line-through; }
+.fb-numbers button.called { background: var(--good-soft); text-decoration: line-through; }
+.fb-numbers button.current { outline: 3px solid var(--last); outline-offset: -3px; }
+.fb-numbers button.legal { background: var(--accent-soft); border-color: var(--accent); font-weight: 700; }
+.fb-numbers button[aria-pressed="true"] { background: var(--accent); color: var(--on-accent); }
+.fb-numbers button:disabled { opacity: 1; }
+`;
+
 const SIDE = 5;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 const GAP = 1;

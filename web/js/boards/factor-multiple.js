@@ -6,6 +6,49 @@ import { fill, h, s } from "../dom.js";
 import { seatName } from "../format.js";
 import { actionBar, listed, LOADING_LEGAL, wordsOf } from "./common.js";
 
+/** The board's styles, adopted by boards/common.js's loadBoard with the board; the tokens
+ *  (--accent, --card, the pieces' colours...) are app.css's. */
+export const STYLES = `
+.fm-views { display: grid; gap: .6rem; grid-template-columns: minmax(0, 1fr); }
+@media (min-width: 700px) { .fm-views { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
+.fm-circle { max-width: 420px; }
+.fm-ring { fill: none; stroke: var(--line); stroke-width: .004; }
+.fm-edges { fill: none; stroke: var(--muted); stroke-width: .0025; opacity: .55; }
+.fm-path { fill: none; stroke: var(--last); stroke-width: .012; stroke-linejoin: round; }
+.fm-circle * { pointer-events: none; }
+.fm-circle .fm-vertex.legal { pointer-events: auto; }  /* a lit number is said by tapping it too */
+.fm-edges.near { stroke: var(--accent); stroke-width: .005; opacity: .8; }
+.fm-circle.sparse .fm-vertex:not(.said):not(.legal):not(.current):not(.chosen) { display: none; }
+.fm-circle.sparse .fm-vertex { stroke-width: .012; }
+.fm-vertex { fill: var(--muted); }
+.fm-vertex.said { fill: var(--last); }
+.fm-vertex.legal { fill: var(--accent); stroke: var(--accent); stroke-width: .02; cursor: pointer; }
+.fm-vertex.current { fill: var(--last); stroke: var(--ink); stroke-width: .012; }
+.fm-vertex.chosen { fill: var(--good); stroke: var(--good); stroke-width: .03; }
+.fm-label { font-size: .07px; fill: var(--muted); text-anchor: middle; dominant-baseline: middle; }
+/* the grid whole, never scrolled inside: eight 44 px columns fit a phone */
+.fm-grid {
+  display: grid; grid-template-columns: repeat(auto-fill, minmax(var(--touch), 1fr)); gap: 2px; align-content: start;
+}
+/* the numbers first on a narrow screen, the circle (a picture) after them */
+@media (max-width: 699px) { .fm-views .fm-grid { order: -1; } }
+.fm-grid button {
+  min-height: var(--touch); min-width: 0; padding: 0; font-size: .9rem; font-variant-numeric: tabular-nums;
+  background: var(--card);
+}
+.fm-grid button[aria-disabled="true"] { opacity: 1; color: var(--muted); cursor: default; }
+.fm-grid button.legal { background: var(--accent-soft); border-color: var(--accent); color: var(--ink); font-weight: 700; }
+.fm-grid button.said.seat0 { background: var(--piece0); color: #1c1917; border: 2px solid var(--piece0-edge); text-decoration: line-through; }
+.fm-grid button.said.seat1 { background: var(--piece1); color: #fafaf9; border: 2px solid var(--piece-halo); text-decoration: line-through; }
+.fm-grid button.current { outline: 3px solid var(--last); outline-offset: -3px; text-decoration: none; }
+.fm-grid button.chosen { background: var(--accent); color: var(--on-accent); }
+.fm-grid button.wins { background: var(--good-soft); border-color: var(--good); }
+.fm-grid button.loses { background: var(--bad-soft); border-color: var(--bad); }
+.fm-say { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem 1rem; }
+.fm-say .action-bar { flex: 1; }
+.fm-input { width: 7rem; }
+`;
+
 // Above this many numbers, drawing every factor-multiple edge turns the circle into a grey disc:
 // the circle then shows only the edges of the number last said (and of the one picked).
 const ALL_EDGES_UP_TO = 60;

@@ -6,6 +6,38 @@ import { fill, h, s } from "../dom.js";
 import { seatMark, seatName } from "../format.js";
 import { actionBar, boardSvg, LOADING_LEGAL, seatDot, wordsOf, zoomFrame } from "./common.js";
 
+/** The board's styles, adopted by boards/common.js's loadBoard with the board; the tokens
+ *  (--accent, --card, the pieces' colours...) are app.css's. */
+export const STYLES = `
+.pt-hex { stroke: var(--line); stroke-width: .03; fill: var(--card); }
+.pt-hex.closed { fill: var(--closed); }
+.pt-hex.selected { stroke: var(--accent); stroke-width: .1; }
+.pt-hex.part-a { fill: var(--accent-soft); }
+.pt-disc { stroke: rgba(0, 0, 0, .35); stroke-width: .03; }
+.pt-disc.taken { fill: none; stroke: var(--muted); stroke-dasharray: .08 .06; }
+.pt-letter { font-size: .32px; text-anchor: middle; dominant-baseline: central; fill: #000; opacity: .75; font-weight: 700; }
+.pt-stick { stroke: var(--ink); stroke-width: .13; stroke-linecap: round; }
+.pt-stick.last { stroke: var(--last); }
+.pt-hex.last { stroke: var(--last); stroke-width: .12; }
+.pt-edge { cursor: pointer; }
+.pt-edge-hit { fill: transparent; }
+.pt-edge-line { stroke: transparent; stroke-width: .16; stroke-linecap: round; }
+/* the edges that take a stick show once the pointer is over the board or the keyboard is on it
+   (always on a touch screen, which has no hover): dashed, and solid under the pointer */
+:is(svg.board:hover, svg.board:focus-visible) .pt-edge-line { stroke: var(--accent); stroke-dasharray: .12 .1; opacity: .7; }
+@media (hover: none) { .pt-edge-line { stroke: var(--accent); stroke-dasharray: .12 .1; opacity: .6; } }
+svg.board :is(.pt-edge:hover, .pt-edge.selected) .pt-edge-line { stroke-dasharray: none; opacity: 1; }
+.pt-edge.selected .pt-edge-line { stroke: var(--accent); }
+.pt-marker { stroke-width: .04; }
+.pt-marker.seat0 { fill: var(--piece0); stroke: var(--piece0-edge); }
+.pt-marker.seat1 { fill: var(--piece1); stroke: var(--piece-halo); }
+@media (prefers-color-scheme: light) { .pt-marker.seat1 { stroke: var(--piece1-edge); } }
+.pt-owner { font-size: .42px; font-weight: 700; text-anchor: middle; dominant-baseline: central;
+  fill: var(--ink); paint-order: stroke; stroke: var(--card); stroke-width: .08px; }
+.swatch { display: inline-block; width: .9rem; height: .9rem; border-radius: 50%; vertical-align: -.1rem;
+  border: 1px solid rgba(0, 0, 0, .35); margin-right: .15rem; }
+`;
+
 const ROWS = 6;
 const COLS = 6;
 const HEXES = ROWS * COLS;

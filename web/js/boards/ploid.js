@@ -5,6 +5,28 @@ import { fill, h, s } from "../dom.js";
 import { cellName, SEAT_COLOUR, seatMark, seatName } from "../format.js";
 import { actionBar, boardSvg, cellClicks, gridKeys, listed, LOADING_LEGAL, wordsOf, zoomFrame } from "./common.js";
 
+/** The board's styles, adopted by boards/common.js's loadBoard with the board; the tokens
+ *  (--accent, --card, the pieces' colours...) are app.css's. */
+export const STYLES = `
+.pl-cell { fill: var(--card); stroke: var(--line); stroke-width: .03; }
+.pl-cell.legal { fill: var(--accent-soft); }
+.pl-link { stroke-width: .34; stroke-linecap: round; }
+.pl-link.seat0 { stroke: #a8a29e; }
+.pl-link.seat1 { stroke: #57534e; }
+.pl-piece { stroke-width: .05; }
+.pl-piece.seat0 { fill: var(--piece0); stroke: var(--piece0-edge); }
+.pl-piece.seat1 { fill: var(--piece1); stroke: var(--piece-halo); stroke-width: .07; }
+@media (prefers-color-scheme: light) { .pl-piece.seat1 { stroke: var(--piece1-edge); stroke-width: .05; } }
+.pl-piece.pending { stroke: var(--accent); stroke-width: .1; stroke-dasharray: .12 .06; }
+.pl-piece.last { stroke: var(--last); stroke-width: .1; }
+.pl-num { font-size: .45px; text-anchor: middle; dominant-baseline: central; font-weight: 700; }
+.pl-num.seat0 { fill: #1c1917; }
+.pl-num.seat1 { fill: #fafaf9; }
+.pl-tag { font-size: .22px; text-anchor: middle; dominant-baseline: central; fill: var(--ink); }
+.pl-tag-bg { fill: var(--card); stroke: var(--line); stroke-width: .02; }
+.pl-tag-bg.full { fill: var(--soft); stroke: var(--muted); }
+`;
+
 export function create({ root, submit }) {
   let view = null;
   let piece = null;   // a number or "blank"

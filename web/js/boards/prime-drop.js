@@ -7,6 +7,21 @@ import { fill, h, s } from "../dom.js";
 import { cellName, seatMark, seatName } from "../format.js";
 import { actionBar, boardSvg, cellClicks, gridKeys, lineCells, listed, LOADING_LEGAL, wordsOf, zoomFrame } from "./common.js";
 
+/** The board's styles, adopted by boards/common.js's loadBoard with the board; the tokens
+ *  (--accent, --card, the pieces' colours...) are app.css's. */
+export const STYLES = `
+.pd-cell { fill: var(--card); stroke: var(--line); stroke-width: .03; }
+.pd-cell.drop-ok { fill: var(--accent-soft); }
+.pd-tile { fill: #f3e8c8; stroke: #a18a52; stroke-width: .04; }
+.pd-digit { font-size: .6px; text-anchor: middle; dominant-baseline: central; fill: #1c1917; font-weight: 700; }
+.pd-tile.pending { fill: var(--accent); stroke: var(--accent); }
+.pd-digit.pending { fill: var(--on-accent); }
+.pd-tile.last { stroke: var(--last); stroke-width: .1; }
+.pd-tile.run { fill: #bfdbfe; stroke: var(--accent); stroke-width: .1; }
+.pd-axis { font-size: .35px; fill: var(--muted); text-anchor: middle; dominant-baseline: central; }
+.pd-gone { fill: none; stroke: var(--last); stroke-width: .06; stroke-dasharray: .1 .08; }
+`;
+
 const DIGITS = "0123456789";
 
 /** The number on the board read from `from` to `to` (an entry of the state's `numbers`), or
