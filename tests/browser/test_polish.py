@@ -370,8 +370,13 @@ def test_partition_names_hexes_as_its_margins_do_and_marks_the_whole_last_turn(
         "places a stick between E5 and E6",
     ]
     assert not any(re.search(r"\d+–\d+|hex \d", m) for m in moves)
-    margins = page.locator(".pt svg .pd-axis").all_text_contents()
+    margins = page.locator(".pt svg .board-axis").all_text_contents()
     assert margins == list("ABCDEF") + [str(c) for c in range(1, 7)]
+    # styled as the board's names (unstyled, SVG text is drawn 16 px a viewBox unit, in black)
+    sizes = page.locator(".pt svg .board-axis").evaluate_all(
+        "els => [...new Set(els.map((e) => getComputedStyle(e).fontSize))]"
+    )
+    assert sizes == ["0.35px"], sizes
     assert page.locator(".pt-stick.last").count() == 3
     shot(page, f"partition-last-turn-{viewport}")
 

@@ -295,8 +295,8 @@ export function create({ root, submit }) {
 
   /** The row letters down the left and the column numbers along the top, naming the hexes. */
   function axes() {
-    return [...Array.from({ length: ROWS }, (_, r) => s("text", { x: -MARGIN / 2, y: centre(r * COLS)[1], class: "pd-axis" }, ROW_NAMES[r])),
-      ...Array.from({ length: COLS }, (_, c) => s("text", { x: centre(c)[0], y: -MARGIN / 2 + 0.1, class: "pd-axis" }, c + 1))];
+    return [...Array.from({ length: ROWS }, (_, r) => s("text", { x: -MARGIN / 2, y: centre(r * COLS)[1], class: "board-axis" }, ROW_NAMES[r])),
+      ...Array.from({ length: COLS }, (_, c) => s("text", { x: centre(c)[0], y: -MARGIN / 2 + 0.1, class: "board-axis" }, c + 1))];
   }
 
   function render() {

@@ -170,8 +170,8 @@ export function create({ root, submit }) {
         s("text", { x: c + 0.75, y: r + 0.155, class: "pl-tag" }, `${g.size}/${g.limit}`));
     });
     const axes = [
-      ...Array.from({ length: cols }, (_, i) => s("text", { x: i + 0.5, y: -0.25, class: "pd-axis" }, i)),
-      ...Array.from({ length: rows }, (_, i) => s("text", { x: -0.25, y: i + 0.5, class: "pd-axis" }, i))];
+      ...Array.from({ length: cols }, (_, i) => s("text", { x: i + 0.5, y: -0.25, class: "board-axis" }, i)),
+      ...Array.from({ length: rows }, (_, i) => s("text", { x: -0.25, y: i + 0.5, class: "board-axis" }, i))];
     fill(svg, axes, cells, links, pieces, tags,
       s("rect", { x: cursor.c + 0.02, y: cursor.r + 0.02, width: 0.96, height: 0.96, rx: 0.08, class: "cursor", "stroke-width": 0.07 }));
     const here = board[cursor.r]?.[cursor.c];

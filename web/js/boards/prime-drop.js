@@ -18,7 +18,6 @@ export const STYLES = `
 .pd-digit.pending { fill: var(--on-accent); }
 .pd-tile.last { stroke: var(--last); stroke-width: .1; }
 .pd-tile.run { fill: #bfdbfe; stroke: var(--accent); stroke-width: .1; }
-.pd-axis { font-size: .35px; fill: var(--muted); text-anchor: middle; dominant-baseline: central; }
 .pd-gone { fill: none; stroke: var(--last); stroke-width: .06; stroke-dasharray: .1 .08; }
 `;
 
@@ -260,8 +259,8 @@ export function create({ root, submit, gameId }) {
       }
     }
     const axes = Array.from({ length: n }, (_, i) => [
-      s("text", { x: i + 0.5, y: -0.3, class: "pd-axis" }, i),
-      s("text", { x: -0.3, y: i + 0.5, class: "pd-axis" }, i)]);
+      s("text", { x: i + 0.5, y: -0.3, class: "board-axis" }, i),
+      s("text", { x: -0.3, y: i + 0.5, class: "board-axis" }, i)]);
     fill(svg, axes, cells,
       gone.map(([r, c]) => s("rect", { x: c + 0.12, y: r + 0.12, width: 0.76, height: 0.76, rx: 0.1, class: "pd-gone" })),
       s("rect", { x: cursor.c + 0.02, y: cursor.r + 0.02, width: 0.96, height: 0.96, rx: 0.1,
