@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint fuzz bench million loadtest ladders ladders-quick ploid-book seed-ratings \
-	openapi check-openapi lock clean
+	openapi check-openapi lock clean wrk
 
 $(STAMP): pyproject.toml requirements.lock setup.py api/bots/_partition_endgame.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,7 +42,13 @@ FUZZ_EXAMPLES ?= 800
 fuzz: $(STAMP)
 	POSTPLAY_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q tests/api/test_fuzz.py
 
-bench: $(STAMP)
+# the HTTP benchmarks' load generator, Debian's wrk, installed when missing (as root, or with sudo)
+wrk:
+	@command -v wrk >/dev/null 2>&1 || { \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); export DEBIAN_FRONTEND=noninteractive; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq wrk >/dev/null; }
+
+bench: $(STAMP) wrk
 	$(PY) -m tests.benchmarks
 
 # a million finished games in an embedded Redis of its own: bytes per game, GET latency (minutes)
