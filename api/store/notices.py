@@ -23,12 +23,19 @@ return 1
 """
 
 # keep a notification ARGV[1] at ARGV[2] (its JSON ARGV[3]) in the inbox KEYS[1..2], unread
-# (KEYS[3]), unless it is kept already
+# (KEYS[3]), unless it is kept already; then let go of those kept at ARGV[4] or before, and keep
+# the three keys ARGV[5] seconds from now: one round trip for each notification a worker sends
 RECORD = """
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 1 then
   redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
   redis.call('SADD', KEYS[3], ARGV[1])
 end
+for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])) do
+  redis.call('ZREM', KEYS[1], old)
+  redis.call('HDEL', KEYS[2], old)
+  redis.call('SREM', KEYS[3], old)
+end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
 """
 
 
@@ -79,24 +86,14 @@ class NoticeStore:
                 keys.inbox_items_key(account_id),
                 keys.inbox_unread_key(account_id),
             ],
-            args=[item["id"], repr(item["ts"]), json.dumps(item)],
+            args=[
+                item["id"],
+                repr(item["ts"]),
+                json.dumps(item),
+                repr(now - INBOX_KEPT_S),
+                INBOX_KEPT_S,
+            ],
         )
-        self.expire(account_id, now)
-
-    def expire(self, account_id: str, now: float) -> None:
-        old = self.redis.zrangebyscore(keys.inbox_key(account_id), "-inf", now - INBOX_KEPT_S)
-        if old:
-            with self.redis.pipeline(transaction=True) as pipe:
-                pipe.zrem(keys.inbox_key(account_id), *old)
-                pipe.hdel(keys.inbox_items_key(account_id), *old)
-                pipe.srem(keys.inbox_unread_key(account_id), *old)
-                pipe.execute()
-        for key in (
-            keys.inbox_key(account_id),
-            keys.inbox_items_key(account_id),
-            keys.inbox_unread_key(account_id),
-        ):
-            self.redis.expire(key, INBOX_KEPT_S)
 
     def inbox(self, account_id: str, since: float, unread_only: bool) -> list[dict]:
         """The notifications since `since`, newest first, each with `read`."""
