@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint fuzz bench million loadtest ladders ladders-quick ploid-book seed-ratings \
-	openapi check-openapi lock clean wrk
+	openapi check-openapi lock clean wrk system
 
 $(STAMP): pyproject.toml requirements.lock setup.py api/bots/_partition_endgame.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ run: $(STAMP)
 
 # the layers' import contracts ([tool.importlinter] in pyproject.toml), ruff's lint and format
 # check, mypy over api/ ([tool.ruff], [tool.mypy]), then every test
-test: lint
+test: lint system
 	$(PY) -m pytest -q --doctest-modules api tests
 
 lint: $(STAMP)
@@ -42,6 +42,15 @@ FUZZ_EXAMPLES ?= 800
 fuzz: $(STAMP)
 	POSTPLAY_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q tests/api/test_fuzz.py
 
+# what the tests need beside the Python packages, from Debian, installed when missing (as root, or
+# with sudo): chromium (the browser tests), node and npm (the client tools of test_clients.py)
+system:
+	@missing=""; for c in chromium:chromium node:nodejs npm:npm; do \
+		command -v $${c%%:*} >/dev/null 2>&1 || missing="$$missing $${c#*:}"; done; \
+	[ -z "$$missing" ] || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		export DEBIAN_FRONTEND=noninteractive; echo "installing$$missing"; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; }
+
 # the HTTP benchmarks' load generator, Debian's wrk, installed when missing (as root, or with sudo)
 wrk:
 	@command -v wrk >/dev/null 2>&1 || { \
@@ -55,8 +64,8 @@ bench: $(STAMP) wrk
 million: $(STAMP)
 	$(PY) -m tests.benchmarks bench_million
 
-# correspondence players stepped up, past 15,000 by 5,000 a step, until p99 > 250 ms or an error:
-# the real limit (locust, headless: 15 min to 15,000, then about 5 min a step; see the module)
+# correspondence players stepped up, past 15,000 by 2,500 a step, until p99 > 250 ms or an error:
+# the real limit (locust, headless: 15 min to 15,000, then about 3 min a step; see the module)
 LOAD_STAMP := $(VENV)/.installed-load
 $(LOAD_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c requirements.lock -e '.[test,load]'
