@@ -4,9 +4,9 @@ calling phase (its exact search) and Partition's endgames (the C search). Prime 
 solver: it gets lessons only.
 
 A prover answers one question, `wins(state, seat, deadline)`: whether `seat` wins from `state`
-with best play by both (a draw is not a win). It raises TimeoutError past `deadline` (a time of
-the bots' clock, `api.bots.clock.now()`) and Undecided where the position is outside what its
-solver decides.
+with best play by both (a draw is a win for neither seat: Ploid and Partition have draws). It
+raises TimeoutError past `deadline` (a time of the bots' clock, `api.bots.clock.now()`) and
+Undecided where the position is outside what its solver decides.
 
 Where the solver can also tell the length of a win, `moves_to_win` gives it: Factor Bingo's
 calling search does (deepened a call at a time). The others cannot: maximum matching
@@ -35,23 +35,24 @@ class Undecided(Exception):
 @dataclasses.dataclass(frozen=True)
 class Prover:
     decides: Callable[[State], bool]  # whether the solver decides this position (cheap)
-    mover_wins: Callable[[State, float | None], bool]  # the seat to move wins (not over)
+    # the outcome for the seat to move under best play (not over): 1 a win, 0 a draw, -1 a loss
+    mover_value: Callable[[State, float | None], int]
     # the fewest moves of its own with which the seat to move forces its win (None: it does not
     # win), where the solver can tell
     moves_to_win: Callable[[State, float | None], int | None] | None = None
 
 
-def _fm_wins(state, deadline):
-    return bool(fm_solver.winning_numbers(state))
+def _fm_value(state, deadline):
+    return 1 if fm_solver.winning_numbers(state) else -1  # (no draws)
 
 
 def _ploid_decides(state) -> bool:
     return state.n <= PERFECT_MAX_N
 
 
-def _ploid_wins(state, deadline):
+def _ploid_value(state, deadline):
     try:
-        return solver_for(state.n).verdict(state, deadline) > 0
+        return solver_for(state.n).verdict(state, deadline)
     except SolveTimeout:
         raise TimeoutError from None
 
@@ -67,10 +68,10 @@ def _bingo_decides(state) -> bool:
     return state.phase == "calling" and left <= BINGO_LEFT
 
 
-def _bingo_wins(state, deadline):
+def _bingo_value(state, deadline):
     card = card_for(state.letters, state.fills)
     used = number_mask((state.start,) + state.called)
-    return card.wins(used, NUMBERS.index(state.current), state.mover, deadline)
+    return 1 if card.wins(used, NUMBERS.index(state.current), state.mover, deadline) else -1
 
 
 def _bingo_calls_to_win(state, deadline):
@@ -88,21 +89,21 @@ def _partition_decides(state) -> bool:
     return state.open_size <= PARTITION_OPEN
 
 
-def _partition_wins(state, deadline):
+def _partition_value(state, deadline):
     verdict, _ = partition_bot.endgame_verdict(
         state, clock.now() + UNBOUNDED_S if deadline is None else deadline
     )
-    return verdict > 0
+    return verdict
 
 
 UNBOUNDED_S = 3600.0  # "no deadline" for a search that must be given one
 
 
 PROVERS: dict[str, Prover] = {
-    "factor-multiple": Prover(lambda state: True, _fm_wins),
-    "ploid": Prover(_ploid_decides, _ploid_wins),
-    "factor-bingo": Prover(_bingo_decides, _bingo_wins, _bingo_calls_to_win),
-    "partition": Prover(_partition_decides, _partition_wins),
+    "factor-multiple": Prover(lambda state: True, _fm_value),
+    "ploid": Prover(_ploid_decides, _ploid_value),
+    "factor-bingo": Prover(_bingo_decides, _bingo_value, _bingo_calls_to_win),
+    "partition": Prover(_partition_decides, _partition_value),
 }
 
 
@@ -121,7 +122,7 @@ def wins(state: State, seat: int, deadline: float | None = None) -> bool:
     prover = PROVERS.get(state.game.slug)
     if prover is None or not prover.decides(state):
         raise Undecided(state.game.slug)
-    return prover.mover_wins(state, deadline) == (state.to_move == seat)
+    return prover.mover_value(state, deadline) == (1 if state.to_move == seat else -1)
 
 
 def tells_length(kind: str) -> bool:
