@@ -5,11 +5,14 @@ A puzzle's line starts with that move. While the game goes on and the solver has
 than `MAX_SOLVER_MOVES`, the defender replies with its longest resistance and the solver's next
 move must again be the only one that wins; the line stops before a defender's reply after which
 the solver would have no single answer (its win is proven there). The longest resistance is the
-reply after which the solver needs the most moves to force its win, where the kind's solver tells
-the length of a win (Factor Bingo: `provers.moves_to_win`); ties go to the reply that leaves the
-solver the fewest winning answers, then the most legal moves. Where the solver proves only who
-wins (Factor/Multiple, Ploid, Partition), that tie-break alone stands for the reply that delays
-the loss most, among the replies that leave the solver a single answer.
+reply (of those that hand the move back) after which the solver needs the most moves of its own
+to force its win; ties go to the reply that leaves the solver the fewest winning answers, then
+the most legal moves. Factor Bingo's solver tells the length of a win (`provers.moves_to_win`).
+The others prove only who wins (maximum matching, the Ploid and Partition searches), so the length
+is found by deepening (`Resistance`): the replies after which the solver cannot force its win
+within 1 move, then 2, up to the moves the line has left; past those, every reply still standing
+is as long as the line can show. A resistance not found within the position's budget ends the
+line before that reply.
 
 A puzzle is JSON: `{"id", "kind", "options", "state", "to_move", "line": [{"seat", "move"}],
 "verdicts": [{"move", "wins"}], "rating", "source"}`. Its id is a digest of the kind, options
@@ -109,30 +112,32 @@ def _line(state: State, first: Move, deadline: float) -> list[dict]:
     """The whole line from `state`: see the module docstring."""
     solver = state.to_move
     assert solver is not None  # a running position: a seat to move
-    longest = provers.tells_length(state.game.slug)
+    search = Resistance(solver, deadline)
     line = [{"seat": solver, "move": first.to_dict()}]
     state = provers.after(state, first)
     solver_moves = 1
     while not state.is_over() and solver_moves < MAX_SOLVER_MOVES:
         if state.to_move == solver:  # (Partition: three actions a turn)
-            won, _ = provers.winning_moves(state, deadline)
+            won, _ = search.winning(state)
             if len(won) != 1:
                 break
             line.append({"seat": solver, "move": won[0].to_dict()})
             state = provers.after(state, won[0])
             solver_moves += 1
             continue
+        replies = [
+            (reply, answer)
+            for reply in state.legal_moves()
+            if not (answer := provers.after(state, reply)).is_over() and answer.to_move == solver
+        ]
+        try:
+            longest = search.longest(replies, MAX_SOLVER_MOVES - solver_moves)
+        except TimeoutError:
+            break  # (the line as far as it is proven to be the longest resistance)
         best = None
-        for reply in state.legal_moves():
-            answer = provers.after(state, reply)
-            if answer.is_over() or answer.to_move != solver:
-                continue
-            won, rest = provers.winning_moves(answer, deadline)
-            key: tuple[int, ...] = (len(won), -(len(won) + len(rest)))
-            if longest:  # the reply after which the solver needs the most moves comes first
-                key = (-(provers.moves_to_win(answer, deadline) or 0), *key)
-            elif len(won) != 1:
-                continue
+        for reply, answer in longest:
+            won, rest = search.winning(answer)
+            key = (len(won), -(len(won) + len(rest)))
             if best is None or key < best[0]:
                 best = key, reply, won, answer
         if best is None or len(best[2]) != 1:  # (the solver's win is proven: no single answer)
@@ -145,6 +150,53 @@ def _line(state: State, first: Move, deadline: float) -> list[dict]:
         state = provers.after(answer, answer_move)
         solver_moves += 1
     return line
+
+
+class Resistance:
+    """How long the defender holds out against `solver`'s win, within one line's `deadline`:
+    each position's winning moves proved once (`winning`), and each "wins within k" once."""
+
+    def __init__(self, solver: int, deadline: float):
+        self.solver, self.deadline = solver, deadline
+        self._won: dict[State, tuple[list[Move], list[Move]]] = {}
+        self._forces: dict[tuple[State, int], bool] = {}
+
+    def winning(self, state: State) -> tuple[list[Move], list[Move]]:
+        if state not in self._won:
+            self._won[state] = provers.winning_moves(state, self.deadline)
+        return self._won[state]
+
+    def longest(self, replies: list[tuple[Move, State]], most: int) -> list[tuple[Move, State]]:
+        """The replies (each with the position it leaves) after which the solver needs the most
+        moves of its own to force its win, counted up to `most` (past it, all that stand)."""
+        kind = replies[0][1].game.slug if replies else ""
+        if provers.tells_length(kind):
+            lengths = [provers.moves_to_win(answer, self.deadline) or 0 for _, answer in replies]
+            return [r for r, n in zip(replies, lengths) if n == max(lengths)]
+        standing = replies
+        for k in range(1, most + 1):
+            resisting = [(r, answer) for r, answer in standing if not self.forces(answer, k)]
+            if not resisting:
+                return standing  # each forced within k moves, none within k - 1
+            standing = resisting
+        return standing
+
+    def forces(self, state: State, k: int) -> bool:
+        """Whether the solver forces its win from `state` within `k` more moves of its own: a
+        search over the moves the kind's solver proves winning (any move, for the last one)."""
+        outcome = state.outcome()
+        if outcome is not None:
+            return outcome.winner == self.solver
+        if (state, k) not in self._forces:
+            if state.to_move != self.solver:  # every reply must lose within k
+                forced = all(self.forces(provers.after(state, r), k) for r in state.legal_moves())
+            elif k == 0:
+                forced = False
+            else:  # (the last move must end the game: no proof needed to find it)
+                moves = state.legal_moves() if k == 1 else self.winning(state)[0]
+                forced = any(self.forces(provers.after(state, m), k - 1) for m in moves)
+            self._forces[state, k] = forced
+        return self._forces[state, k]
 
 
 def start_rating(solver_moves: int, legal_moves: int) -> float:

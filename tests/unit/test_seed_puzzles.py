@@ -1,14 +1,14 @@
 """Every puzzle of the shipped seed set (seeds/puzzles.jsonl.gz), proved again by the solver:
 at each of the player's moves of its line the named move wins and every other legal move does
-not; the defender's replies are legal, and where the kind's solver tells the length of a win
-(Factor Bingo) each is the longest resistance; its first verdicts are the solver's; no position
-twice; every kind a solver decides has its seeds. In a module of its own so that CI can run it
+not; the defender's replies are legal, and each is the longest resistance; its first verdicts
+are the solver's; no position twice; every kind a solver decides has its seeds. In a module of its own so that CI can run it
 alone. Factor Bingo's and Partition's seeds are many and slower to prove: a fixed sample of them
 is proved unless POSTPLAY_PROVE_ALL_SEEDS=1. (`tests.benchmarks.bench_puzzles` times one.)"""
 
 from __future__ import annotations
 
 import collections
+import functools
 import os
 
 import pytest
@@ -44,22 +44,52 @@ def test_every_seed_puzzle_is_proved_again(kind):
         assert [v["move"] for v in puzzle["verdicts"] if v["wins"]] == [won[0].to_dict()]
         assert len(puzzle["verdicts"]) == len(won) + len(rest) >= puzzles.MIN_LEGAL_MOVES
         assert sum(s["seat"] == puzzle["to_move"] for s in puzzle["line"]) <= 4
-        if provers.tells_length(kind):
-            _assert_longest_resistance(puzzle)
+        _assert_longest_resistance(puzzle)
 
 
 def _assert_longest_resistance(puzzle: dict) -> None:
-    """Each defender's reply of the line leaves the solver needing the most moves to win."""
+    """Each defender's reply of the line leaves the solver needing the most moves of its own to
+    win (counted up to the moves the line has left), among the replies that hand the move back:
+    after none of the others can the solver be kept from its win for longer."""
     game = get_game(puzzle["kind"])
     state, solver = puzzles.state_of(puzzle), puzzle["to_move"]
+    played = 0
     for step in puzzle["line"]:
         move = game.parse_move(step["move"])
         if step["seat"] != solver:
-            lengths = [
-                provers.moves_to_win(answer)
-                for reply in state.legal_moves()
-                if not (answer := provers.after(state, reply)).is_over()
-                and answer.to_move == solver
-            ]
-            assert provers.moves_to_win(provers.after(state, move)) == max(lengths), puzzle["id"]
+            left = puzzles.MAX_SOLVER_MOVES - played
+            held = _moves_to_win(provers.after(state, move), solver, left)
+            for reply in state.legal_moves():
+                answer = provers.after(state, reply)
+                if answer.is_over() or answer.to_move != solver or held > left:
+                    continue  # (past `left`, every reply is as long as the line can show)
+                if provers.tells_length(puzzle["kind"]):
+                    assert _moves_to_win(answer, solver, left) <= held, puzzle["id"]
+                else:
+                    assert _forces(answer, solver, held), (puzzle["id"], reply.to_dict())
+        played += step["seat"] == solver
         state = provers.after(state, move)
+
+
+def _moves_to_win(state, solver: int, most: int) -> int:
+    """The fewest moves of `solver`'s own that force its win from `state` (a position it wins),
+    or `most + 1` where that is more than `most`."""
+    if provers.tells_length(state.game.slug):
+        return min(provers.moves_to_win(state) or 0, most + 1)
+    return next((k for k in range(most + 1) if _forces(state, solver, k)), most + 1)
+
+
+@functools.cache
+def _forces(state, solver: int, k: int) -> bool:
+    """Whether `solver` forces its win from `state` within `k` moves of its own, by a search of
+    the game tree (against every reply; over the moves the solver proves winning, all of them
+    for the last move, which must end the game)."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return outcome.winner == solver
+    if state.to_move != solver:
+        return all(_forces(provers.after(state, r), solver, k) for r in state.legal_moves())
+    if k == 0:
+        return False
+    moves = state.legal_moves() if k == 1 else provers.winning_moves(state)[0]
+    return any(_forces(provers.after(state, m), solver, k - 1) for m in moves)
