@@ -5,9 +5,10 @@ puzzles, puzzles per 100 finished games, and the mean time to prove one.
 
     postplay puzzles mine --playtests 200 --kinds factor-multiple,ploid --write seeds/puzzles.jsonl.gz
 
-(The shipped seed set was mined so; Factor Bingo's and Partition's with `--budget 0.01`, in runs
-of 40 and 12 games from seeds 10000 + 40i and 20000 + 12i. tests/benchmarks/bench_puzzles.py
-prints its size per kind and the time to prove one puzzle.)
+(The shipped seed set was mined so: Ploid's in runs of 20 games from seeds 30000 + 20i; Factor
+Bingo's and Partition's with `--budget 0.01`, in runs of 40 and 12 games from seeds 10000 + 40i,
+and 20000 + 12i and 40000 + 12i. tests/benchmarks/bench_puzzles.py prints its size per kind and
+the time to prove one puzzle.)
 """
 
 from __future__ import annotations

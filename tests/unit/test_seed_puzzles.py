@@ -18,10 +18,10 @@ from api.learn import provers, puzzles
 from api.learn.service import read_seeds
 
 # the seed set's size per kind, at least (Partition's endgames rarely leave one winning action)
-CORPUS = {"factor-multiple": 250, "ploid": 150, "factor-bingo": 450, "partition": 140}
+CORPUS = {"factor-multiple": 250, "ploid": 350, "factor-bingo": 450, "partition": 375}
 SEEDS = read_seeds()
 # every k-th seed of a kind is proved (the same ones each run), to keep `make test` within a minute;
-# POSTPLAY_PROVE_ALL_SEEDS=1 proves every one (about 75 s of CPU)
+# POSTPLAY_PROVE_ALL_SEEDS=1 proves every one (about 45 s of CPU)
 EVERY = {"factor-bingo": 8, "partition": 4}
 ALL = os.environ.get("POSTPLAY_PROVE_ALL_SEEDS") == "1"
 
