@@ -238,8 +238,8 @@ def attempt(puzzle: dict, moves: list) -> dict:
     """Judge a try: `moves` are the moves of the side to move (the replies between them are the
     line's, played by the server). The answer: `solved`; the `line` as played (the player's
     moves, each reply of the server after them); at a wrong move, `expected` (the line's move
-    there) and the whole `solution`; `more` while every move so far was right and the line goes
-    on. Each step of a line carries its move's `words`. MalformedMove or IllegalMove (naming
+    there, in words as `expected_words`) and the whole `solution`; `more` while every move so far
+    was right and the line goes on. Each step of a line carries its move's `words`. MalformedMove or IllegalMove (naming
     `moves.<i>`) for a move that is not one."""
     game = get_game(puzzle["kind"])
     state = state_of(puzzle)
@@ -262,6 +262,7 @@ def attempt(puzzle: dict, moves: list) -> dict:
                 "more": False,
                 "line": played,
                 "expected": line[at]["move"],
+                "expected_words": game.parse_move(line[at]["move"]).words(state),
                 "solution": _told(game, state_of(puzzle), line),
                 **_position(state.apply(move)),
             }
@@ -286,6 +287,12 @@ def attempt(puzzle: dict, moves: list) -> dict:
         **_position(state),
         "legal": state.legal_moves_listing(),
     }
+
+
+def verdicts(puzzle: dict) -> list[dict]:
+    """The solver's verdict of each legal first move, each with the move's `words`."""
+    game, state = get_game(puzzle["kind"]), state_of(puzzle)
+    return [{**v, "words": game.parse_move(v["move"]).words(state)} for v in puzzle["verdicts"]]
 
 
 def _told(game: type[Game], state: State, line: list[dict]) -> list[dict]:

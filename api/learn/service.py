@@ -140,7 +140,7 @@ def judge(
     answer = puzzles.attempt(puzzle, moves)
     if answer["more"]:
         return answer
-    answer["verdicts"] = puzzle["verdicts"]
+    answer["verdicts"] = puzzles.verdicts(puzzle)
     if account_id is None:
         store.count_play(puzzle["id"])
         return answer

@@ -105,6 +105,7 @@ class PuzzleLineStepSchema(ma.Schema):
 
 class PuzzleVerdictSchema(ma.Schema):
     move = MoveField("player")
+    words = fields.String(metadata={"description": "The move in words, as the move list names it."})
     wins = fields.Boolean()
 
 
@@ -133,6 +134,7 @@ class PuzzleAttemptResultSchema(ma.Schema):
         metadata={"description": "The moves played: yours and the server's replies."},
     )
     expected = MoveField("player", metadata={"description": "At a wrong move: the move that wins."})
+    expected_words = fields.String(metadata={"description": "`expected` in words."})
     solution = fields.List(
         fields.Nested(PuzzleLineStepSchema),
         metadata={"description": "Once the try is over: the whole line."},

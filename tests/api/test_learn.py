@@ -48,8 +48,12 @@ def test_a_wrong_first_move_is_not_solved_and_shows_the_expected_move(client, se
     ).get_json()
     assert answer["solved"] is False and answer["more"] is False
     assert answer["expected"] == puzzle["line"][0]["move"]
+    assert answer["expected_words"] == f"says {puzzle['line'][0]['move']['number']}"
     assert answer["rated"] is True and answer["rating"]["after"] < answer["rating"]["before"]
     assert sum(v["wins"] for v in answer["verdicts"]) == 1
+    assert [v["words"] for v in answer["verdicts"]] == [
+        f"says {v['move']['number']}" for v in puzzle["verdicts"]
+    ]
 
 
 def test_the_right_line_is_solved_and_both_ratings_move(client, seeded):

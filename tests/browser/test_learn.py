@@ -36,6 +36,8 @@ def test_a_puzzle_is_solved_and_a_lesson_passed_on_a_phone(new_page, redis_clien
         page.locator(".puzzle-result .verdicts li:has-text('does not win')").count()
         == len(puzzle["verdicts"]) - 1
     )
+    (winning,) = [v["move"]["number"] for v in puzzle["verdicts"] if v["wins"]]
+    assert verdicts.filter(has_text="wins").all_inner_texts() == [f"says {winning}: wins"]
     assert page.locator(".puzzle-result ol.line li").count() == len(puzzle["line"])
     assert_fits_phone(page)
     screenshot(page, "puzzle-solved")

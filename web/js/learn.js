@@ -125,13 +125,13 @@ function mountPuzzle(root, kind, load, heading) {
     }
     fill(result, h("p", { class: answer.solved ? "solved" : "failed" },
       answer.solved ? "Solved!" : "Not the winning move."),
-      answer.expected ? h("p", {}, `The move that wins: ${JSON.stringify(answer.expected)}`) : null,
+      answer.expected ? h("p", {}, `The move that wins: ${answer.expected_words}`) : null,
       answer.rating ? h("p", {}, `Your puzzle rating: ${answer.rating.before} → ${answer.rating.after}`)
         : null,
       h("h2", {}, "The line"), lineOf(answer.solution),
       h("h2", {}, "The solver's verdict of each first move"),
       h("ul", { class: "verdicts" }, answer.verdicts.map((v) => h("li", {},
-        `${JSON.stringify(v.move)}: ${v.wins ? "wins" : "does not win"}`))));
+        `${v.words}: ${v.wins ? "wins" : "does not win"}`))));
     again.hidden = false;
     showMine();
     return true;
