@@ -18,6 +18,11 @@ DEFAULT_SERVICE = "postplay"
 # how long a write waits for its replicas before it is refused (503): a replica on the same
 # network confirms within a millisecond or two
 DEFAULT_WAIT_MS = 1000
+# the connections a process keeps to Redis at most: a request that finds them all busy waits
+# for one (up to the client's timeout) rather than failing at once, as redis-py's own pool does
+# past its cap (100 in the redis-py this project locks: under the load test, a burst of slow
+# requests under gevent was answered 503, "Too many connections")
+DEFAULT_MAX_CONNECTIONS = 100
 
 
 class Client(redis.Redis):
@@ -44,11 +49,13 @@ class RedisConfig:
     service: str = DEFAULT_SERVICE
     wait_replicas: int = 0
     wait_ms: int = DEFAULT_WAIT_MS
+    max_connections: int = DEFAULT_MAX_CONNECTIONS
 
     @classmethod
     def from_mapping(cls, config: Mapping[str, str]) -> "RedisConfig":
         """From the environment's names (REDIS_URL, REDIS_SENTINELS, REDIS_SERVICE,
-        POSTPLAY_REDIS_WAIT_REPLICAS, POSTPLAY_REDIS_WAIT_MS) in `config`."""
+        POSTPLAY_REDIS_WAIT_REPLICAS, POSTPLAY_REDIS_WAIT_MS, POSTPLAY_REDIS_MAX_CONNECTIONS)
+        in `config`."""
         sentinels = tuple(
             _host_port(part)
             for part in (config.get("REDIS_SENTINELS") or "").split(",")
@@ -61,6 +68,9 @@ class RedisConfig:
             service=config.get("REDIS_SERVICE") or DEFAULT_SERVICE,
             wait_replicas=int(replicas) if replicas else (1 if sentinels else 0),
             wait_ms=int(config.get("POSTPLAY_REDIS_WAIT_MS") or DEFAULT_WAIT_MS),
+            max_connections=int(
+                config.get("POSTPLAY_REDIS_MAX_CONNECTIONS") or DEFAULT_MAX_CONNECTIONS
+            ),
         )
 
     @classmethod
@@ -69,7 +79,9 @@ class RedisConfig:
 
     def connect(self, timeout_s: float | None = None) -> Client:
         """A client of the master; with sentinels, it asks them where the master is whenever
-        it (re)connects, so a failover is followed by itself."""
+        it (re)connects, so a failover is followed by itself. At most `max_connections` at
+        once: past them a command waits up to `timeout_s` for one to come free (under
+        Sentinel, whose pool cannot wait, it fails as the store being out of reach)."""
         timeouts = {"socket_timeout": timeout_s, "socket_connect_timeout": timeout_s}
         if self.sentinels:
             sentinel = Sentinel(list(self.sentinels), sentinel_kwargs=timeouts, **timeouts)
@@ -78,10 +90,14 @@ class RedisConfig:
                 redis_class=Client,
                 db=self._db(),
                 password=urlsplit(self.url).password,
+                max_connections=self.max_connections,
                 **timeouts,
             )
         else:
-            client = Client.from_url(self.url, **timeouts)
+            pool = redis.BlockingConnectionPool.from_url(
+                self.url, max_connections=self.max_connections, timeout=timeout_s, **timeouts
+            )
+            client = Client.from_pool(pool)
         client.wait_replicas, client.wait_ms = self.wait_replicas, self.wait_ms
         return client
 

@@ -58,6 +58,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         REDIS_SERVICE=os.environ.get("REDIS_SERVICE", ""),
         POSTPLAY_REDIS_WAIT_REPLICAS=os.environ.get("POSTPLAY_REDIS_WAIT_REPLICAS", ""),
         POSTPLAY_REDIS_WAIT_MS=os.environ.get("POSTPLAY_REDIS_WAIT_MS", ""),
+        POSTPLAY_REDIS_MAX_CONNECTIONS=os.environ.get("POSTPLAY_REDIS_MAX_CONNECTIONS", ""),
         METRICS_TOKEN=os.environ.get("POSTPLAY_METRICS_TOKEN", ""),
         RQ_DASHBOARD_TOKEN=os.environ.get("POSTPLAY_RQ_DASHBOARD_TOKEN", ""),
         SEEDS_DIR=str(ROOT / "seeds"),

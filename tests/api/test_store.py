@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Callable
 from urllib.parse import urlsplit
 
@@ -98,6 +100,31 @@ def test_names_beyond_ascii_survive_every_write(client):
     assert joined.status_code == 201, joined.get_json()
     after = move(client, game, game["tokens"]["0"], {"type": "say", "number": 4}).get_json()
     assert [seat["name"] for seat in after["seats"]] == ["Zoë 🎲", "Łukasz 碁"]
+
+
+def test_a_command_that_finds_every_connection_busy_waits_for_one(redis_url):
+    """Past its connections a client queues a command rather than failing it at once: with one
+    connection, held by a blocking pop, a PING from another thread waits and is answered; one
+    that would wait longer than the client's timeout fails as the store being out of reach."""
+    config = RedisConfig.from_mapping(
+        {"REDIS_URL": redis_url, "POSTPLAY_REDIS_MAX_CONNECTIONS": "1"}
+    )
+    client = config.connect(timeout_s=5.0)
+
+    def hold(seconds: float) -> threading.Thread:
+        held = threading.Thread(target=client.blpop, args=(["postplay-test:never"], seconds))
+        held.start()
+        time.sleep(0.2)  # (the pop has the connection)
+        return held
+
+    held = hold(0.5)
+    assert client.ping()
+    held.join()
+    client.connection_pool.timeout = 0.2  # the wait for a connection, cut short
+    held = hold(1.5)
+    with pytest.raises(redis.ConnectionError, match="No connection available"):
+        client.ping()
+    held.join()
 
 
 def test_every_client_made_from_the_config_carries_the_urls_password(redis_url):
