@@ -4,7 +4,10 @@ error (goal: 10,000), and the request mix they make.
 The player count steps through LOADTEST_STEPS, then on by LOADTEST_STEP_PAST players a step
 until a step fails (p99 over 250 ms, or an error), so that it reports the real limit: the last
 count held and the first that was not. LOADTEST_MAX_PLAYERS bounds it (every player is seeded
-before the first step); a run that holds even that says the limit lies beyond it. A quick look
+before the first step); a run that holds even that says the limit lies beyond it. Locust holds
+a connection a player in one process, so the steps also end where the open files a process may
+have run out (20,000 on the machines this project runs on): past that a step would measure the
+load generator. A quick look
 that the machinery works, in about two minutes: `LOADTEST_STEPS=50,100 LOADTEST_STEP_PAST=50
 LOADTEST_MAX_PLAYERS=150 LOADTEST_SETTLE_S=5 LOADTEST_MEASURE_S=10 make loadtest`.
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import secrets
 import shutil
 import signal
@@ -50,13 +54,14 @@ from api.store.games import GameStore
 
 HERE = Path(__file__).resolve().parent
 STEPS = os.environ.get("LOADTEST_STEPS", "1000,2000,5000,10000,15000")
-STEP_PAST = int(os.environ.get("LOADTEST_STEP_PAST", "5000"))
+STEP_PAST = int(os.environ.get("LOADTEST_STEP_PAST", "2500"))
 MAX_PLAYERS = int(os.environ.get("LOADTEST_MAX_PLAYERS", "50000"))
 PARTNERS = 4  # each account starts games with the next 4 of its block: 8 games against people
 BLOCK = 500  # accounts playing each other (a step adds whole blocks, so opponents come along)
 BOT_EVERY = 3  # one account in three also plays two games against a bot
 GOAL_PLAYERS = 10_000
 P99_GOAL_MS = 250
+FILES_SPARE = 1024  # the open files locust needs beside its players' connections
 
 
 def seed(client: redis.Redis, players: int) -> list[list[str]]:
@@ -129,7 +134,7 @@ def steps() -> list[int]:
     """The player counts stepped through: LOADTEST_STEPS, then on by STEP_PAST to MAX_PLAYERS.
 
     >>> steps()[:7]
-    [1000, 2000, 5000, 10000, 15000, 20000, 25000]
+    [1000, 2000, 5000, 10000, 15000, 17500, 20000]
     >>> steps()[-1]
     50000
     """
@@ -157,8 +162,37 @@ def _serve(env: dict, port: int, log: Path, procs: list) -> None:
     raise RuntimeError(f"the web server did not start; see {log}")
 
 
+def open_files(players: int) -> int:
+    """Raise this process's limit on open files, which locust, the web processes and Redis
+    inherit, toward what `players` need (a connection each in locust and in a web process, and
+    Redis' clients): the soft limit up to the hard one, and the hard one too where this process
+    may (root, with the kernel's leave). The limit in force is returned."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = 2 * players + 4096
+    if hard != resource.RLIM_INFINITY and need > hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, need))
+            hard = need
+        except (ValueError, OSError):
+            pass  # (not allowed here: the hard limit stands)
+    soft = need if hard == resource.RLIM_INFINITY else max(soft, min(need, hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return soft
+
+
 def main() -> None:
     counts = steps()
+    files = open_files(counts[-1])
+    # locust holds a connection a player in one process: past its limit on open files a step
+    # would measure the load generator, not the server
+    most = files - FILES_SPARE
+    if counts[-1] > most:
+        counts = [n for n in counts if n <= most]
+        print(
+            f"steps end at {counts[-1]:,} players: a process may open {files:,} files here, "
+            f"and locust needs one a player (LOADTEST_STEP_PAST steps more finely)",
+            flush=True,
+        )
     players = counts[-1]
     work = Path(tempfile.mkdtemp(prefix="postplay-loadtest-"))
     procs: list[subprocess.Popen] = []
@@ -214,10 +248,13 @@ def main() -> None:
             stdout=open(work / "locust.log", "wb"),
             stderr=subprocess.STDOUT,
         )
-        results = json.loads((work / "results.json").read_text())
+        written = work / "results.json"
+        results = json.loads(written.read_text()) if written.exists() else []
         report(results, counts)
         if locust.returncode not in (0, 1):  # 1: some requests failed, which is reported
             print(f"locust exited with {locust.returncode}; see {work / 'locust.log'}")
+        elif len(results) < len(counts) and (not results or results[-1]["held"]):
+            print(f"locust stopped before its next step ended; see {work / 'locust.log'}")
     finally:
         for proc in reversed(procs):
             try:

@@ -200,6 +200,7 @@ class Steps(LoadTestShape):
         if self.phase == "measure":
             result = self.measure()
             self.results.append(result)
+            self.write()  # (each step as it ends: a locust that fails later leaves these)
             self.step += 1
             if not result["held"] or self.step == len(STEPS):
                 return False
