@@ -54,6 +54,11 @@ export class AnalysisPanel {
         this.onJudged(this.data.plies);
       } catch (err) {
         this.message = err.message;
+        if (err.status === 429 && attempt + 1 < MAX_ATTEMPTS) {  // the queue is busy: wait, ask again
+          this.render();
+          await new Promise((done) => setTimeout(done, 1000 * (Number(err.retryAfter) || 2)));
+          continue;
+        }
       }
       break;
     }
