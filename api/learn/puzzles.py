@@ -156,7 +156,7 @@ class Resistance:
     """How long the defender holds out against `solver`'s win, within one line's `deadline`:
     each position's winning moves proved once (`winning`), and each "wins within k" once."""
 
-    def __init__(self, solver: int, deadline: float):
+    def __init__(self, solver: int, deadline: float | None):
         self.solver, self.deadline = solver, deadline
         self._won: dict[State, tuple[list[Move], list[Move]]] = {}
         self._forces: dict[tuple[State, int], bool] = {}
@@ -239,8 +239,8 @@ def attempt(puzzle: dict, moves: list) -> dict:
     line's, played by the server). The answer: `solved`; the `line` as played (the player's
     moves, each reply of the server after them); at a wrong move, `expected` (the line's move
     there, in words as `expected_words`) and the whole `solution`; `more` while every move so far
-    was right and the line goes on. Each step of a line carries its move's `words`. MalformedMove or IllegalMove (naming
-    `moves.<i>`) for a move that is not one."""
+    was right and the line goes on. Each step of a line carries its move's `words`. MalformedMove
+    or IllegalMove (naming `moves.<i>`) for a move that is not one."""
     game = get_game(puzzle["kind"])
     state = state_of(puzzle)
     solver, line = state.to_move, puzzle["line"]

@@ -1,8 +1,8 @@
 """Every puzzle of the shipped seed set (seeds/puzzles.jsonl.gz), proved again by the solver:
 at each of the player's moves of its line the named move wins and every other legal move does
 not; the defender's replies are legal, and each is the longest resistance; its first verdicts
-are the solver's; no position twice; every kind a solver decides has its seeds. In a module of its own so that CI can run it
-alone. Factor Bingo's and Partition's seeds are many and slower to prove: a fixed sample of them
+are the solver's; no position twice; every kind a solver decides has its seeds. In a module of
+its own so that CI can run it alone. Factor Bingo's and Partition's seeds are many and slower to prove: a fixed sample of them
 is proved unless POSTPLAY_PROVE_ALL_SEEDS=1. (`tests.benchmarks.bench_puzzles` times one.)"""
 
 from __future__ import annotations
@@ -80,16 +80,11 @@ def _moves_to_win(state, solver: int, most: int) -> int:
 
 
 @functools.cache
+def _resistance(solver: int) -> puzzles.Resistance:
+    """The miner's search of "the solver forces its win within k", with no deadline, its proofs
+    kept across the seeds."""
+    return puzzles.Resistance(solver, None)
+
+
 def _forces(state, solver: int, k: int) -> bool:
-    """Whether `solver` forces its win from `state` within `k` moves of its own, by a search of
-    the game tree (against every reply; over the moves the solver proves winning, all of them
-    for the last move, which must end the game)."""
-    outcome = state.outcome()
-    if outcome is not None:
-        return outcome.winner == solver
-    if state.to_move != solver:
-        return all(_forces(provers.after(state, r), solver, k) for r in state.legal_moves())
-    if k == 0:
-        return False
-    moves = state.legal_moves() if k == 1 else provers.winning_moves(state)[0]
-    return any(_forces(provers.after(state, m), solver, k - 1) for m in moves)
+    return _resistance(solver).forces(state, k)
